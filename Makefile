@@ -1,0 +1,167 @@
+# flyc — one Makefile for the compiler, the runtime (with the simulator) and the tests.
+#
+# Sources are found by directory, so adding a file needs no edit here:
+#   compiler/**/*.c  except compiler/main.c  -> build/libflyc.a
+#   compiler/**/*.re (re2c), compiler/**/*.y (Bison) -> build/gen/, compiled into libflyc.a
+#   compiler/main.c                          -> build/bin/flyc
+#   runtime/**/*.c   except runtime/tools/   -> build/libflyrt.a and build/libflyrt.so
+#   runtime/tools/NAME.c                     -> build/bin/NAME
+#   tests/unit/NAME.c (CMocka)               -> build/tests/unit/NAME
+# Other test tiers are scripts tests/TIER/run.sh, run by scripts/check.sh.
+#
+# BUILD=dir picks the output folder; SAN=1 builds with AddressSanitizer and
+# UndefinedBehaviorSanitizer (make check does both).
+
+BUILD   ?= build
+SAN     ?= 0
+LLVM_CONFIG ?= llvm-config-22
+CC      ?= cc
+ifeq ($(origin CC),default)
+CC      := cc
+endif
+RE2C    ?= re2c
+BISON   ?= bison
+PREFIX  ?= /usr/local
+
+DEPS_STAMP := build/.deps-ok
+# The dependency step runs once per machine (and again when the script changes).
+ifeq ($(filter install-deps clean help,$(MAKECMDGOALS)),)
+ifneq ($(FLY_SKIP_DEPS),1)
+_deps := $(shell sh scripts/install-deps.sh --stamp $(DEPS_STAMP) >&2 || echo FAIL)
+ifeq ($(_deps),FAIL)
+$(error dependencies are missing; see the message above)
+endif
+endif
+endif
+
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null | sed 's/-std=[^ ]*//; s/-O[0-9s]//g; s/-W[^ ]*//g; s/-fno-exceptions//; s/-funwind-tables//; s/-fno-rtti//')
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) $(shell $(LLVM_CONFIG) --system-libs 2>/dev/null)
+LLVM_BINDIR := $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
+GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+FLYC_VERSION := 0.1.0
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+OPT     := -O2 -g
+ifeq ($(SAN),1)
+OPT     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+endif
+CPPFLAGS := -Icompiler -Iruntime/include -Iruntime -I$(BUILD)/gen -D_GNU_SOURCE \
+            -DFLYC_VERSION='"$(FLYC_VERSION)"' -DFLYC_GIT_REV='"$(GIT_REV)"' \
+            -DFLY_LLVM_BINDIR='"$(LLVM_BINDIR)"'
+CFLAGS  := -std=c11 $(WARN) $(OPT) -fPIC -MMD -MP
+ALL_CFLAGS = $(CPPFLAGS) $(LLVM_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS := $(OPT)
+LDLIBS  := $(LLVM_LIBS) -lm -lpthread -ldl
+
+rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))
+
+C_SRCS   := $(filter-out compiler/main.c,$(call rwildcard,compiler,*.c))
+RE_SRCS  := $(call rwildcard,compiler,*.re)
+Y_SRCS   := $(call rwildcard,compiler,*.y)
+RT_SRCS  := $(filter-out runtime/tools/%,$(call rwildcard,runtime,*.c))
+TOOL_SRCS := $(wildcard runtime/tools/*.c)
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+
+GEN_C    := $(patsubst compiler/%.re,$(BUILD)/gen/%.c,$(RE_SRCS)) \
+            $(patsubst compiler/%.y,$(BUILD)/gen/%.c,$(Y_SRCS))
+GEN_H    := $(patsubst compiler/%.y,$(BUILD)/gen/%.h,$(Y_SRCS))
+C_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(C_SRCS)) $(GEN_C:.c=.o)
+RT_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(RT_SRCS))
+TOOLS    := $(patsubst runtime/tools/%.c,$(BUILD)/bin/%,$(TOOL_SRCS))
+UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+
+FLYC     := $(BUILD)/bin/flyc
+LIBFLYC  := $(BUILD)/libflyc.a
+LIBFLYRT := $(BUILD)/libflyrt.a
+SOFLYRT  := $(BUILD)/libflyrt.so
+
+.PHONY: all tests check check-gpu demo bench install fuzz clean install-deps help
+.DELETE_ON_ERROR:
+
+all: $(FLYC) $(TOOLS) $(LIBFLYRT) $(SOFLYRT)
+
+help:
+	@echo "make            build flyc, libflyrt and tools into build/"
+	@echo "make check      all tests that need no GPU (also under ASan+UBSan)"
+	@echo "make check-gpu  tests that need a real AMD GPU (skips without one)"
+	@echo "make demo       compile an example kernel for gfx950 and run it on the simulator"
+	@echo "make bench      benchmarks (compile speed, simulator speed)"
+	@echo "make fuzz       run the libFuzzer harnesses (FUZZ_SECONDS=60 each)"
+	@echo "make install PREFIX=/usr/local"
+
+install-deps:
+	sh scripts/install-deps.sh
+
+$(BUILD)/gen/%.c: compiler/%.re
+	@mkdir -p $(dir $@)
+	$(RE2C) -W --no-generation-date --no-version -o $@ $<
+
+$(BUILD)/gen/%.c $(BUILD)/gen/%.h: compiler/%.y
+	@mkdir -p $(dir $@)
+	$(BISON) -Wall -Werror --no-lines -o $(BUILD)/gen/$*.c --header=$(BUILD)/gen/$*.h $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c | $(GEN_H)
+	$(CC) $(ALL_CFLAGS) -Wno-unused-function -Wno-sign-compare -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBFLYC): $(C_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBFLYRT): $(RT_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SOFLYRT): $(RT_OBJS)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(FLYC): $(BUILD)/obj/compiler/main.o $(LIBFLYC) $(LIBFLYRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/%: $(BUILD)/obj/runtime/tools/%.o $(LIBFLYC) $(LIBFLYRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBFLYC) $(LIBFLYRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+tests: all $(UNITS)
+
+# make check: the whole suite on the normal build, then again on the sanitized build.
+check:
+	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory BUILD=build/san SAN=1 tests
+	@sh scripts/check.sh build build/san
+
+check-gpu: all
+	@sh scripts/check-gpu.sh $(BUILD)
+
+demo: all
+	@sh scripts/demo.sh $(BUILD)
+
+bench: all
+	@sh scripts/bench.sh $(BUILD)
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/doc/flyc
+	install -m 755 $(FLYC) $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIBFLYRT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SOFLYRT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 runtime/include/*.h $(DESTDIR)$(PREFIX)/include/
+	cp -R stdlib/. $(DESTDIR)$(PREFIX)/share/flyc/stdlib/
+	cp -R docs/. README.md $(DESTDIR)$(PREFIX)/share/doc/flyc/
+
+clean:
+	rm -rf build
+
+-include $(call rwildcard,$(BUILD)/obj,*.d)
