@@ -221,7 +221,7 @@ static void cvt_scaled_to_fp8(void **st)
 	r = run1("v_cvt_scalef32_pk_bf8_f32", f(6.0f), f(1e6f), f(0.5f), 0, 0, 6, NULL);
 	assert_int_equal(r, 0x7C4A);
 	/* from packed f16 / bf16: f16 2.0 = 0x4000, -0.5 = 0xB800; scale 1 */
-	r = run1("v_cvt_scalef32_pk_fp8_f16", 0xB8004000, 0, 0, 0x12345678, 8, 6, NULL);
+	r = run1("v_cvt_scalef32_pk_fp8_f16", 0xB8004000, f(1.0f), 0, 0x12345678, 8, 6, NULL);
 	assert_int_equal(r, ((uint32_t)0xB040 << 16) | 0x5678); /* 2.0 = 0x40, -0.5 = 0xB0 */
 	r = run1("v_cvt_scalef32_pk_bf8_bf16", 0xBF004000u, f(1.0f), 0, 0, 0, 6, NULL);
 	assert_int_equal(r, 0xB840); /* bf8: 2.0 = 0x40, -0.5 = 0xB8 */
