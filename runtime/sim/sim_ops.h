@@ -11,3 +11,5 @@
 /* ---- SOPP / control ---- */
 SIM_OP(s_endpgm, SIM_F_SCALAR)
 SIM_OP(s_nop, SIM_F_SCALAR | SIM_F_NOP)
+/* ---- matrix, narrow-float conversion and transposed-LDS rows (simx) ---- */
+#include "sim/simx_ops.h"

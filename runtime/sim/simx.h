@@ -90,6 +90,8 @@ int simx_cvt_src1_dwords(int id); /* VGPRs read from src1: 1 (a value or the sca
 int simx_cvt_nsrc(int id);        /* number of source operands: 1, 2 or 3 */
 int simx_cvt_dst_dwords(int id);  /* VGPRs written: 1, 2, 6, 16 or 32 */
 int simx_cvt_count(void);
+/* Bit n set: source n is an f32 value, so the VOP3 neg/abs modifiers apply to it. */
+unsigned simx_cvt_f32_srcs(int id);
 
 /* Evaluate one lane.
  *   src0: simx_cvt_src0_dwords(id) dwords of source 0 (for a multi-register source, the

@@ -311,6 +311,16 @@ int simx_cvt_dst_dwords(int id)
 	}
 }
 
+unsigned simx_cvt_f32_srcs(int id)
+{
+	if (id < 0 || id >= NCVT)
+		return 0;
+	switch (cvts[id].shape) {
+	case TO8_F32: case TO4_F32: case U_TO8: return 3;
+	default: return 0;
+	}
+}
+
 /* The scale operand: only its exponent field (bits 30:23) counts, as an E8M0 value. */
 static int scale_exp(uint32_t scale) { return (int)((scale >> 23) & 0xFF); }
 
