@@ -1,0 +1,391 @@
+/* End-to-end tests of the matrix, conversion and transposed-LDS instructions: OpenCL C
+ * kernels in the .cl files of tests/sim/simx/ are compiled by clang for gfx950 at -O0 and -O3, run on
+ * the simulator (sim.h), and checked against CPU references computed here.
+ *
+ * MFMA references are plain matmuls of exactly representable values (exact in f32). The
+ * conversion references apply the builtin's documented meaning (selectors as given to the
+ * builtin, not as encoded) using the unit-tested format primitives simx_encode/decode.
+ * Skips (passes vacuously, with a message) when clang/ld.lld are not installed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#pragma GCC diagnostic ignored "-Wcomment" /* codeobj.h nests a comment opener */
+#include "codeobj.h"
+#include "sim/sim.h"
+#include "sim/simx.h"
+
+#ifndef FLY_LLVM_BINDIR
+#define FLY_LLVM_BINDIR "/usr/lib/llvm-22/bin"
+#endif
+
+static char tmpdir[256];
+static int have_tools;
+
+static int setup(void **st)
+{
+	(void)st;
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "test -x %s/clang && test -x %s/ld.lld", FLY_LLVM_BINDIR, FLY_LLVM_BINDIR);
+	have_tools = system(cmd) == 0;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/simx_e2e.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *src_path(const char *name, char *buf, size_t n)
+{
+	const char *top = getenv("FLY_TOP");
+	snprintf(buf, n, "%s/tests/sim/simx/%s", top ? top : ".", name);
+	return buf;
+}
+
+/* Compile NAME.cl at -Olevel and load it; NULL if it cannot be done. */
+static CoObject *build(const char *name, int olevel)
+{
+	char src[512], obj[512], co[512], cmd[2048];
+	src_path(name, src, sizeof src);
+	snprintf(obj, sizeof obj, "%s/%s.O%d.o", tmpdir, name, olevel);
+	snprintf(co, sizeof co, "%s/%s.O%d.hsaco", tmpdir, name, olevel);
+	snprintf(cmd, sizeof cmd,
+	         "%s/clang -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx950 -nogpulib -O%d "
+	         "-Wno-everything -c %s -o %s && %s/ld.lld -shared %s -o %s",
+	         FLY_LLVM_BINDIR, olevel, src, obj, FLY_LLVM_BINDIR, obj, co);
+	if (system(cmd) != 0) {
+		fail_msg("cannot compile %s", src);
+		return NULL;
+	}
+	FILE *f = fopen(co, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	void *data = malloc((size_t)size);
+	assert_non_null(data);
+	assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	char err[512];
+	CoObject *o = co_parse(data, (size_t)size, err, sizeof err);
+	free(data);
+	if (!o)
+		fail_msg("%s: %s", co, err);
+	return o;
+}
+
+/* Run kernel `kname` as one 64-lane workgroup; bufs[i] (sizes[i] bytes) are copied in,
+ * passed as pointer arguments, and copied back. */
+static void run(const CoObject *co, const char *kname, int nbuf, void **bufs, const size_t *sizes)
+{
+	SimDevice *d = sim_create(NULL);
+	assert_non_null(d);
+	uint64_t va[8];
+	for (int i = 0; i < nbuf; i++) {
+		va[i] = sim_alloc(d, sizes[i]);
+		assert_true(va[i] != 0);
+		assert_int_equal(sim_write(d, va[i], bufs[i], sizes[i]), 0);
+	}
+	const CoKernel *k = co_find_kernel(co, kname);
+	if (!k)
+		fail_msg("no kernel %s", kname);
+	uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+	char err[1024] = "";
+	if (sim_launch(d, co, k, grid, block, va, (size_t)nbuf * 8, err, sizeof err) != 0)
+		fail_msg("%s: %s", kname, err);
+	for (int i = 0; i < nbuf; i++)
+		assert_int_equal(sim_read(d, va[i], bufs[i], sizes[i]), 0);
+	sim_destroy(d);
+}
+
+typedef struct rng { uint32_t s; } rng;
+static uint32_t next(rng *r) { r->s = r->s * 1664525u + 1013904223u; return r->s >> 8; }
+
+/* A random narrow code whose value is 0 or has magnitude in [0.25, 8] (sums stay exact). */
+static uint8_t rand_code(rng *r, simx_fmt f)
+{
+	for (;;) {
+		uint8_t c = (uint8_t)(next(r) & ((1u << simx_fmt_bits(f)) - 1));
+		double v = simx_decode(f, c), a = fabs(v);
+		if (!isnan(v) && !isinf(v) && (a == 0 || (a >= 0.25 && a <= 8)))
+			return c;
+	}
+}
+
+/* ------------------------------------------------------------------------ MFMA */
+
+enum { T_BF16, T_F16, T_F32, T_I8, T_FP8, T_BF8, T_FP4 };
+
+static size_t tsize(int t) { return t == T_F32 ? 4 : (t == T_BF16 || t == T_F16) ? 2 : 1; }
+
+/* fill n elements of type t at p, returning their values in v */
+static void fill(rng *r, int t, void *p, double *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		double x = ((int)(next(r) % 17) - 8) * 0.25;
+		switch (t) {
+		case T_BF16: ((uint16_t *)p)[i] = simx_f32_to_bf16((float)x); break;
+		case T_F16: ((uint16_t *)p)[i] = simx_f32_to_f16((float)x); break;
+		case T_F32: ((float *)p)[i] = (float)x; break;
+		case T_I8: x = (int8_t)(next(r) & 0xFF); ((int8_t *)p)[i] = (int8_t)x; break;
+		case T_FP8: ((uint8_t *)p)[i] = rand_code(r, SIMX_FP8); x = simx_decode(SIMX_FP8, ((uint8_t *)p)[i]); break;
+		case T_BF8: ((uint8_t *)p)[i] = rand_code(r, SIMX_BF8); x = simx_decode(SIMX_BF8, ((uint8_t *)p)[i]); break;
+		case T_FP4: ((uint8_t *)p)[i] = rand_code(r, SIMX_FP4); x = simx_decode(SIMX_FP4, ((uint8_t *)p)[i]); break;
+		}
+		v[i] = x;
+	}
+}
+
+typedef struct mcase {
+	const char *kernel;
+	int m, n, k, ta, tb, int_out;
+	double c0;       /* the kernel's C value */
+	int scaled;      /* 1: SA/SB buffers of (row, K/32) E8M0 scales follow B */
+} mcase;
+
+static void run_mfma(const CoObject *co, const mcase *t, rng *r)
+{
+	int M = t->m, N = t->n, K = t->k;
+	size_t asz = (size_t)M * K * tsize(t->ta), bsz = (size_t)K * N * tsize(t->tb);
+	void *A = calloc(1, asz), *B = calloc(1, bsz);
+	double *av = calloc((size_t)M * K, sizeof(double)), *bv = calloc((size_t)K * N, sizeof(double));
+	float *D = calloc((size_t)M * N, 4);
+	uint8_t SA[32 * 4], SB[32 * 4];
+	assert_true(A && B && av && bv && D);
+	fill(r, t->ta, A, av, M * K);
+	fill(r, t->tb, B, bv, K * N);
+	int nkb = K / 32;
+	for (int i = 0; i < 32 * 4; i++) {
+		SA[i] = (uint8_t)(124 + next(r) % 7);
+		SB[i] = (uint8_t)(124 + next(r) % 7);
+	}
+	void *bufs[5] = {A, B, D, D, D};
+	size_t sizes[5] = {asz, bsz, (size_t)M * N * 4, 0, 0};
+	int nbuf = 3;
+	if (t->scaled) {
+		bufs[2] = SA;
+		bufs[3] = SB;
+		bufs[4] = D;
+		sizes[2] = (size_t)M * nkb;
+		sizes[3] = (size_t)N * nkb;
+		sizes[4] = (size_t)M * N * 4;
+		nbuf = 5;
+	}
+	run(co, t->kernel, nbuf, bufs, sizes);
+	int bad = 0;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			double want = t->c0;
+			for (int k = 0; k < K; k++) {
+				double p = av[i * K + k] * bv[k * N + j];
+				if (t->scaled)
+					p = ldexp(p, SA[i * nkb + k / 32] - 127 + SB[j * nkb + k / 32] - 127);
+				want += p;
+			}
+			double got = t->int_out ? (double)((int32_t *)D)[i * N + j] : (double)D[i * N + j];
+			if (!t->int_out)
+				want = (float)want;
+			if (got != want && bad++ < 4)
+				print_error("%s: D[%d][%d] = %g, want %g\n", t->kernel, i, j, got, want);
+		}
+	assert_int_equal(bad, 0);
+	free(A); free(B); free(av); free(bv); free(D);
+}
+
+static const mcase mcases[] = {
+	{"bf16_16x16x32", 16, 16, 32, T_BF16, T_BF16, 0, 0, 0},
+	{"bf16_32x32x16", 32, 32, 16, T_BF16, T_BF16, 0, 0, 0},
+	{"f16_16x16x32", 16, 16, 32, T_F16, T_F16, 0, 1, 0},
+	{"f16_32x32x8", 32, 32, 8, T_F16, T_F16, 0, 0, 0},
+	{"f32_32x32x2", 32, 32, 2, T_F32, T_F32, 0, 0, 0},
+	{"i8_16x16x64", 16, 16, 64, T_I8, T_I8, 1, 0, 0},
+	{"i8_32x32x32", 32, 32, 32, T_I8, T_I8, 1, 0, 0},
+	{"fp8_fp8_16x16x32", 16, 16, 32, T_FP8, T_FP8, 0, 0, 0},
+	{"fp8_bf8_32x32x16", 32, 32, 16, T_FP8, T_BF8, 0, 0, 0},
+	{"scale_fp8_fp4_16x16x128", 16, 16, 128, T_FP8, T_FP4, 0, 0, 1},
+	{"scale_fp4_32x32x64", 32, 32, 64, T_FP4, T_FP4, 0, 0, 1},
+	{"f8f6f4_fp8_16x16x128", 16, 16, 128, T_FP8, T_FP8, 0, 0, 0},
+	{"gemm_bf16_64", 64, 64, 64, T_BF16, T_BF16, 0, 0, 0},
+};
+
+static void mfma_at(int olevel)
+{
+	if (!have_tools) {
+		print_message("SKIP: clang/ld.lld not found in %s\n", FLY_LLVM_BINDIR);
+		return;
+	}
+	CoObject *co = build("mfma.cl", olevel);
+	rng r = {2024u + (uint32_t)olevel};
+	for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++)
+		run_mfma(co, &mcases[i], &r);
+	co_free(co);
+}
+
+static void mfma_O0(void **st) { (void)st; mfma_at(0); }
+static void mfma_O3(void **st) { (void)st; mfma_at(3); }
+
+/* ------------------------------------------------------------------ conversions */
+
+enum { NOUT = 24 };
+
+static uint32_t enc(simx_fmt f, double x, int sat) { return simx_encode(f, x, sat ? SIMX_OVF_SAT : SIMX_OVF_IEEE); }
+static double sc(float s) { return ldexp(1.0, (int)((simx_f2u(s) >> 23) & 0xFF) - 127); }
+static uint32_t f32b(double x) { return simx_f2u((float)x); }
+static uint32_t setw(uint32_t old, int word, uint32_t v) { return word ? (old & 0xFFFF) | v << 16 : (old & 0xFFFF0000u) | (v & 0xFFFF); }
+static uint32_t setb(uint32_t old, int byte, uint32_t v) { return (old & ~(0xFFu << (8 * byte))) | (v & 0xFF) << (8 * byte); }
+
+static void expect_cvt(const float *x, float s, uint32_t w, uint32_t *o)
+{
+	double a = x[0], b = x[1], c = x[2], d = x[3], S = sc(s);
+	uint32_t z = 0x56781234u;
+	uint32_t r = setw(z, 0, enc(SIMX_FP8, a / S, 0) | enc(SIMX_FP8, b / S, 0) << 8);
+	o[0] = setw(r, 1, enc(SIMX_FP8, c / S, 0) | enc(SIMX_FP8, d / S, 0) << 8);
+	o[1] = setw(z, 1, enc(SIMX_BF8, -a / S, 0) | enc(SIMX_BF8, b / S, 0) << 8);
+	o[2] = setb(0xFFFFFFFFu, 2, enc(SIMX_FP4, a / S, 1) | enc(SIMX_FP4, b / S, 1) << 4);
+	o[3] = setb(w, 1, enc(SIMX_FP4, c / S, 1) | enc(SIMX_FP4, d / S, 1) << 4);
+	double ha = simx_f16_to_f32(simx_f32_to_f16((float)a)), hb = simx_f16_to_f32(simx_f32_to_f16((float)b));
+	double bc = simx_bf16_to_f32(simx_f32_to_bf16((float)c)), bd = simx_bf16_to_f32(simx_f32_to_bf16((float)d));
+	o[4] = setb(w, 3, enc(SIMX_FP4, ha / S, 1) | enc(SIMX_FP4, hb / S, 1) << 4);
+	o[5] = setb(w, 0, enc(SIMX_FP4, bc / S, 1) | enc(SIMX_FP4, bd / S, 1) << 4);
+	o[6] = setw(z, 1, enc(SIMX_FP8, ha / S, 0) | enc(SIMX_FP8, hb / S, 0) << 8);
+	o[7] = setw(z, 0, enc(SIMX_BF8, bc / S, 0) | enc(SIMX_BF8, bd / S, 0) << 8);
+	uint32_t byte[4] = {w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, w >> 24};
+	o[8] = f32b(simx_decode(SIMX_FP8, byte[2]) * S);
+	o[9] = f32b(simx_decode(SIMX_FP8, byte[3]) * S);
+	o[10] = f32b(simx_decode(SIMX_BF8, byte[0]) * S);
+	o[11] = f32b(simx_decode(SIMX_BF8, byte[1]) * S);
+	o[12] = f32b(simx_decode(SIMX_FP4, byte[3] & 15) * S);
+	o[13] = f32b(simx_decode(SIMX_FP4, byte[3] >> 4) * S);
+	o[14] = enc(SIMX_F16, simx_decode(SIMX_FP4, byte[2] & 15) * S, 0) |
+	        enc(SIMX_F16, simx_decode(SIMX_FP4, byte[2] >> 4) * S, 0) << 16;
+	o[15] = enc(SIMX_BF16, simx_decode(SIMX_FP4, byte[1] & 15) * S, 0) |
+	        enc(SIMX_BF16, simx_decode(SIMX_FP4, byte[1] >> 4) * S, 0) << 16;
+	o[16] = enc(SIMX_F16, simx_decode(SIMX_FP8, byte[2]) * S, 0) |
+	        enc(SIMX_F16, simx_decode(SIMX_FP8, byte[3]) * S, 0) << 16;
+	o[17] = f32b(simx_decode(SIMX_FP8, byte[3]) * S);
+	o[18] = 0x3C00u | enc(SIMX_F16, simx_decode(SIMX_BF8, byte[2]) * S, 0) << 16; /* old = {1.0, 2.0}, word 1 */
+	o[19] = setw(w, 1, enc(SIMX_FP8, a, 0) | enc(SIMX_FP8, b, 0) << 8);
+	o[20] = setw(w, 0, enc(SIMX_BF8, c, 0) | enc(SIMX_BF8, d, 0) << 8);
+	o[21] = f32b(simx_decode(SIMX_FP8, byte[2]));
+	o[22] = f32b(simx_decode(SIMX_BF8, byte[1]));
+	o[23] = f32b((float)simx_decode(SIMX_FP8, byte[2]) + 2 * (float)simx_decode(SIMX_FP8, byte[3]));
+}
+
+static void cvt_at(int olevel)
+{
+	if (!have_tools) {
+		print_message("SKIP: clang/ld.lld not found\n");
+		return;
+	}
+	CoObject *co = build("cvt.cl", olevel);
+	static float X[64 * 4], S[64];
+	static uint32_t W[64], O[64 * NOUT], E[NOUT];
+	rng r = {31u + (uint32_t)olevel};
+	for (int l = 0; l < 64; l++) {
+		for (int i = 0; i < 4; i++) {
+			/* mostly in range; some overflow (l % 8 == 7) and some tiny values */
+			double v = ((int)(next(&r) % 129) - 64) / 8.0;
+			if (l % 8 == 7)
+				v *= 4096;
+			if (l % 8 == 6)
+				v /= 4096;
+			X[4 * l + i] = (float)v;
+		}
+		S[l] = ldexpf(1.5f, (int)(next(&r) % 9) - 4); /* exponent only: 1.5 * 2^e acts as 2^e */
+		W[l] = next(&r) * 2654435761u;
+		if ((W[l] & 0x7F) == 0x7F)
+			W[l] ^= 1; /* fp8 NaN inputs compare badly through the float sums */
+	}
+	void *bufs[4] = {X, S, W, O};
+	size_t sizes[4] = {sizeof X, sizeof S, sizeof W, sizeof O};
+	run(co, "cvt", 4, bufs, sizes);
+	int bad = 0;
+	for (int l = 0; l < 64; l++) {
+		expect_cvt(&X[4 * l], S[l], W[l], E);
+		for (int n = 0; n < NOUT; n++) {
+			uint32_t got = O[l * NOUT + n];
+			int isf32 = (n >= 8 && n <= 13) || n == 17 || n >= 21;
+			int both_nan = isf32 && isnan(simx_u2f(got)) && isnan(simx_u2f(E[n]));
+			if (got != E[n] && !both_nan && bad++ < 6)
+				print_error("cvt lane %d out %d: %08x, want %08x\n", l, n, got, E[n]);
+		}
+	}
+	assert_int_equal(bad, 0);
+	co_free(co);
+}
+
+static void cvt_O0(void **st) { (void)st; cvt_at(0); }
+static void cvt_O3(void **st) { (void)st; cvt_at(3); }
+
+/* ---------------------------------------------------------- transposed LDS reads */
+
+static uint32_t field(const uint8_t *row, int e, int bits)
+{
+	uint32_t v = 0;
+	for (int b = 0; b < bits; b++) {
+		int bit = e * bits + b;
+		v |= (uint32_t)((row[bit / 8] >> (bit % 8)) & 1) << b;
+	}
+	return v;
+}
+
+static void tr_at(int olevel)
+{
+	if (!have_tools) {
+		print_message("SKIP: clang/ld.lld not found\n");
+		return;
+	}
+	CoObject *co = build("cvt.cl", olevel);
+	static uint8_t T[4096];
+	static uint32_t O[64 * 12];
+	rng r = {555};
+	for (int i = 0; i < 4096; i++)
+		T[i] = (uint8_t)next(&r);
+	void *bufs[2] = {T, O};
+	size_t sizes[2] = {sizeof T, sizeof O};
+	run(co, "tr", 2, bufs, sizes);
+	static const int bits[4] = {16, 8, 4, 6};
+	int bad = 0;
+	for (int l = 0; l < 64; l++)
+		for (int v = 0; v < 4; v++) {
+			int n = (v == 3 ? 96 : 64) / bits[v];
+			const uint8_t *out = (const uint8_t *)&O[l * 12 + 3 * v];
+			for (int e = 0; e < n; e++) {
+				/* lane l gets column l%16, row e of its group's tile */
+				uint32_t want = field(T + (l / 16) * 1024 + e * 64, l % 16, bits[v]);
+				uint32_t got = field(out, e, bits[v]);
+				if (got != want && bad++ < 6)
+					print_error("tr b%d lane %d elem %d: %x, want %x\n", bits[v], l, e, got, want);
+			}
+		}
+	assert_int_equal(bad, 0);
+	co_free(co);
+}
+
+static void tr_O0(void **st) { (void)st; tr_at(0); }
+static void tr_O3(void **st) { (void)st; tr_at(3); }
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mfma_O0), cmocka_unit_test(mfma_O3),
+		cmocka_unit_test(cvt_O0), cmocka_unit_test(cvt_O3),
+		cmocka_unit_test(tr_O0), cmocka_unit_test(tr_O3),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
