@@ -100,8 +100,18 @@ static int simx_op_cvt(SimWave *w, const SimInst *in)
 	if (in->nops < 1 + nsrc)
 		return sim_fault(w, "%s: expected %d operands", in->mnem, 1 + nsrc);
 	const SimOperand *od = &in->o[0];
-	if (od->kind != SIM_OPK_VGPR || od->reg + nd > SIM_NVREG)
+	/* (the executor stages SDWA destinations in the rows after the register file) */
+	if (od->kind != SIM_OPK_VGPR || od->reg + nd > SIM_NVREG + SIM_NTMPREG)
 		return sim_fault(w, "%s: unexpected destination", in->mnem);
+	/* The SDWA executor copies back only the first staged row. For v_cvt_pk_f32_*_sdwa
+	 * (two destination registers) the second one is written straight to the register
+	 * named by the VOP1 vdst field (bits 24:17 of the first dword). */
+	int sdwa_hi = -1;
+	if (in->enc == SIM_ENC_SDWA && nd > 1 && od->reg >= SIM_NVREG) {
+		sdwa_hi = (int)((in->raw[0] >> 17) & 0xFF) + 1;
+		if (sdwa_hi + nd - 1 > 256)
+			return sim_fault(w, "%s: unexpected destination", in->mnem);
+	}
 	/* VOP3 forms carry op_sel in the encoding; SDWA byte/word selection of src0 is applied
 	 * by the executor when it stages the operand, so the handler reads byte/word 0. */
 	unsigned opsel = 0;
@@ -132,6 +142,8 @@ static int simx_op_cvt(SimWave *w, const SimInst *in)
 			return sim_fault(w, "%s: cannot execute", in->mnem);
 		for (int r = 0; r < nd; r++)
 			w->v[od->reg + r][l] = dst[r];
+		for (int r = 1; sdwa_hi >= 0 && r < nd; r++)
+			w->v[sdwa_hi + r - 1][l] = dst[r];
 	}
 	return SIM_NEXT;
 }

@@ -60,7 +60,7 @@ static const char *src_path(const char *name, char *buf, size_t n)
 /* Compile NAME.cl at -Olevel and load it; NULL if it cannot be done. */
 static CoObject *build(const char *name, int olevel)
 {
-	char src[512], obj[512], co[512], cmd[2048];
+	char src[512], obj[512], co[512], cmd[4096];
 	src_path(name, src, sizeof src);
 	snprintf(obj, sizeof obj, "%s/%s.O%d.o", tmpdir, name, olevel);
 	snprintf(co, sizeof co, "%s/%s.O%d.hsaco", tmpdir, name, olevel);
@@ -131,23 +131,40 @@ static uint8_t rand_code(rng *r, simx_fmt f)
 
 enum { T_BF16, T_F16, T_F32, T_I8, T_FP8, T_BF8, T_FP4 };
 
-static size_t tsize(int t) { return t == T_F32 ? 4 : (t == T_BF16 || t == T_F16) ? 2 : 1; }
-
-/* fill n elements of type t at p, returning their values in v */
-static void fill(rng *r, int t, void *p, double *v, int n)
+/* bytes of a rows x K matrix of type t (fp4: two codes per byte, even k in the low nibble) */
+static size_t msize(int t, int rows, int K)
 {
-	for (int i = 0; i < n; i++) {
-		double x = ((int)(next(r) % 17) - 8) * 0.25;
-		switch (t) {
-		case T_BF16: ((uint16_t *)p)[i] = simx_f32_to_bf16((float)x); break;
-		case T_F16: ((uint16_t *)p)[i] = simx_f32_to_f16((float)x); break;
-		case T_F32: ((float *)p)[i] = (float)x; break;
-		case T_I8: x = (int8_t)(next(r) & 0xFF); ((int8_t *)p)[i] = (int8_t)x; break;
-		case T_FP8: ((uint8_t *)p)[i] = rand_code(r, SIMX_FP8); x = simx_decode(SIMX_FP8, ((uint8_t *)p)[i]); break;
-		case T_BF8: ((uint8_t *)p)[i] = rand_code(r, SIMX_BF8); x = simx_decode(SIMX_BF8, ((uint8_t *)p)[i]); break;
-		case T_FP4: ((uint8_t *)p)[i] = rand_code(r, SIMX_FP4); x = simx_decode(SIMX_FP4, ((uint8_t *)p)[i]); break;
-		}
-		v[i] = x;
+	size_t n = (size_t)rows * K;
+	return t == T_F32 ? 4 * n : (t == T_BF16 || t == T_F16) ? 2 * n : t == T_FP4 ? n / 2 : n;
+}
+
+/* a random value of type t: its code and its value */
+static uint32_t rand_elem(rng *r, int t, double *v)
+{
+	double x = ((int)(next(r) % 17) - 8) * 0.25;
+	switch (t) {
+	case T_BF16: *v = x; return simx_f32_to_bf16((float)x);
+	case T_F16: *v = x; return simx_f32_to_f16((float)x);
+	case T_F32: *v = x; return simx_f2u((float)x);
+	case T_I8: { int8_t i = (int8_t)(next(r) & 0xFF); *v = i; return (uint8_t)i; }
+	default: {
+		simx_fmt f = t == T_FP8 ? SIMX_FP8 : t == T_BF8 ? SIMX_BF8 : SIMX_FP4;
+		uint8_t c = rand_code(r, f);
+		*v = simx_decode(f, c);
+		return c;
+	}
+	}
+}
+
+/* store element (row, k) of a rows x K matrix */
+static void put_elem(int t, void *p, int K, int row, int k, uint32_t code)
+{
+	size_t i = (size_t)row * K + k;
+	switch (t) {
+	case T_F32: ((uint32_t *)p)[i] = code; break;
+	case T_BF16: case T_F16: ((uint16_t *)p)[i] = (uint16_t)code; break;
+	case T_FP4: ((uint8_t *)p)[i / 2] |= (uint8_t)((code & 15) << (4 * (k % 2))); break;
+	default: ((uint8_t *)p)[i] = (uint8_t)code; break;
 	}
 }
 
@@ -155,26 +172,30 @@ typedef struct mcase {
 	const char *kernel;
 	int m, n, k, ta, tb, int_out;
 	double c0;       /* the kernel's C value */
-	int scaled;      /* 1: SA/SB buffers of (row, K/32) E8M0 scales follow B */
+	int scaled;      /* 1: SA/SB buffers of (row, K/32) E8M0 scales follow BT */
 } mcase;
 
 static void run_mfma(const CoObject *co, const mcase *t, rng *r)
 {
 	int M = t->m, N = t->n, K = t->k;
-	size_t asz = (size_t)M * K * tsize(t->ta), bsz = (size_t)K * N * tsize(t->tb);
-	void *A = calloc(1, asz), *B = calloc(1, bsz);
+	size_t asz = msize(t->ta, M, K), bsz = msize(t->tb, N, K);
+	void *A = calloc(1, asz), *BT = calloc(1, bsz);
 	double *av = calloc((size_t)M * K, sizeof(double)), *bv = calloc((size_t)K * N, sizeof(double));
 	float *D = calloc((size_t)M * N, 4);
 	uint8_t SA[32 * 4], SB[32 * 4];
-	assert_true(A && B && av && bv && D);
-	fill(r, t->ta, A, av, M * K);
-	fill(r, t->tb, B, bv, K * N);
+	assert_true(A && BT && av && bv && D);
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++)
+			put_elem(t->ta, A, K, i, k, rand_elem(r, t->ta, &av[i * K + k]));
+	for (int j = 0; j < N; j++)
+		for (int k = 0; k < K; k++)
+			put_elem(t->tb, BT, K, j, k, rand_elem(r, t->tb, &bv[k * N + j]));
 	int nkb = K / 32;
 	for (int i = 0; i < 32 * 4; i++) {
 		SA[i] = (uint8_t)(124 + next(r) % 7);
 		SB[i] = (uint8_t)(124 + next(r) % 7);
 	}
-	void *bufs[5] = {A, B, D, D, D};
+	void *bufs[5] = {A, BT, D, D, D};
 	size_t sizes[5] = {asz, bsz, (size_t)M * N * 4, 0, 0};
 	int nbuf = 3;
 	if (t->scaled) {
@@ -199,12 +220,12 @@ static void run_mfma(const CoObject *co, const mcase *t, rng *r)
 			}
 			double got = t->int_out ? (double)((int32_t *)D)[i * N + j] : (double)D[i * N + j];
 			if (!t->int_out)
-				want = (float)want;
+				want = (float)want; /* the exact sum rounded once */
 			if (got != want && bad++ < 4)
 				print_error("%s: D[%d][%d] = %g, want %g\n", t->kernel, i, j, got, want);
 		}
 	assert_int_equal(bad, 0);
-	free(A); free(B); free(av); free(bv); free(D);
+	free(A); free(BT); free(av); free(bv); free(D);
 }
 
 static const mcase mcases[] = {
