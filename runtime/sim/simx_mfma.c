@@ -283,8 +283,30 @@ static int blgp_lane(int L, int blgp)
 	}
 }
 
-/* The largest operand: 32x32x1_2b has 32 output registers; keep a private D. */
-enum { MAX_OUT_REGS = 32 };
+/* The largest operand: 32x32x1_2b has 32 output registers; keep a private D. Every input
+ * operand holds at most 64 lanes x 32 elements. */
+enum { MAX_OUT_REGS = 32, MAX_IN = 64 * 32 };
+
+/* Decode an input operand into x[(blk*rows + r)*K + k] (after the blgp lane pattern for
+ * B), as doubles, or as integers for i8. */
+static void decode_in(int id, const simx_mfma_info *in, const uint32_t *p, simx_mtype t, int fmt,
+                      int bits, int blgp, double *x, int64_t *xi)
+{
+	int rows = in->m, K = in->k;
+	for (int blk = 0; blk < in->blocks; blk++)
+		for (int r = 0; r < rows; r++)
+			for (int k = 0; k < K; k++) {
+				int lane, e;
+				simx_mfma_in_pos(id, fmt, blk, r, k, &lane, &e);
+				lane = blgp_lane(lane, blgp);
+				uint64_t raw = get_elem(p, lane, e, bits);
+				size_t at = ((size_t)blk * rows + r) * K + k;
+				if (t == SIMX_MT_I8)
+					xi[at] = (int8_t)raw;
+				else
+					x[at] = elem_val(t, fmt, raw);
+			}
+}
 
 int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t *c,
                    uint32_t *d, const simx_mfma_mods *mods)
@@ -306,6 +328,20 @@ int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t 
 		return -1;
 	int abits = f8 ? fmt_bits_of(fa) : type_bits(in->ta);
 	int bbits = f8 ? fmt_bits_of(fb) : type_bits(in->tb);
+	/* blgp permutes B's lanes, except where the field means something else */
+	int blgp = (f8 || in->ta == F64) ? 0 : m->blgp;
+	double ad[MAX_IN], bd[MAX_IN];
+	int64_t ai[MAX_IN], bi[MAX_IN];
+	decode_in(id, in, a, in->ta, fa, abits, 0, ad, ai);
+	decode_in(id, in, b, in->tb, fb, bbits, blgp, bd, bi);
+	if (in->tc == F64) {
+		for (int x = 0; x < M * K * B; x++)
+			if (m->neg & 1)
+				ad[x] = -ad[x];
+		for (int x = 0; x < N * K * B; x++)
+			if (m->neg & 2)
+				bd[x] = -bd[x];
+	}
 	uint32_t out[MAX_OUT_REGS * 64];
 	int nout = in->cd_regs;
 
@@ -318,21 +354,18 @@ int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t 
 			if (ablk >= B)
 				ablk = blk; /* out of range: UNVERIFIED, keep the block's own A */
 		}
-		for (int i = 0; i < M; i++)
+		for (int i = 0; i < M; i++) {
+			const double *arow = ad + ((size_t)ablk * M + i) * K;
+			const int64_t *airow = ai + ((size_t)ablk * M + i) * K;
 			for (int j = 0; j < N; j++) {
+				const double *bcol = bd + ((size_t)blk * N + j) * K;
+				const int64_t *bicol = bi + ((size_t)blk * N + j) * K;
 				int oreg, olane;
 				simx_mfma_out_pos(id, blk, i, j, &oreg, &olane);
 				if (in->tc == SIMX_MT_I32) {
 					int64_t acc = (int32_t)c[oreg * 64 + olane];
-					for (int k = 0; k < K; k++) {
-						int la, ea, lb, eb;
-						simx_mfma_in_pos(id, 0, ablk, i, k, &la, &ea);
-						simx_mfma_in_pos(id, 0, blk, j, k, &lb, &eb);
-						lb = blgp_lane(lb, m->blgp);
-						int8_t x = (int8_t)get_elem(a, la, ea, 8);
-						int8_t y = (int8_t)get_elem(b, lb, eb, 8);
-						acc += (int64_t)x * y;
-					}
+					for (int k = 0; k < K; k++)
+						acc += airow[k] * bicol[k];
 					out[oreg * 64 + olane] = (uint32_t)(uint64_t)acc;
 					continue;
 				}
@@ -342,18 +375,8 @@ int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t 
 					double acc = elem_val(F64, 0, craw);
 					if (m->neg & 4)
 						acc = -acc;
-					for (int k = 0; k < K; k++) {
-						int la, ea, lb, eb;
-						simx_mfma_in_pos(id, 0, ablk, i, k, &la, &ea);
-						simx_mfma_in_pos(id, 0, blk, j, k, &lb, &eb);
-						double x = elem_val(F64, 0, get_elem(a, la, ea, 64));
-						double y = elem_val(F64, 0, get_elem(b, lb, eb, 64));
-						if (m->neg & 1)
-							x = -x;
-						if (m->neg & 2)
-							y = -y;
-						acc = fma(x, y, acc);
-					}
+					for (int k = 0; k < K; k++)
+						acc = fma(arow[k], bcol[k], acc);
 					uint64_t r;
 					memcpy(&r, &acc, 8);
 					out[oreg * 64 + olane] = (uint32_t)r;
@@ -361,31 +384,27 @@ int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t 
 					continue;
 				}
 				double acc = simx_u2f(c[oreg * 64 + olane]);
-				double part = 0;
-				for (int k = 0; k < K; k++) {
-					int la, ea, lb, eb;
-					simx_mfma_in_pos(id, fa, ablk, i, k, &la, &ea);
-					simx_mfma_in_pos(id, fb, blk, j, k, &lb, &eb);
-					if (!f8)
-						lb = blgp_lane(lb, m->blgp);
-					double x = elem_val(in->ta, fa, get_elem(a, la, ea, abits));
-					double y = elem_val(in->tb, fb, get_elem(b, lb, eb, bbits));
-					part += x * y;
-					if (in->scaled && k % 32 == 31) {
-						int kb = k / 32;
+				if (!in->scaled) {
+					double part = 0;
+					for (int k = 0; k < K; k++)
+						part += arow[k] * bcol[k];
+					acc += part;
+				} else {
+					for (int kb = 0; kb < K / 32; kb++) {
+						double part = 0;
+						for (int k = 32 * kb; k < 32 * kb + 32; k++)
+							part += arow[k] * bcol[k];
 						double sa = 1, sb = 1;
 						if (m->scale_a)
 							sa = simx_e8m0((uint8_t)(m->scale_a[i + M * kb] >> (8 * m->opsel_a)));
 						if (m->scale_b)
 							sb = simx_e8m0((uint8_t)(m->scale_b[j + N * kb] >> (8 * m->opsel_b)));
 						acc += part * sa * sb;
-						part = 0;
 					}
 				}
-				if (!in->scaled)
-					acc += part;
 				out[oreg * 64 + olane] = simx_f2u((float)acc);
 			}
+		}
 	}
 	memcpy(d, out, (size_t)nout * 64 * sizeof *d);
 	return 0;
