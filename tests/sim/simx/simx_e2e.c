@@ -401,12 +401,214 @@ static void tr_at(int olevel)
 static void tr_O0(void **st) { (void)st; tr_at(0); }
 static void tr_O3(void **st) { (void)st; tr_at(3); }
 
+/* ------------------------------------------- register-image kernels (regs.cl) */
+
+/* non-f8f6f4 input layout: element (blk, row, k) -> lane and element index */
+static void in_pos(int M, int K, int blocks, int blk, int row, int k, int *lane, int *e)
+{
+	int kpl = K * M * blocks / 64;
+	*lane = blk * M + (k / kpl) * M * blocks + row;
+	*e = k % kpl;
+}
+
+/* 16-bit-element multi-block MFMA with f32 output: M = N, K = 4, 4 halves per lane */
+static void run_f16_blocks(const CoObject *co, const char *kname, int M, int blocks, int cbsz,
+                           int abid, int blgp, rng *r)
+{
+	enum { K = 4 };
+	int nreg = M * M * blocks / 64;
+	static double A[16][16][K], B[16][K][16], C[16][16][16];
+	static uint16_t ai[64 * 4], bi[64 * 4];
+	static float ci[64 * 16], di[64 * 16];
+	for (int b = 0; b < blocks; b++)
+		for (int i = 0; i < M; i++)
+			for (int k = 0; k < K; k++) {
+				int lane, e;
+				A[b][i][k] = ((int)(next(r) % 17) - 8) * 0.5;
+				B[b][k][i] = ((int)(next(r) % 17) - 8) * 0.5;
+				in_pos(M, K, blocks, b, i, k, &lane, &e);
+				ai[lane * 4 + e] = simx_f32_to_f16((float)A[b][i][k]);
+				bi[lane * 4 + e] = simx_f32_to_f16((float)B[b][k][i]);
+			}
+	/* output: 4x4 -> reg i, lane 4b + j; 16x16 -> reg 4b + i%4, lane 16*(i/4) + j */
+	for (int b = 0; b < blocks; b++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < M; j++) {
+				C[b][i][j] = ((int)(next(r) % 9) - 4) * 0.25;
+				int reg = M == 4 ? i : 4 * b + i % 4, lane = M == 4 ? 4 * b + j : 16 * (i / 4) + j;
+				ci[lane * nreg + reg] = (float)C[b][i][j];
+			}
+	void *bufs[4] = {ai, bi, ci, di};
+	size_t sizes[4] = {sizeof ai, sizeof bi, (size_t)64 * nreg * 4, (size_t)64 * nreg * 4};
+	run(co, kname, 4, bufs, sizes);
+	int bad = 0;
+	for (int b = 0; b < blocks; b++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < M; j++) {
+				int ab = (b >> cbsz << cbsz) + abid;
+				double want = C[b][i][j];
+				for (int k = 0; k < K; k++) {
+					/* B element (b, k, j) is read from the lane blgp points at */
+					int lane, e;
+					in_pos(M, K, blocks, b, j, k, &lane, &e);
+					int src = blgp == 0 ? lane : blgp == 2 ? 32 + lane % 32 : -1;
+					assert_true(src >= 0);
+					int sb = (src / M) % blocks, sj = src % M, sk = (src / (M * blocks)) * (K * M * blocks / 64) + e;
+					want += A[ab][i][k] * B[sb][sk][sj];
+				}
+				int reg = M == 4 ? i : 4 * b + i % 4, lane = M == 4 ? 4 * b + j : 16 * (i / 4) + j;
+				float got = di[lane * nreg + reg];
+				if (got != (float)want && bad++ < 4)
+					print_error("%s: D[%d][%d][%d] = %g, want %g\n", kname, b, i, j, got, want);
+			}
+	assert_int_equal(bad, 0);
+}
+
+static void run_f64(const CoObject *co, rng *r)
+{
+	static double A[16][4], B[4][16], C[16][16], ai[64], bi[64], ci[64 * 4], di[64 * 4];
+	for (int i = 0; i < 16; i++)
+		for (int k = 0; k < 4; k++) {
+			A[i][k] = ((int)(next(r) % 33) - 16) * 0.125;
+			B[k][i] = ((int)(next(r) % 33) - 16) * 0.125;
+			ai[16 * k + i] = A[i][k]; /* lane 16k + i */
+			bi[16 * k + i] = B[k][i];
+		}
+	for (int i = 0; i < 16; i++)
+		for (int j = 0; j < 16; j++) {
+			C[i][j] = ((int)(next(r) % 9) - 4) * 0.5;
+			ci[(16 * (i % 4) + j) * 4 + i / 4] = C[i][j]; /* pair i/4, lane 16*(i%4) + j */
+		}
+	void *bufs[4] = {ai, bi, ci, di};
+	size_t sizes[4] = {sizeof ai, sizeof bi, sizeof ci, sizeof di};
+	run(co, "f64_16x16x4", 4, bufs, sizes);
+	for (int i = 0; i < 16; i++)
+		for (int j = 0; j < 16; j++) {
+			double want = C[i][j];
+			for (int k = 0; k < 4; k++)
+				want += -A[i][k] * B[k][j];
+			assert_true(di[(16 * (i % 4) + j) * 4 + i / 4] == want);
+		}
+}
+
+static void put6(uint32_t *w, int e, uint32_t code)
+{
+	for (int b = 0; b < 6; b++)
+		if ((code >> b) & 1)
+			w[(6 * e + b) / 32] |= 1u << ((6 * e + b) % 32);
+}
+
+static void run_fp6(const CoObject *co, rng *r)
+{
+	static double A[16][128], B[128][16];
+	static uint32_t ai[64 * 8], bi[64 * 8], S[128]; /* a 6-vector occupies 8 dwords */
+	static float D[64 * 4];
+	static uint8_t sa[16][4], sb[16][4];
+	memset(ai, 0, sizeof ai);
+	memset(bi, 0, sizeof bi);
+	/* lane l holds row (column) l%16, k = 32*(l/16) + e at bits 6e */
+	for (int l = 0; l < 64; l++)
+		for (int e = 0; e < 32; e++) {
+			int k = 32 * (l / 16) + e;
+			uint32_t ca = next(r) & 63, cb = rand_code(r, SIMX_BF6);
+			A[l % 16][k] = simx_decode(SIMX_FP6, ca);
+			B[k][l % 16] = simx_decode(SIMX_BF6, cb);
+			put6(&ai[l * 8], e, ca);
+			put6(&bi[l * 8], e, cb);
+		}
+	/* scales: A in byte 3 (opsel 3), B in byte 0 (opsel 0) of lane i + 16*kb */
+	for (int l = 0; l < 64; l++) {
+		sa[l % 16][l / 16] = (uint8_t)(124 + next(r) % 7);
+		sb[l % 16][l / 16] = (uint8_t)(124 + next(r) % 7);
+		S[l] = (next(r) & 0x00FFFFFFu) | (uint32_t)sa[l % 16][l / 16] << 24;
+		S[64 + l] = (next(r) & 0xFFFFFF00u) | sb[l % 16][l / 16];
+	}
+	void *bufs[4] = {ai, bi, S, D};
+	size_t sizes[4] = {sizeof ai, sizeof bi, sizeof S, sizeof D};
+	run(co, "scale_fp6_bf6_16x16x128", 4, bufs, sizes);
+	int bad = 0;
+	for (int i = 0; i < 16; i++)
+		for (int j = 0; j < 16; j++) {
+			double want = 0;
+			for (int k = 0; k < 128; k++)
+				want += ldexp(A[i][k] * B[k][j], sa[i][k / 32] + sb[j][k / 32] - 254);
+			float got = D[(16 * (i / 4) + j) * 4 + i % 4];
+			if (got != (float)want && bad++ < 4)
+				print_error("fp6 x bf6: D[%d][%d] = %g, want %g\n", i, j, got, want);
+		}
+	assert_int_equal(bad, 0);
+}
+
+static void run_pk32(const CoObject *co, rng *r)
+{
+	static uint16_t H[64 * 32];
+	static float S[64], F[64 * 32];
+	static uint32_t P[64 * 8]; /* a 6-vector occupies 8 dwords */
+	for (int l = 0; l < 64; l++) {
+		S[l] = ldexpf(1.0f, (int)(next(r) % 5) - 2);
+		for (int e = 0; e < 32; e++)
+			H[l * 32 + e] = simx_f32_to_f16((float)(((int)(next(r) % 81) - 40) * 0.25));
+	}
+	void *bufs[4] = {H, S, P, F};
+	size_t sizes[4] = {sizeof H, sizeof S, sizeof P, sizeof F};
+	run(co, "pk32_fp6", 4, bufs, sizes);
+	int bad = 0;
+	for (int l = 0; l < 64; l++) {
+		uint32_t want[6] = {0};
+		for (int e = 0; e < 32; e++) {
+			double x = simx_f16_to_f32(H[l * 32 + e]) / S[l];
+			uint32_t code = simx_encode(SIMX_FP6, x, SIMX_OVF_SAT);
+			put6(want, e, code);
+			float f = (float)(simx_decode(SIMX_FP6, code) * 4.0);
+			if (F[l * 32 + e] != f && bad++ < 4)
+				print_error("pk32 lane %d elem %d: %g, want %g\n", l, e, F[l * 32 + e], f);
+		}
+		for (int w = 0; w < 6; w++)
+			if (P[l * 8 + w] != want[w] && bad++ < 4)
+				print_error("pk32 lane %d word %d: %08x, want %08x\n", l, w, P[l * 8 + w], want[w]);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* one register-image kernel at one optimisation level */
+static void regs_case(int olevel, int which)
+{
+	if (!have_tools) {
+		print_message("SKIP: clang/ld.lld not found\n");
+		return;
+	}
+	CoObject *co = build("regs.cl", olevel);
+	rng r = {99u + (uint32_t)olevel + 7u * (uint32_t)which};
+	switch (which) {
+	case 0: run_f16_blocks(co, "f16_4x4x4_16b", 4, 16, 4, 3, 2, &r); break;
+	case 1: run_f16_blocks(co, "f16_16x16x4_4b", 16, 4, 2, 1, 0, &r); break;
+	case 2: run_f64(co, &r); break;
+	case 3: run_fp6(co, &r); break;
+	default: run_pk32(co, &r); break;
+	}
+	co_free(co);
+}
+
+#define REGS_TEST(name, which) \
+	static void name##_O0(void **st) { (void)st; regs_case(0, which); } \
+	static void name##_O3(void **st) { (void)st; regs_case(3, which); }
+REGS_TEST(blocks_4x4x4_cbsz_abid_blgp, 0)
+REGS_TEST(blocks_16x16x4_cbsz_abid, 1)
+REGS_TEST(f64_neg, 2)
+REGS_TEST(scale_fp6_bf6, 3)
+REGS_TEST(cvt_pk32_fp6, 4)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mfma_O0), cmocka_unit_test(mfma_O3),
 		cmocka_unit_test(cvt_O0), cmocka_unit_test(cvt_O3),
 		cmocka_unit_test(tr_O0), cmocka_unit_test(tr_O3),
+		cmocka_unit_test(blocks_4x4x4_cbsz_abid_blgp_O0), cmocka_unit_test(blocks_4x4x4_cbsz_abid_blgp_O3),
+		cmocka_unit_test(blocks_16x16x4_cbsz_abid_O0), cmocka_unit_test(blocks_16x16x4_cbsz_abid_O3),
+		cmocka_unit_test(f64_neg_O0), cmocka_unit_test(f64_neg_O3),
+		cmocka_unit_test(scale_fp6_bf6_O0), cmocka_unit_test(scale_fp6_bf6_O3),
+		cmocka_unit_test(cvt_pk32_fp6_O0), cmocka_unit_test(cvt_pk32_fp6_O3),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
