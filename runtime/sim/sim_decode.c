@@ -341,6 +341,7 @@ static int parse_modifier(const char *tok, SimInst *in)
 	else if (!strcmp(name, "cbsz")) in->cbsz = (uint8_t)n;
 	else if (!strcmp(name, "abid")) in->abid = (uint8_t)n;
 	else if (!strcmp(name, "blgp")) in->blgp = (uint8_t)n;
+	else if (!strcmp(name, "bitop3")) in->imm = (uint32_t)n;   /* v_bitop3 truth table */
 	else if (!strcmp(name, "format")) { /* MTBUF format: ignored */ }
 	else return -1;
 	return 1;

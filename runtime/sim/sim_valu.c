@@ -212,7 +212,7 @@ static uint32_t bitop3(uint32_t a, uint32_t b, uint32_t c, uint32_t t)
 }
 int sim_op_v_bitop3_b32(SimWave *w, const SimInst *in)
 {
-	uint32_t t = in->nops > 4 ? in->o[4].k32 : 0;
+	uint32_t t = in->imm;
 	LANES(l) sim_wr(w, O(0), 0, l, bitop3(sim_rd32(w, O(1), l), sim_rd32(w, O(2), l), sim_rd32(w, O(3), l), t));
 	return SIM_NEXT;
 }
@@ -730,5 +730,17 @@ int sim_op_v_permlane32_swap_b32(SimWave *w, const SimInst *in)
 		uint32_t a = w->v[in->o[0].reg][l], b = w->v[in->o[1].reg][p];
 		w->v[in->o[0].reg][l] = b; w->v[in->o[1].reg][p] = a;
 	}
+	return SIM_NEXT;
+}
+
+/* gfx9 "legacy" 16-bit mads (no op_sel on the destination) */
+VS3(v_mad_legacy_u16, a * b + c)
+VS3(v_mad_legacy_i16, (int16_t)a * (int16_t)b + (int16_t)c)
+VH3(v_mad_legacy_f16, sim_f16_to_f32(sim_f32_to_f16(a * b)) + c)
+VH3(v_fma_legacy_f16, (float)fma((double)a, (double)b, (double)c))
+int sim_op_v_bitop3_b16(SimWave *w, const SimInst *in)
+{
+	uint32_t t = in->imm;
+	LANES(l) W16(w, in, l, 3, (uint16_t)bitop3(I16(w, O(1), l, SEL(0)), I16(w, O(2), l, SEL(1)), I16(w, O(3), l, SEL(2)), t));
 	return SIM_NEXT;
 }
