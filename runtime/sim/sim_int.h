@@ -27,7 +27,7 @@
  * executor around the handler (it stages src0/src1 in scratch rows and
  * narrows EXEC), so ordinary VALU handlers need not know about them.
  *
- * Adding an instruction: write sim_op_NAME in some runtime/sim/*.c file and
+ * Adding an instruction: write sim_op_NAME in a runtime/sim C file and
  * add one SIM_OP row to sim_ops.h.
  */
 #ifndef FLY_SIM_INT_H
@@ -144,6 +144,7 @@ struct SimWave {
 	uint64_t pc;          /* image offset of the next instruction */
 	uint32_t mode;        /* HW_REG_MODE */
 	uint32_t trapsts;
+	int gpr_idx_on;       /* s_set_gpr_idx_on mode active (index/mode in M0) */
 	int id;               /* wave index inside the workgroup */
 	int state;            /* 0 running, 1 at barrier, 2 ended */
 	uint64_t init_exec;   /* lanes that exist */
@@ -154,6 +155,8 @@ struct SimWave {
 	uint8_t *scratch;     /* per-lane private memory: lane l at scratch + l*scratch_size */
 	uint32_t scratch_size;
 	uint32_t lastalloc;   /* cache for the allocation lookup */
+	uint64_t code_size;   /* bytes of the code object image */
+	uint64_t code_va;     /* device address of image offset 0 (PC as an address = code_va + pc) */
 };
 
 struct SimWG {

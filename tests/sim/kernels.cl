@@ -1,0 +1,299 @@
+/*
+ * tests/sim/kernels.cl — OpenCL C kernels exercising each instruction class of
+ * the simulator. Compiled by tests/sim/run.sh with clang-22 for gfx950 at -O0
+ * and -O3; every output is checked against tests/sim/ref.c (a CPU reference
+ * written independently of the simulator). There is no device library, so
+ * work-item functions are spelled with __builtin_amdgcn_* builtins.
+ */
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+#define LID0 ((int)__builtin_amdgcn_workitem_id_x())
+#define LID1 ((int)__builtin_amdgcn_workitem_id_y())
+#define LID2 ((int)__builtin_amdgcn_workitem_id_z())
+#define GRP(d) ((int)__builtin_amdgcn_workgroup_id_##d())
+#define GID0 (GRP(x) * (int)__builtin_amdgcn_workgroup_size_x() + LID0)
+#define BARRIER() do { __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"); __builtin_amdgcn_s_barrier(); \
+                       __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"); } while (0)
+
+/* 32-bit integer arithmetic: 20 results per work-item */
+__kernel void k_int(__global int *o, __global const int *pa, __global const int *pb)
+{
+	int i = GID0;
+	int a = pa[i], b = pb[i];
+	uint ua = (uint)a, ub = (uint)b;
+	int d = b | 1;
+	__global int *r = o + i * 20;
+	r[0] = a + b;
+	r[1] = a - b;
+	r[2] = a * b;
+	r[3] = (int)(((long)a * (long)b) >> 32);
+	r[4] = a / d;
+	r[5] = a % d;
+	r[6] = (int)(ua / (uint)d);
+	r[7] = (int)(ua % (uint)d);
+	r[8] = a << (b & 31);
+	r[9] = a >> (b & 31);
+	r[10] = (int)(ua >> (ub & 31));
+	r[11] = (a & b) ^ (~a | (b >> 3));
+	r[12] = __builtin_popcount(ua) + 100 * __builtin_clz(ua | 1) + 10000 * __builtin_ctz(ua | 0x80000000u);
+	r[13] = a < b ? a : b;
+	r[14] = ua > ub ? a : b;
+	r[15] = a < 0 ? -a : a;
+	r[16] = (int)((ua << (ub & 31)) | (ua >> ((32 - (ub & 31)) & 31)));
+	r[17] = (short)a * (short)b;
+	r[18] = (int)((uchar)(ua >> 8)) + ((ua >> 5) & 0x3ff);
+	r[19] = (a > 0 && b < 0) ? a * 3 + 1 : (a == b ? 7 : b - 5);
+}
+
+/* f32 arithmetic: 16 results per work-item */
+__kernel void k_float(__global float *o, __global const float *pa, __global const float *pb, __global const float *pc)
+{
+	int i = GID0;
+	float a = pa[i], b = pb[i], c = pc[i];
+	__global float *r = o + i * 16;
+	r[0] = a + b;
+	r[1] = a - b;
+	r[2] = a * b;
+	r[3] = a / b;
+	r[4] = __builtin_fmaf(a, b, c);
+	r[5] = __builtin_sqrtf(__builtin_fabsf(a));
+	r[6] = __builtin_fminf(a, b);
+	r[7] = __builtin_fmaxf(a, c);
+	r[8] = __builtin_floorf(a) + __builtin_ceilf(b) * 2.0f;
+	r[9] = __builtin_truncf(c) - __builtin_rintf(a);
+	r[10] = __builtin_copysignf(a, b);
+	r[11] = __builtin_ldexpf(a, (i % 21) - 10);
+	r[12] = a < b ? a : b * 2.0f;
+	r[13] = (float)(int)(a * 100.0f);
+	r[14] = __builtin_amdgcn_rcpf(b);
+	r[15] = __builtin_amdgcn_rsqf(__builtin_fabsf(c) + 1.0f);
+}
+
+/* 64-bit integer arithmetic: 12 results per work-item */
+__kernel void k_long(__global long *o, __global const long *pa, __global const long *pb)
+{
+	int i = GID0;
+	long a = pa[i], b = pb[i];
+	ulong ua = (ulong)a, ub = (ulong)b;
+	long d = b | 1;
+	__global long *r = o + i * 12;
+	r[0] = a + b;
+	r[1] = a - b;
+	r[2] = a * b;
+	r[3] = a / d;
+	r[4] = a % d;
+	r[5] = (long)(ua / (ulong)d);
+	r[6] = (long)(ua % (ulong)d);
+	r[7] = a << (b & 63);
+	r[8] = a >> (b & 63);
+	r[9] = (long)(ua >> (ub & 63));
+	r[10] = a < b ? a : b;
+	r[11] = (long)__builtin_popcountl(ua) + 1000 * (long)__builtin_clzl(ua | 1);
+}
+
+/* f64 arithmetic: 10 results per work-item */
+__kernel void k_double(__global double *o, __global const double *pa, __global const double *pb)
+{
+	int i = GID0;
+	double a = pa[i], b = pb[i];
+	__global double *r = o + i * 10;
+	r[0] = a + b;
+	r[1] = a * b;
+	r[2] = a / b;
+	r[3] = __builtin_fma(a, b, 1.5);
+	r[4] = __builtin_sqrt(__builtin_fabs(a));
+	r[5] = __builtin_floor(a) + __builtin_ceil(b);
+	r[6] = __builtin_trunc(a) * __builtin_rint(b);
+	r[7] = __builtin_fmin(a, b) - __builtin_fmax(a, b);
+	r[8] = (double)(long)(a * 1000.0);
+	r[9] = a > b ? a - b : b;
+}
+
+/* conversions: 12 results (as float bits / ints) per work-item */
+__kernel void k_convert(__global int *o, __global const float *pf, __global const int *pi, __global const double *pd)
+{
+	int i = GID0;
+	float f = pf[i];
+	int n = pi[i];
+	double d = pd[i];
+	__global int *r = o + i * 12;
+	r[0] = (int)f;
+	r[1] = (int)(uint)__builtin_fabsf(f);
+	r[2] = __builtin_bit_cast(int, (float)n);
+	r[3] = __builtin_bit_cast(int, (float)(uint)n);
+	r[4] = __builtin_bit_cast(int, (float)d);
+	long l = (long)d;
+	r[5] = (int)l;
+	r[6] = (int)(l >> 32);
+	half h = (half)f;
+	r[7] = (int)__builtin_bit_cast(ushort, h);
+	r[8] = __builtin_bit_cast(int, (float)h * 3.0f);
+	r[9] = (int)(char)n + (int)(short)(n >> 4);
+	r[10] = __builtin_bit_cast(int, (float)(long)n * 0.25f);
+	double back = (double)f + (double)n;
+	r[11] = __builtin_bit_cast(int, (float)back);
+}
+
+/* divergent control flow */
+__kernel void k_control(__global int *o, __global const int *pa)
+{
+	int i = GID0;
+	int a = pa[i];
+	int acc = 0;
+	int n = (a & 0x7fffffff) % 37;
+	for (int k = 0; k < n; k++) {
+		if (k & 1) acc += k * a;
+		else acc ^= k;
+		if (acc == 12345) break;
+	}
+	uint x = (uint)(a & 0xffff) + 1;
+	int steps = 0;
+	while (x != 1 && steps < 200) { x = (x & 1) ? 3 * x + 1 : x / 2; steps++; }
+	switch (i % 5) {
+	case 0: acc += 1; break;
+	case 1: acc *= 3; break;
+	case 2: if (a > 0) { acc -= 7; } else { acc += 9; } break;
+	case 3: acc = ~acc; break;
+	default: break;
+	}
+	if (i % 3 == 0) { o[2 * i] = acc; o[2 * i + 1] = steps; return; }
+	o[2 * i] = acc + 1;
+	o[2 * i + 1] = steps * 2;
+}
+
+/* LDS with barriers: per-workgroup inclusive scan (Hillis-Steele) and a sum */
+__kernel void k_scan(__global int *o, __global int *sums, __global const int *pa)
+{
+	__local int t[256];
+	__local int s2[256];
+	int l = LID0;
+	t[l] = pa[GID0];
+	BARRIER();
+	__local int *src = t, *dst = s2;
+	for (int off = 1; off < 256; off <<= 1) {
+		int v = src[l];
+		if (l >= off) v += src[l - off];
+		dst[l] = v;
+		BARRIER();
+		__local int *tmp = src; src = dst; dst = tmp;
+	}
+	o[GID0] = src[l];
+	if (l == 0) sums[GRP(x)] = src[255];
+}
+
+/* 2-D tiles through LDS: transpose a (W x H) float matrix with 16x16 blocks */
+__kernel void k_transpose(__global float *out, __global const float *in, int W, int H)
+{
+	__local float tile[16][17];
+	int x = GRP(x) * 16 + LID0, y = GRP(y) * 16 + LID1;
+	tile[LID1][LID0] = in[y * W + x];
+	BARRIER();
+	int ox = GRP(y) * 16 + LID0, oy = GRP(x) * 16 + LID1;
+	out[oy * H + ox] = tile[LID0][LID1] * 2.0f;
+}
+
+/* 3-D ids: each work-item writes its linear global id and packed ids */
+__kernel void k_ids(__global int *o)
+{
+	int gx = GRP(x) * (int)__builtin_amdgcn_workgroup_size_x() + LID0;
+	int gy = GRP(y) * (int)__builtin_amdgcn_workgroup_size_y() + LID1;
+	int gz = GRP(z) * (int)__builtin_amdgcn_workgroup_size_z() + LID2;
+	int nx = (int)__builtin_amdgcn_workgroup_size_x() * 2, ny = (int)__builtin_amdgcn_workgroup_size_y() * 3;
+	int lin = (gz * ny + gy) * nx + gx;
+	o[lin] = gx | gy << 8 | gz << 16 | (GRP(x) + GRP(y) * 2 + GRP(z) * 6) << 24;
+}
+
+/* vector memory of several widths */
+typedef struct { int a; short b; char c; char d; long e; } S;
+__kernel void k_vmem(__global int4 *o4, __global uchar *ob, __global short *os, __global S *ost,
+                     __global const int4 *i4, __global const uchar *ib, __global const short *is, __global const S *ist)
+{
+	int i = GID0;
+	int4 v = i4[i];
+	o4[i] = v.wzyx + (int4)(ib[i], is[i], 1, 2);
+	ob[i] = (uchar)(ib[i] * 3 + 1);
+	os[i] = (short)(is[i] - ib[(i + 1) % 1024]);
+	S s = ist[i];
+	s.a += 1; s.b = (short)(s.b * 2); s.c ^= 0x55; s.e -= s.a;
+	ost[i] = s;
+}
+
+/* atomics on global and LDS memory */
+__kernel void k_atomic(__global int *hist, __global int *mm, __global long *l64, __global float *fsum,
+                       __global uint *cas, __global const int *pa)
+{
+	__local int lh[16];
+	int l = LID0, i = GID0;
+	int a = pa[i];
+	if (l < 16) lh[l] = 0;
+	BARRIER();
+	__atomic_fetch_add(&lh[(uint)a % 16], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&hist[16 + (uint)a % 64], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_min(&mm[0], a, __ATOMIC_RELAXED);
+	__atomic_fetch_max(&mm[1], a, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&mm[2], 1 << (a & 31), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&l64[0], (long)a * 65536, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&fsum[0], (float)(a & 255), __ATOMIC_RELAXED);
+	uint old = cas[0];
+	for (;;) {
+		uint seen = __sync_val_compare_and_swap(&cas[0], old, old + 3);
+		if (seen == old) break;
+		old = seen;
+	}
+	int prev = __atomic_exchange_n(&mm[3 + i % 4], a, __ATOMIC_RELAXED);
+	(void)prev;
+	BARRIER();
+	if (l < 16) __atomic_fetch_add(&hist[l], lh[l], __ATOMIC_RELAXED);
+}
+
+/* cross-lane operations */
+__kernel void k_xlane(__global int *o, __global const int *pa)
+{
+	int i = GID0, l = LID0 & 63;
+	int a = pa[i];
+	__global int *r = o + i * 8;
+	r[0] = __builtin_amdgcn_ds_bpermute(((l + 1) & 63) * 4, a);
+	r[1] = __builtin_amdgcn_mov_dpp(a, 0x111, 0xf, 0xf, true);      /* row_shr:1, bound_ctrl */
+	r[2] = __builtin_amdgcn_mov_dpp(a, 0x1b, 0xf, 0xf, false);      /* quad_perm [3,2,1,0] */
+	r[3] = __builtin_amdgcn_readfirstlane(a) + __builtin_amdgcn_readlane(a, 5);
+	r[4] = __builtin_amdgcn_ds_swizzle(a, 0x041f);                  /* swap neighbours */
+	ulong m = __builtin_amdgcn_ballot_w64(a > 0);
+	r[5] = (int)m ^ (int)(m >> 32);
+	r[6] = (int)__builtin_amdgcn_mbcnt_hi((uint)(m >> 32), __builtin_amdgcn_mbcnt_lo((uint)m, 0));
+	r[7] = __builtin_amdgcn_update_dpp(-1, a, 0x140, 0xf, 0xf, false); /* row_mirror */
+}
+
+/* buffer resources with range checking: loads through a resource of n*4 bytes
+ * over 'a' (past it: 0), stores through one of n*2 bytes over 'o2' (past it: dropped) */
+__kernel void k_buffer(__global int *o, __global int *o2, __global int *a, int n)
+{
+	int i = GID0;
+	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, (long)n * 4, 0x00020000);
+	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(o2, (short)0, (long)n * 2, 0x00020000);
+	int v = __builtin_amdgcn_raw_buffer_load_b32(r, i * 4, 0, 0);
+	o[i] = v * 2 + 1;
+	__builtin_amdgcn_raw_buffer_store_b32(v + 1000, w, i * 4, 0, 0);
+}
+
+/* private (scratch) arrays with dynamic indexing */
+__kernel void k_private(__global int *o, __global const int *pa)
+{
+	int i = GID0;
+	int p[40];
+	for (int k = 0; k < 40; k++) p[k] = pa[(i + k) % 1024] ^ k;
+	int a = pa[i];
+	int s = 0;
+	for (int k = 0; k < 8; k++) s += p[(uint)(a + k * 7) % 40];
+	p[(uint)a % 40] = s;
+	o[i] = s + p[(uint)(a >> 3) % 40];
+}
+
+/* packed half math */
+__kernel void k_half2(__global half2 *o, __global const half2 *pa, __global const half2 *pb)
+{
+	int i = GID0;
+	half2 a = pa[i], b = pb[i];
+	o[i] = (a + b) * b - a;
+}
