@@ -1,4 +1,4 @@
-/* End-to-end tests of the matrix, conversion and transposed-LDS instructions: OpenCL C
+/* End-to-end tests (unit tier) of the matrix, conversion and transposed-LDS instructions: OpenCL C
  * kernels in the .cl files of tests/sim/simx/ are compiled by clang for gfx950 at -O0 and -O3, run on
  * the simulator (sim.h), and checked against CPU references computed here.
  *
