@@ -66,6 +66,7 @@ struct SimRun {
 	uint64_t wave_insts, lane_insts;
 	int trace;
 	int racecheck;
+	uint64_t step_limit;
 };
 
 /* ---- address space ---- */
@@ -178,8 +179,9 @@ void sim_last_stats(const SimDevice *d, SimStats *out) { if (d && out) *out = d-
 static void kernel_pc(const SimWave *w, char *buf, size_t n)
 {
 	const CoKernel *k = w->run->k;
+	/* relative to the kernel's entry (negative when in a function placed before it) */
 	if (w->pc >= k->entry_addr) snprintf(buf, n, "%s+0x%llx", k->name, (unsigned long long)(w->pc - k->entry_addr));
-	else snprintf(buf, n, "0x%llx", (unsigned long long)w->pc);
+	else snprintf(buf, n, "%s-0x%llx", k->name, (unsigned long long)(k->entry_addr - w->pc));
 }
 
 int sim_fault(SimWave *w, const char *fmt, ...)
@@ -471,13 +473,14 @@ static int run_wave(SimWave *w)
 			char enc[48]; int n = 0;
 			for (int i = 0; i < in->size / 4 && i < 4; i++)
 				n += snprintf(enc + n, sizeof enc - (size_t)n, i ? "%08x" : "0x%08x", in->raw[i]);
-			return sim_fault(w, "unsupported instruction %s (encoding %s) at %s+0x%llx: '%s'", in->mnem, enc,
-			                 run->k->name, (unsigned long long)(in->pc - run->k->entry_addr), in->text);
+			char at[300];
+			kernel_pc(w, at, sizeof at);
+			return sim_fault(w, "unsupported instruction %s (encoding %s) at %s: '%s'", in->mnem, enc, at, in->text);
 		}
 		if (trace && (trace > 1 || (w->id == 0 && w->wg->id[0] == 0 && w->wg->id[1] == 0 && w->wg->id[2] == 0)))
 			trace_inst(w, in);
-		if (++w->steps > STEP_LIMIT)
-			return sim_fault(w, "timeout: wave executed more than %llu instructions", (unsigned long long)STEP_LIMIT);
+		if (++w->steps > run->step_limit)
+			return sim_fault(w, "timeout: wave executed more than %llu instructions (a runaway kernel?)", (unsigned long long)run->step_limit);
 		w->lane_insts += (in->flags & SIM_F_SCALAR) ? 1 : (uint64_t)__builtin_popcountll(sim_exec(w));
 		int r;
 		SimInst idx;
@@ -715,6 +718,11 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	r.scratch_size = (r.scratch_size + 15) & ~15u;
 	r.mode = mode_from_rsrc1(k->kd.pgm_rsrc1);
 	r.trace = d->cfg.trace; r.racecheck = d->cfg.racecheck;
+	r.step_limit = STEP_LIMIT;
+	{   /* FLYC_SIM_STEP_LIMIT overrides the per-wave instruction limit */
+		const char *e = getenv("FLYC_SIM_STEP_LIMIT");
+		if (e && strtoull(e, NULL, 0) > 0) r.step_limit = strtoull(e, NULL, 0);
+	}
 	r.nwg = (uint64_t)grid[0] * grid[1] * grid[2];
 	pthread_mutex_init(&r.lock, NULL);
 	r.code = get_code(d, co, err, errlen);

@@ -744,3 +744,7 @@ int sim_op_v_bitop3_b16(SimWave *w, const SimInst *in)
 	LANES(l) W16(w, in, l, 3, (uint16_t)bitop3(I16(w, O(1), l, SEL(0)), I16(w, O(2), l, SEL(1)), I16(w, O(3), l, SEL(2)), t));
 	return SIM_NEXT;
 }
+int sim_op_v_dot2c_i32_i16(SimWave *w, const SimInst *in)
+{ LANES(l) { uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l);
+  int64_t s = (int64_t)(int16_t)a * (int16_t)b + (int64_t)(int16_t)(a >> 16) * (int16_t)(b >> 16) + (int32_t)sim_rd32(w, O(0), l);
+  sim_wr(w, O(0), 0, l, (uint32_t)s); } return SIM_NEXT; }

@@ -171,7 +171,8 @@ static int list_mnemonics(const char *path)
 	free(names);
 	co_free(co);
 	free(data);
-	return bad ? 3 : 0;
+	(void)bad;
+	return 0;
 }
 
 int main(int argc, char **argv)
