@@ -118,6 +118,11 @@ static int simx_op_cvt(SimWave *w, const SimInst *in)
 	if (in->enc != SIM_ENC_E32 && in->enc != SIM_ENC_SDWA && in->enc != SIM_ENC_DPP)
 		opsel = simx_vop3_opsel(in->raw[0]);
 	unsigned f32s = simx_cvt_f32_srcs(id);
+	/* The _e64 forms of v_cvt_f32_{fp8,bf8} and v_cvt_pk_f32_{fp8,bf8} accept the output
+	 * modifiers omod and clamp (clamp to [0, 1], NaN to 0 as with DX10_CLAMP); the scaled
+	 * forms do not (the assembler rejects clamp there). */
+	int outmod = (in->clamp || in->omod) && (!strncmp(in->mnem, "v_cvt_f32_", 10) ||
+	                                         !strncmp(in->mnem, "v_cvt_pk_f32_", 13));
 	SIM_FOR_LANES(w, l) {
 		uint32_t s0[16], s1[16], s2 = 0, dst[32];
 		const SimOperand *o0 = &in->o[1];
@@ -140,6 +145,14 @@ static int simx_op_cvt(SimWave *w, const SimInst *in)
 		uint32_t old = w->v[od->reg][l];
 		if (simx_cvt_exec(id, s0, s1, s2, old, opsel, SIM_SEL_DWORD, dst) < 0)
 			return sim_fault(w, "%s: cannot execute", in->mnem);
+		for (int r = 0; outmod && r < nd; r++) {
+			float x = sim_f32(dst[r]);
+			if (in->omod)
+				x *= in->omod == 1 ? 2.0f : in->omod == 2 ? 4.0f : 0.5f;
+			if (in->clamp)
+				x = x >= 1.0f ? 1.0f : x > 0.0f ? x : 0.0f; /* NaN fails both tests: 0 */
+			dst[r] = sim_u32(x);
+		}
 		for (int r = 0; r < nd; r++)
 			w->v[od->reg + r][l] = dst[r];
 		for (int r = 1; sdwa_hi >= 0 && r < nd; r++)
