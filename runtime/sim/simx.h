@@ -64,6 +64,11 @@ double simx_decode(simx_fmt f, uint32_t code); /* exact value of a code (low bit
  * NaN gives the format's NaN (canonical quiet NaN; fp6/fp4 have none and give +-max).
  * Inf and overflow follow `ovf`; fp6/fp4 always saturate. */
 uint32_t simx_encode(simx_fmt f, double x, simx_ovf ovf);
+/* Stochastic rounding (model, UNVERIFIED on hardware): with t = |x| in units of the
+ * result's last place, keep `rbits` bits of t's fraction (truncating the rest), add the low
+ * `rbits` bits of rng, and truncate: t rounds up with probability frac(t) (to 2^-rbits).
+ * rbits is the source's significand width minus the target's (f32 -> fp8: 20). */
+uint32_t simx_encode_sr(simx_fmt f, double x, int rbits, uint32_t rng, simx_ovf ovf);
 double simx_e8m0(uint8_t s);                   /* 2^(s-127); s = 255 gives NaN */
 
 float simx_f16_to_f32(uint16_t h);

@@ -154,6 +154,51 @@ uint32_t simx_encode(simx_fmt f, double x, simx_ovf ovf)
 	return s | ((uint32_t)(E + d->bias) << d->mbits) | (m - (1u << d->mbits));
 }
 
+uint32_t simx_encode_sr(simx_fmt f, double x, int rbits, uint32_t rng, simx_ovf ovf)
+{
+	if ((unsigned)f >= SIMX_NFMT)
+		return 0;
+	const fmtdesc *d = &fmts[f];
+	int nb = 1 + d->ebits + d->mbits;
+	int sign = signbit(x) ? 1 : 0;
+	uint32_t s = (uint32_t)sign << (nb - 1);
+	if (isnan(x) || isinf(x) || rbits <= 0 || rbits > 31)
+		return simx_encode(f, x, ovf);
+	double a = fabs(x);
+	if (a == 0)
+		return s;
+	int emax;
+	uint32_t mimax;
+	fmt_max(d, &emax, &mimax);
+	int emin = 1 - d->bias;
+	int ex;
+	(void)frexp(a, &ex);
+	int E = ex - 1;
+	if (E < emin)
+		E = emin;
+	if (E > emax + 1)
+		return fmt_overflow(d, sign, ovf);
+	/* t = a in units of the target's last place; keep rbits bits of its fraction
+	 * (truncating the rest), add rbits random bits, and keep the integer part */
+	double t = ldexp(a, d->mbits - E);
+	double ip = floor(t);
+	uint32_t frac = (uint32_t)ldexp(t - ip, rbits);
+	uint32_t r = rng & ((1u << rbits) - 1u);
+	double mi = ip + (double)(((uint64_t)frac + r) >> rbits);
+	if (mi >= (double)(2u << d->mbits)) {
+		mi = ldexp(mi, -1);
+		E++;
+	}
+	uint32_t m = (uint32_t)mi;
+	if (E > emax || (E == emax && m > mimax))
+		return fmt_overflow(d, sign, ovf);
+	if (m == 0)
+		return s;
+	if (m < (1u << d->mbits))
+		return s | m;
+	return s | ((uint32_t)(E + d->bias) << d->mbits) | (m - (1u << d->mbits));
+}
+
 double simx_e8m0(uint8_t s)
 {
 	return s == 255 ? NAN : ldexp(1.0, (int)s - 127);
@@ -181,10 +226,17 @@ uint16_t simx_f32_to_bf16(float x) { return (uint16_t)simx_encode(SIMX_BF16, x, 
  *   U_TO8     v_cvt_pk_{fp8,bf8}_f32 (a, b)       -> word OS3 of old, unscaled
  *   U_FROM8_1 v_cvt_f32_{fp8,bf8} (src)           -> byte from SDWA sel
  *   U_FROM8_PK v_cvt_pk_f32_{fp8,bf8} (src)       -> word from SDWA sel
+ * Stochastic rounding (simx_encode_sr; rng is a 32-bit source operand):
+ *   SR8       (value, rng, scale)                 -> 1 code into byte OS2|OS3<<1 of old
+ *   SR4       (value pair: 2 f32 regs or 1 packed, rng, scale) -> byte OS2|OS3<<1 of old
+ *   SR6_32    (32 values: 32 f32 regs or 16 packed, rng, scale) -> 6 regs
+ *   U_SR8     v_cvt_sr_{fp8,bf8}_f32 (value, rng) -> byte OS2|OS3<<1 of old
+ *   U_SR16    v_cvt_sr_{f16,bf16}_f32 (value, rng) -> word OS3 of old
  * The narrow code is x / scale (rounded once); a decoded value is code * scale. */
 enum shape {
 	TO8_F32, TO8_P16, TO4_F32, TO4_P16, FROM8_PK, FROM4_PK, FROM8_1, FROM8_H,
-	TO6_32, TO6_2X16, FROM6_32, U_TO8, U_FROM8_1, U_FROM8_PK
+	TO6_32, TO6_2X16, FROM6_32, U_TO8, U_FROM8_1, U_FROM8_PK,
+	SR8, SR4, SR6_32, U_SR8, U_SR16
 };
 
 /* X(name, shape, narrow format, wide format (SIMX_F16/SIMX_BF16, or -1 for f32)) */
@@ -228,7 +280,26 @@ enum shape {
 	X(v_cvt_f32_fp8, U_FROM8_1, SIMX_FP8, -1) \
 	X(v_cvt_f32_bf8, U_FROM8_1, SIMX_BF8, -1) \
 	X(v_cvt_pk_f32_fp8, U_FROM8_PK, SIMX_FP8, -1) \
-	X(v_cvt_pk_f32_bf8, U_FROM8_PK, SIMX_BF8, -1)
+	X(v_cvt_pk_f32_bf8, U_FROM8_PK, SIMX_BF8, -1) \
+	X(v_cvt_scalef32_sr_fp8_f32, SR8, SIMX_FP8, -1) \
+	X(v_cvt_scalef32_sr_bf8_f32, SR8, SIMX_BF8, -1) \
+	X(v_cvt_scalef32_sr_fp8_f16, SR8, SIMX_FP8, SIMX_F16) \
+	X(v_cvt_scalef32_sr_bf8_f16, SR8, SIMX_BF8, SIMX_F16) \
+	X(v_cvt_scalef32_sr_fp8_bf16, SR8, SIMX_FP8, SIMX_BF16) \
+	X(v_cvt_scalef32_sr_bf8_bf16, SR8, SIMX_BF8, SIMX_BF16) \
+	X(v_cvt_scalef32_sr_pk_fp4_f32, SR4, SIMX_FP4, -1) \
+	X(v_cvt_scalef32_sr_pk_fp4_f16, SR4, SIMX_FP4, SIMX_F16) \
+	X(v_cvt_scalef32_sr_pk_fp4_bf16, SR4, SIMX_FP4, SIMX_BF16) \
+	X(v_cvt_scalef32_sr_pk32_fp6_f32, SR6_32, SIMX_FP6, -1) \
+	X(v_cvt_scalef32_sr_pk32_bf6_f32, SR6_32, SIMX_BF6, -1) \
+	X(v_cvt_scalef32_sr_pk32_fp6_f16, SR6_32, SIMX_FP6, SIMX_F16) \
+	X(v_cvt_scalef32_sr_pk32_bf6_f16, SR6_32, SIMX_BF6, SIMX_F16) \
+	X(v_cvt_scalef32_sr_pk32_fp6_bf16, SR6_32, SIMX_FP6, SIMX_BF16) \
+	X(v_cvt_scalef32_sr_pk32_bf6_bf16, SR6_32, SIMX_BF6, SIMX_BF16) \
+	X(v_cvt_sr_fp8_f32, U_SR8, SIMX_FP8, -1) \
+	X(v_cvt_sr_bf8_f32, U_SR8, SIMX_BF8, -1) \
+	X(v_cvt_sr_f16_f32, U_SR16, SIMX_F16, -1) \
+	X(v_cvt_sr_bf16_f32, U_SR16, SIMX_BF16, -1)
 
 typedef struct cvtdesc {
 	const char *name;
@@ -275,6 +346,8 @@ int simx_cvt_src0_dwords(int id)
 	switch (cvts[id].shape) {
 	case TO6_32: case TO6_2X16: return 16;
 	case FROM6_32: return 6;
+	case SR4: return cvts[id].wide < 0 ? 2 : 1;
+	case SR6_32: return cvts[id].wide < 0 ? 32 : 16;
 	default: return 1;
 	}
 }
@@ -291,7 +364,7 @@ int simx_cvt_nsrc(int id)
 	if (id < 0 || id >= NCVT)
 		return 0;
 	switch (cvts[id].shape) {
-	case TO8_F32: case TO4_F32: case TO6_2X16: return 3;
+	case TO8_F32: case TO4_F32: case TO6_2X16: case SR8: case SR4: case SR6_32: return 3;
 	case U_FROM8_1: case U_FROM8_PK: return 1;
 	default: return 2;
 	}
@@ -305,7 +378,7 @@ int simx_cvt_dst_dwords(int id)
 	switch (c->shape) {
 	case FROM8_PK: case FROM4_PK: return c->wide < 0 ? 2 : 1;
 	case U_FROM8_PK: return 2;
-	case TO6_32: case TO6_2X16: return 6;
+	case TO6_32: case TO6_2X16: case SR6_32: return 6;
 	case FROM6_32: return c->wide < 0 ? 32 : 16;
 	default: return 1;
 	}
@@ -317,6 +390,7 @@ unsigned simx_cvt_f32_srcs(int id)
 		return 0;
 	switch (cvts[id].shape) {
 	case TO8_F32: case TO4_F32: case U_TO8: return 3;
+	case SR8: case U_SR8: case U_SR16: return cvts[id].wide < 0 ? 1 : 0;
 	default: return 0;
 	}
 }
@@ -327,6 +401,9 @@ static int scale_exp(uint32_t scale) { return (int)((scale >> 23) & 0xFF); }
 /* x / 2^(s-127), exactly (double has the range), or NaN for s = 255 */
 static double unscale(double x, int s) { return s == 255 ? NAN : ldexp(x, 127 - s); }
 static double rescale(double x, int s) { return s == 255 ? NAN : ldexp(x, s - 127); }
+
+/* significand bits of a source type: f32 23, f16 10, bf16 7 */
+static int src_mbits(int wide) { return wide < 0 ? 23 : fmts[wide].mbits; }
 
 /* 16-bit half h (0 = low) of a packed pair, as a double */
 static double half_val(int wide, uint32_t v, int h)
@@ -491,6 +568,37 @@ int simx_cvt_exec(int id, const uint32_t *src0, const uint32_t *src1, uint32_t s
 		uint32_t w = src0[0] >> (16 * word);
 		dst[0] = wide_out(-1, simx_decode(nf, w & 0xFF));
 		dst[1] = wide_out(-1, simx_decode(nf, (w >> 8) & 0xFF));
+		return 0;
+	}
+	case SR8: case U_SR8: {
+		int sc = c->shape == SR8 ? scale_exp(src2) : 127;
+		double v = c->wide < 0 ? simx_u2f(src0[0]) : half_val(c->wide, src0[0], 0);
+		uint32_t code = simx_encode_sr(nf, unscale(v, sc), src_mbits(c->wide) - fmts[nf].mbits, s1,
+		                               SIMX_OVF_IEEE);
+		dst[0] = put_bits(old, 8 * (os2 | os3 << 1), 8, code);
+		return 0;
+	}
+	case SR4: {
+		int sc = scale_exp(src2), rb = src_mbits(c->wide) - fmts[nf].mbits;
+		double v0 = c->wide < 0 ? simx_u2f(src0[0]) : half_val(c->wide, src0[0], 0);
+		double v1 = c->wide < 0 ? simx_u2f(src0[1]) : half_val(c->wide, src0[0], 1);
+		uint32_t lo = simx_encode_sr(nf, unscale(v0, sc), rb, s1, SIMX_OVF_SAT);
+		uint32_t hi = simx_encode_sr(nf, unscale(v1, sc), rb, s1, SIMX_OVF_SAT);
+		dst[0] = put_bits(old, 8 * (os2 | os3 << 1), 8, lo | hi << 4);
+		return 0;
+	}
+	case SR6_32: {
+		int sc = scale_exp(src2), rb = src_mbits(c->wide) - fmts[nf].mbits;
+		memset(dst, 0, 6 * sizeof *dst);
+		for (int e = 0; e < 32; e++) {
+			double v = c->wide < 0 ? simx_u2f(src0[e]) : half_val(c->wide, src0[e / 2], e % 2);
+			put6(dst, e, simx_encode_sr(nf, unscale(v, sc), rb, s1, SIMX_OVF_SAT));
+		}
+		return 0;
+	}
+	case U_SR16: {
+		uint32_t h = simx_encode_sr(nf, simx_u2f(src0[0]), 23 - fmts[nf].mbits, s1, SIMX_OVF_IEEE);
+		dst[0] = put_bits(old, 16 * os3, 16, h);
 		return 0;
 	}
 	}

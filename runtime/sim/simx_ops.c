@@ -124,7 +124,7 @@ static int simx_op_cvt(SimWave *w, const SimInst *in)
 	int outmod = (in->clamp || in->omod) && (!strncmp(in->mnem, "v_cvt_f32_", 10) ||
 	                                         !strncmp(in->mnem, "v_cvt_pk_f32_", 13));
 	SIM_FOR_LANES(w, l) {
-		uint32_t s0[16], s1[16], s2 = 0, dst[32];
+		uint32_t s0[32], s1[16], s2 = 0, dst[32];
 		const SimOperand *o0 = &in->o[1];
 		for (int r = 0; r < n0; r++)
 			s0[r] = sim_rd(w, o0, r, l);

@@ -262,7 +262,7 @@ static void mfma_O3(void **st) { (void)st; mfma_at(3); }
 
 /* ------------------------------------------------------------------ conversions */
 
-enum { NOUT = 24 };
+enum { NOUT = 28 };
 
 static uint32_t enc(simx_fmt f, double x, int sat) { return simx_encode(f, x, sat ? SIMX_OVF_SAT : SIMX_OVF_IEEE); }
 static double sc(float s) { return ldexp(1.0, (int)((simx_f2u(s) >> 23) & 0xFF) - 127); }
@@ -305,6 +305,12 @@ static void expect_cvt(const float *x, float s, uint32_t w, uint32_t *o)
 	o[21] = f32b(simx_decode(SIMX_FP8, byte[2]));
 	o[22] = f32b(simx_decode(SIMX_BF8, byte[1]));
 	o[23] = f32b((float)simx_decode(SIMX_FP8, byte[2]) + 2 * (float)simx_decode(SIMX_FP8, byte[3]));
+	/* stochastic rounding: value / scale, then the low (source - target significand) bits of w */
+	o[24] = setb(0x11223344u, 2, simx_encode_sr(SIMX_FP8, a, 20, w, SIMX_OVF_IEEE));
+	o[25] = setb(0x11223344u, 1, simx_encode_sr(SIMX_BF8, hb / S, 8, w, SIMX_OVF_IEEE));
+	o[26] = setb(0x11223344u, 3, simx_encode_sr(SIMX_FP4, a / S, 22, w, SIMX_OVF_SAT) |
+	                             simx_encode_sr(SIMX_FP4, b / S, 22, w, SIMX_OVF_SAT) << 4);
+	o[27] = 0x3F80u | simx_encode_sr(SIMX_BF16, c, 16, w, SIMX_OVF_IEEE) << 16; /* old {1.0, 2.0}, word 1 */
 }
 
 static void cvt_at(int olevel)
@@ -340,7 +346,13 @@ static void cvt_at(int olevel)
 		expect_cvt(&X[4 * l], S[l], W[l], E);
 		for (int n = 0; n < NOUT; n++) {
 			uint32_t got = O[l * NOUT + n];
-			int isf32 = (n >= 8 && n <= 13) || n == 17 || n >= 21;
+			/* LLVM does not pass the old value of v_cvt_scalef32_sr_pk_fp4_f32's destination
+			 * (it is not tied, observed with clang-22), so only the selected byte is defined */
+			if (n == 26) {
+				got &= 0xFF000000u;
+				E[n] &= 0xFF000000u;
+			}
+			int isf32 = (n >= 8 && n <= 13) || n == 17 || (n >= 21 && n <= 23);
 			int both_nan = isf32 && isnan(simx_u2f(got)) && isnan(simx_u2f(E[n]));
 			if (got != E[n] && !both_nan && bad++ < 6)
 				print_error("cvt lane %d out %d: %08x, want %08x\n", l, n, got, E[n]);

@@ -289,7 +289,7 @@ static void cvt_unscaled(void **st)
 	uint32_t hi;
 	r = run1("v_cvt_pk_f32_fp8_sdwa", 0x4038FFFF, 0, 0, 0, 0, 5, &hi);
 	assert_true(simx_u2f(r) == 1.0f && simx_u2f(hi) == 2.0f);
-	assert_int_equal(simx_cvt_lookup("v_cvt_sr_fp8_f32"), -1);
+	assert_int_equal(simx_cvt_lookup("v_cvt_scalef32_pk8_fp8_f32"), -1); /* gfx1250 */
 	assert_int_equal(simx_cvt_lookup("v_cvt_scalef32_pk_fp8_f32x"), -1);
 }
 
@@ -345,6 +345,72 @@ static void cvt_fp6_pk32(void **st)
 	assert_true(simx_bf16_to_f32((uint16_t)(h2[15] >> 16)) == -56.0f); /* -60 -> -28, *2 */
 }
 
+
+/* Stochastic rounding: a value a fraction f of the way from one representable value to
+ * the next rounds up for exactly the share f of the random inputs; representable values
+ * never move; with rbits random bits, the random input's low rbits bits are used. */
+static void sr_model(void **st)
+{
+	(void)st;
+	/* fp8 at 1.0: last place 1/8; x = 1 + (5/16)/8 lies 5/16 of the way to 1.125 */
+	double x = 1.0 + 5.0 / 16 / 8;
+	int up = 0, n = 0;
+	for (uint32_t r = 0; r < (1u << 20); r += 1u << 12, n++) {
+		uint32_t c = simx_encode_sr(SIMX_FP8, x, 20, r | 0xFFF00000u /* high bits ignored */, SIMX_OVF_IEEE);
+		assert_true(c == 0x38 || c == 0x39);
+		up += c == 0x39;
+	}
+	assert_int_equal(n, 256);
+	assert_int_equal(up, 256 * 5 / 16);
+	/* exactly representable: never moves; negative values round away from zero likewise */
+	for (uint32_t r = 0; r < 4096; r += 7) {
+		assert_int_equal(simx_encode_sr(SIMX_FP8, 1.125, 20, r * 997u, SIMX_OVF_IEEE), 0x39);
+		uint32_t c = simx_encode_sr(SIMX_BF8, -x, 20, r << 8, SIMX_OVF_IEEE);
+		assert_true(c == 0xBC || c == 0xBD); /* -1.0 or -1.25 */
+	}
+	/* subnormal target: fp4 0.25 lies half-way between 0 and 0.5 */
+	up = 0;
+	for (uint32_t r = 0; r < 64; r++)
+		up += simx_encode_sr(SIMX_FP4, 0.25, 6, r, SIMX_OVF_SAT) == 0x1;
+	assert_int_equal(up, 32);
+	/* fraction bits beyond rbits are truncated: 1 + (1/8)*(1/16 + tiny) with 4 bits */
+	up = 0;
+	for (uint32_t r = 0; r < 16; r++)
+		up += simx_encode_sr(SIMX_FP8, 1.0 + (1.0 / 16 + 1e-6) / 8, 4, r, SIMX_OVF_IEEE) == 0x39;
+	assert_int_equal(up, 1);
+	/* overflow: fp8 non-saturating gives NaN, fp4 saturates */
+	assert_int_equal(simx_encode_sr(SIMX_FP8, 470, 20, 0xFFFFF, SIMX_OVF_IEEE), 0x7F);
+	assert_int_equal(simx_encode_sr(SIMX_FP8, 470, 20, 0, SIMX_OVF_IEEE), 0x7E);
+	assert_int_equal(simx_encode_sr(SIMX_FP4, 100, 22, 0, SIMX_OVF_SAT), 0x7);
+}
+
+static void cvt_sr_instructions(void **st)
+{
+	(void)st;
+	/* v_cvt_sr_fp8_f32 (value, rng) into byte op_sel[2] | op_sel[3] << 1 of old */
+	double x = 1.0 + 5.0 / 16 / 8;
+	uint32_t r = run1("v_cvt_sr_fp8_f32", f((float)x), 0, 0, 0xAABBCCDD, 8, 6, NULL);
+	assert_int_equal(r, 0xAA38CCDD); /* rng 0: rounds down */
+	r = run1("v_cvt_sr_fp8_f32", f((float)x), 0xFFFFF, 0, 0xAABBCCDD, 4 | 8, 6, NULL);
+	assert_int_equal(r, 0x39BBCCDD); /* rng all ones: rounds up, byte 3 */
+	/* scaled: (value / scale) then stochastic rounding; f16 source uses 10-3 = 7 bits */
+	r = run1("v_cvt_scalef32_sr_fp8_f16", simx_f32_to_f16((float)(2 * x)), 0x7F, f(2.0f), 0, 4, 6, NULL);
+	assert_int_equal(r, 0x3900);
+	r = run1("v_cvt_scalef32_sr_fp8_f16", simx_f32_to_f16((float)(2 * x)), 0x3F, f(2.0f), 0, 4, 6, NULL);
+	assert_int_equal(r, 0x3800); /* the fraction is 40/128 of a place: 40 + 63 < 128 */
+	/* v_cvt_sr_bf16_f32: 16 random bits; word op_sel[3] */
+	r = run1("v_cvt_sr_bf16_f32", 0x3F808000u, 0x7FFF, 0, 0x12345678, 8, 6, NULL);
+	assert_int_equal(r, 0x3F805678);
+	r = run1("v_cvt_sr_bf16_f32", 0x3F808000u, 0x8000, 0, 0x12345678, 0, 6, NULL);
+	assert_int_equal(r, 0x12343F81);
+	/* packed fp4 from an f32 pair (2 registers) */
+	int id = simx_cvt_lookup("v_cvt_scalef32_sr_pk_fp4_f32");
+	assert_int_equal(simx_cvt_src0_dwords(id), 2);
+	uint32_t pair[2] = {f(12.0f), f(-1.0f)}, rng = 0, scale = f(4.0f), dst[1];
+	assert_int_equal(simx_cvt_exec(id, pair, &rng, scale, 0xFFFFFFFF, 8, 6, dst), 0);
+	assert_int_equal(dst[0], 0xFF85FFFF); /* 3 -> 0x5; -0.25 with rng 0 truncates to -0 (0x8) */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +426,8 @@ int main(void)
 		cmocka_unit_test(cvt_scaled_from_fp8),
 		cmocka_unit_test(cvt_unscaled),
 		cmocka_unit_test(cvt_fp6_pk32),
+		cmocka_unit_test(sr_model),
+		cmocka_unit_test(cvt_sr_instructions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

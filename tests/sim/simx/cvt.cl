@@ -10,7 +10,7 @@ typedef int i2 __attribute__((ext_vector_type(2)));
 typedef int i3 __attribute__((ext_vector_type(3)));
 
 #define LANE ((int)__builtin_amdgcn_workitem_id_x()) /* no device library */
-#define NOUT 24
+#define NOUT 28
 
 // X: 4 floats per lane; S: one f32 scale per lane; W: one packed word per lane.
 // O: NOUT words per lane, O[lane * NOUT + n].
@@ -55,6 +55,13 @@ kernel void cvt(global const float *X, global const float *S, global const uint 
 	o[22] = as_uint(__builtin_amdgcn_cvt_f32_bf8(w, 1));
 	f2 = __builtin_amdgcn_cvt_pk_f32_fp8(w, true);
 	o[23] = as_uint(f2.x + 2 * f2.y);
+	// stochastic rounding, the random bits taken from w
+	o[24] = __builtin_amdgcn_cvt_sr_fp8_f32(a, w, 0x11223344u, 2);
+	o[25] = __builtin_amdgcn_cvt_scalef32_sr_bf8_f16(0x11223344u, h.y, w, s, 1);
+	float2_ ab = {a, b};
+	o[26] = __builtin_amdgcn_cvt_scalef32_sr_pk_fp4_f32(0x11223344u, ab, w, s, 3);
+	bf2 ob = {(__bf16)1.0f, (__bf16)2.0f};
+	o[27] = as_uint(__builtin_amdgcn_cvt_sr_bf16_f32(ob, c, w, true));
 }
 
 // Transposed LDS reads. T: the tile image, 4 x 1024 bytes (one tile per 16-lane group,
