@@ -63,6 +63,14 @@ for opt in O0 O3; do
 	run_test buffer $opt k_buffer 4 256 buf=4096,out=@D/out0.bin buf=4096,fill=0xee,out=@D/out1.bin buf=4096,in=@D/in0.bin i32=512
 	run_test private $opt k_private 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin
 	run_test half2 $opt k_half2 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	run_test hmath $opt k_hmath 4 256 buf=16384,out=@D/out0.bin buf=2048,in=@D/in0.bin buf=2048,in=@D/in1.bin
+	run_test small $opt k_small 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,out=@D/out1.bin buf=4096,in=@D/in1.bin \
+		buf=2048,in=@D/in2.bin,out=@D/out2.bin buf=1024,in=@D/in3.bin,out=@D/out3.bin
+	run_test conv64 $opt k_conv64 4 256 buf=65536,out=@D/out0.bin buf=8192,in=@D/in0.bin buf=4096,in=@D/in1.bin buf=8192,in=@D/in2.bin
+	run_test builtins $opt k_builtins 4 256 buf=49152,out=@D/out0.bin buf=32768,out=@D/out1.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	run_test atomic2 $opt k_atomic2 4 256 buf=512,in=@D/f.bin,out=@D/out0.bin buf=1024,fill=0x7f,out=@D/out1.bin buf=32,out=@D/out2.bin \
+		buf=1024,fill=0xff,out=@D/out3.bin
+	run_test buffer2 $opt k_buffer2 4 256 buf=16384,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=10240,out=@D/out1.bin
 done
 
 # several host threads give the same bytes as one
