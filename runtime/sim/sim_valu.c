@@ -32,7 +32,7 @@ static inline uint16_t mod16(const SimOperand *o, uint16_t u)
 { if (o->abs) u &= 0x7fff; if (o->neg) u ^= 0x8000; return u; }
 
 static inline int flush32(const SimWave *w) { return ((w->mode >> 4) & 3) != 3; }
-static inline float F32(const SimWave *w, const SimOperand *o, int l)
+static inline __attribute__((always_inline)) float F32(const SimWave *w, const SimOperand *o, int l)
 {
 	uint32_t u = mod32(o, sim_rd32(w, o, l));
 	if (((u >> 23) & 0xff) == 0 && flush32(w)) u &= 0x80000000u;
@@ -66,7 +66,7 @@ static inline double omod64(const SimInst *in, double f)
 	if (in->clamp) { if (f != f) f = 0.0; else if (f < 0.0) f = 0.0; else if (f > 1.0) f = 1.0; }
 	return f;
 }
-static inline void WF32(SimWave *w, const SimInst *in, int l, float f)
+static inline __attribute__((always_inline)) void WF32(SimWave *w, const SimInst *in, int l, float f)
 {
 	f = omod32(in, f);
 	uint32_t u = sim_u32(f);
