@@ -248,9 +248,9 @@ void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write)
 	if ((uint64_t)addr + n > g->lds_size) {
 		char why[64];
 		snprintf(why, sizeof why, "beyond the kernel's LDS size %u", g->lds_size);
-		return violation(w, "LDS", addr, n, lane, write, why);
+		return violation(w, "LDS", addr, n, lane, write != 0, why);
 	}
-	if (w->run->racecheck && g->race) {
+	if (w->run->racecheck && g->race && write != 2) {   /* 2 = atomic: never a race */
 		for (uint32_t a = addr / 4; a <= (addr + n - 1) / 4; a++) {
 			uint32_t *e = &g->race[2 * a];
 			uint32_t me = (uint32_t)w->id + 1;

@@ -222,7 +222,8 @@ void *sim_gptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write);
 /* Host pointer for n bytes of device memory at va if it is wholly inside one
  * allocation, else NULL without reporting (buffer/probe use). */
 void *sim_gptr_try(SimWave *w, uint64_t va, uint32_t n);
-/* LDS pointer (checked against the workgroup's LDS size), or NULL after reporting. */
+/* LDS pointer (checked against the workgroup's LDS size), or NULL after reporting.
+ * write: 0 read, 1 write, 2 atomic (exempt from --racecheck). */
 void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write);
 /* Scratch pointer for a lane (checked), or NULL after reporting. */
 void *sim_pptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write);

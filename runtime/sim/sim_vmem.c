@@ -488,7 +488,7 @@ static int ds_atomic(SimWave *w, const SimInst *in, int op, int wide, int ret)
 	int ai = ret ? 1 : 0, di = ai + 1;
 	uint32_t n = wide ? 8 : 4;
 	LANES(l) {
-		uint8_t *p = sim_lptr(w, ds_addr(w, in, ai, l), n, l, 1);
+		uint8_t *p = sim_lptr(w, ds_addr(w, in, ai, l), n, l, 2);
 		if (!p) return SIM_FAULT;
 		uint64_t v = wide ? sim_rd64(w, O(di), l) : sim_rd32(w, O(di), l), c = 0;
 		if (op == A_CMPSWAP) { c = v; v = wide ? sim_rd64(w, O(di + 1), l) : sim_rd32(w, O(di + 1), l); }
