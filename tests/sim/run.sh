@@ -27,26 +27,29 @@ compile() { # SRC OPT OUT
 		"-$2" -c "$1" -o "$3.o" 2>"$3.err" && "$LLD" -shared "$3.o" -o "$3" 2>>"$3.err"
 }
 
-# run_test NAME OPT KERNEL GRID BLOCK ARGS... (ARGS may use @D for the test folder)
+# run_test NAME[:REF] OPT KERNEL GRID BLOCK ARGS... (ARGS may use @D for the test folder;
+# REF names the reference in ref.c when it differs from NAME)
 run_test() {
-	name=$1 opt=$2 kern=$3 grid=$4 block=$5; shift 5
+	name=${1%%:*} ref=${1#*:} opt=$2 kern=$3 grid=$4 block=$5; shift 5
 	d="$TMP/$name.$opt"; mkdir -p "$d"
-	if ! "$TMP/ref" gen "$name" "$d" >"$d/gen.log" 2>&1; then fail "sim/$name -$opt" "$(cat "$d/gen.log")"; return; fi
+	if ! "$TMP/ref" gen "$ref" "$d" >"$d/gen.log" 2>&1; then fail "sim/$name -$opt" "$(cat "$d/gen.log")"; return; fi
 	set -- $(printf '%s\n' "$@" | sed "s|@D|$d|g")
 	if ! "$SIM" "$TMP/kernels.$opt.hsaco" "$kern" --grid="$grid" --block="$block" "$@" >"$d/sim.log" 2>&1; then
 		fail "sim/$name -$opt" "flyc-sim failed:" "$(cat "$d/sim.log")"; return
 	fi
-	if "$TMP/ref" check "$name" "$d" >"$d/check.log" 2>&1; then pass "sim/$name -$opt"
+	if "$TMP/ref" check "$ref" "$d" >"$d/check.log" 2>&1; then pass "sim/$name -$opt"
 	else fail "sim/$name -$opt" "$(cat "$d/check.log")"; fi
 }
 
-for opt in O0 O3; do
+for opt in O0 O1 O2 O3; do
 	if ! compile "$HERE/kernels.cl" "$opt" "$TMP/kernels.$opt.hsaco"; then
 		fail "sim/compile -$opt" "$(cat "$TMP/kernels.$opt.hsaco.err")"; continue
 	fi
 	pass "sim/compile -$opt"
 	N=1024
 	run_test int $opt k_int 4 256 buf=$((N*80)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	# one partial wave (32 lanes) per workgroup, 32 workgroups
+	run_test int-partial-wave:int $opt k_int 32 32 buf=$((N*80)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
 	run_test float $opt k_float 4 256 buf=$((N*64)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin buf=4096,in=@D/in2.bin
 	run_test long $opt k_long 4 256 buf=$((N*96)),out=@D/out0.bin buf=8192,in=@D/in0.bin buf=8192,in=@D/in1.bin
 	run_test double $opt k_double 4 256 buf=$((N*80)),out=@D/out0.bin buf=8192,in=@D/in0.bin buf=8192,in=@D/in1.bin
