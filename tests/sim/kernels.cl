@@ -420,3 +420,18 @@ __kernel void k_buffer2(__global int *o, __global int *a, __global int *st)
 	o[i * 4 + 2] = s + c;
 	o[i * 4 + 3] = lds[LID0];
 }
+
+/* program-scope constant and global data (addressed PC-relative from the code) */
+__constant int k_table[16] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 };
+__global int k_counter[4];
+__kernel void k_const(__global int *o, __global const int *pa)
+{
+	int i = GID0;
+	int a = pa[i];
+	__atomic_fetch_add(&k_counter[a & 3], 1, __ATOMIC_RELAXED);
+	o[i] = k_table[a & 15] * 100 + k_table[(a >> 4) & 15];
+}
+__kernel void k_const_read(__global int *o)
+{
+	if (GID0 < 4) o[GID0] = k_counter[GID0];
+}

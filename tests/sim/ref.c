@@ -501,6 +501,14 @@ static int run(const char *test, int check)
 		cmp_i32("buffer2.store", st, wst, 2560);
 		return 0;
 	}
+	if (!strcmp(test, "const")) {
+		static const int tbl[16] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 };
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *got = rd("out0.bin", N * 4), want[N];
+		for (int i = 0; i < N; i++) want[i] = tbl[A[i] & 15] * 100 + tbl[(A[i] >> 4) & 15];
+		cmp_i32("const", got, want, N);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
