@@ -748,3 +748,23 @@ int sim_op_v_dot2c_i32_i16(SimWave *w, const SimInst *in)
 { LANES(l) { uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l);
   int64_t s = (int64_t)(int16_t)a * (int16_t)b + (int64_t)(int16_t)(a >> 16) * (int16_t)(b >> 16) + (int32_t)sim_rd32(w, O(0), l);
   sim_wr(w, O(0), 0, l, (uint32_t)s); } return SIM_NEXT; }
+
+/* gfx950 IEEE 754-2019 minimum/maximum of three: NaN propagates, -0 < +0 */
+static inline float ieee_minimum(float a, float b)
+{
+	if (a != a) return qnan32(a);
+	if (b != b) return qnan32(b);
+	if (a == b) return (sim_u32(a) & 0x80000000u) ? a : b;
+	return a < b ? a : b;
+}
+static inline float ieee_maximum(float a, float b)
+{
+	if (a != a) return qnan32(a);
+	if (b != b) return qnan32(b);
+	if (a == b) return (sim_u32(a) & 0x80000000u) ? b : a;
+	return a > b ? a : b;
+}
+VF3(v_minimum3_f32, ieee_minimum(ieee_minimum(a, b), c))
+VF3(v_maximum3_f32, ieee_maximum(ieee_maximum(a, b), c))
+PKF(v_pk_minimum3_f16, 3, ieee_minimum(ieee_minimum(a, b), c))
+PKF(v_pk_maximum3_f16, 3, ieee_maximum(ieee_maximum(a, b), c))

@@ -435,3 +435,12 @@ __kernel void k_const_read(__global int *o)
 {
 	if (GID0 < 4) o[GID0] = k_counter[GID0];
 }
+
+/* IEEE 754-2019 minimum/maximum (gfx950 v_minimum3/v_maximum3) and packed f16 */
+__kernel void k_minmax(__global float *o, __global const float *pa)
+{
+	int i = GID0;
+	float a = pa[i], b = pa[(i + 1) & 1023], c = pa[(i + 2) & 1023];
+	o[2 * i] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(a, b), c);
+	o[2 * i + 1] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(a, b), c);
+}

@@ -509,6 +509,31 @@ static int run(const char *test, int check)
 		cmp_i32("const", got, want, N);
 		return 0;
 	}
+	if (!strcmp(test, "minmax")) {
+		float v[N];
+		for (int i = 0; i < N; i++) v[i] = (float)((int)(rnd() % 9) - 4);
+		for (int i = 0; i < N; i += 37) v[i] = NAN;
+		for (int i = 5; i < N; i += 41) v[i] = -0.0f;
+		if (!check) { wr("in0.bin", v, sizeof v); return 0; }
+		float *got = rd("out0.bin", N * 8);
+		for (int i = 0; i < N; i++) {
+			float t[3] = { v[i], v[(i + 1) % N], v[(i + 2) % N] }, mn = t[0], mx = t[0];
+			int nan = 0;
+			for (int k = 0; k < 3; k++) {
+				if (t[k] != t[k]) nan = 1;
+				if (t[k] < mn || (t[k] == mn && signbit(t[k]))) mn = t[k];
+				if (t[k] > mx || (t[k] == mx && !signbit(t[k]))) mx = t[k];
+			}
+			if (nan) mn = mx = NAN;
+			/* compare bit patterns (signed zeros matter), NaN with NaN */
+			float g[2] = { got[2 * i], got[2 * i + 1] }, wnt[2] = { mn, mx };
+			for (int k = 0; k < 2; k++)
+				if (!(g[k] != g[k] && wnt[k] != wnt[k]) && memcmp(&g[k], &wnt[k], 4)) {
+					char gs[32], ws[32]; snprintf(gs, sizeof gs, "%g", g[k]); snprintf(ws, sizeof ws, "%g", wnt[k]); mism("minmax", 2 * i + k, gs, ws);
+				}
+		}
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
