@@ -289,8 +289,18 @@ static int buf_in_range(const SimInst *in, const Rsrc *r, uint64_t off, uint32_t
 }
 static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 {
-	Rsrc r = rsrc(w, O(2));
 	uint32_t n = kind == LD_B32 ? 4u * (uint32_t)ndw : ld_bytes[kind];
+	SimInst shifted;
+	if (in->lds && in->nops < 4) {
+		/* "buffer_load_dword vaddr|off, srsrc, soffset lds" has no vdata:
+		 * shift the operands to the usual positions */
+		shifted = *in;
+		memmove(&shifted.o[1], &shifted.o[0], sizeof shifted.o[0] * (SIM_MAX_OPS - 1));
+		memset(&shifted.o[0], 0, sizeof shifted.o[0]);
+		shifted.nops++;
+		in = &shifted;
+	}
+	Rsrc r = rsrc(w, O(2));
 	if (in->lds) {
 		uint32_t base = w->s[SIM_M0] + (uint32_t)in->offset;
 		LANES(l) {

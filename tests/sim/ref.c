@@ -534,6 +534,22 @@ static int run(const char *test, int check)
 		}
 		return 0;
 	}
+	if (!strcmp(test, "ir_preload")) {   /* out[i] = i * 3 + 5 (a = 3, b = 5 on the command line) */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 256 * 4), want[256];
+		for (int i = 0; i < 256; i++) want[i] = i * 3 + 5;
+		cmp_i32("ir_preload", got, want, 256);
+		return 0;
+	}
+	if (!strcmp(test, "ir_buffer_lds")) {
+		int32_t in[64];
+		for (int i = 0; i < 64; i++) in[i] = (int32_t)rnd();
+		if (!check) { wr("in0.bin", in, sizeof in); return 0; }
+		int32_t *got = rd("out0.bin", 128 * 4), want[128];
+		for (int i = 0; i < 64; i++) { want[i] = in[63 - i]; want[64 + i] = i < 30 ? in[2 * i + 1] : 0; }
+		cmp_i32("ir_buffer_lds", got, want, 128);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
