@@ -80,13 +80,13 @@ done
 
 # LLVM IR kernels of the kind flyc emits (llc-22)
 LLC=${LLC:-llc-22}
-for opt in O0 O3; do
-	if "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 "-$opt" -filetype=obj "$HERE/ir_kernels.ll" -o "$TMP/ir.$opt.o" 2>"$TMP/ir.err" &&
-	   "$LLD" -shared "$TMP/ir.$opt.o" -o "$TMP/kernels.ir$opt.hsaco" 2>>"$TMP/ir.err"; then
-		run_test ir_preload ir$opt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
-		run_test ir_buffer_lds ir$opt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
+for iropt in O0 O3; do
+	if "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 "-$iropt" -filetype=obj "$HERE/ir_kernels.ll" -o "$TMP/ir.$iropt.o" 2>"$TMP/ir.err" &&
+	   "$LLD" -shared "$TMP/ir.$iropt.o" -o "$TMP/kernels.ir$iropt.hsaco" 2>>"$TMP/ir.err"; then
+		run_test ir_preload ir$iropt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
+		run_test ir_buffer_lds ir$iropt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
 	else
-		fail "sim/ir-compile -$opt" "$(cat "$TMP/ir.err")"
+		fail "sim/ir-compile -$iropt" "$(cat "$TMP/ir.err")"
 	fi
 done
 
