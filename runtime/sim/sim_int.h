@@ -57,7 +57,9 @@ typedef enum {
 	SIM_OPK_VGPR,    /* reg = row in v[] (AGPR k = 256+k); nregs consecutive */
 	SIM_OPK_CONST,   /* inline constant or literal: k32/kf16/k64/kf64 */
 	SIM_OPK_SCC,     /* src_scc (reads SCC as 0/1) */
-	SIM_OPK_OFF      /* "off" (no address register) */
+	SIM_OPK_OFF,     /* "off" (no address register) */
+	SIM_OPK_EXECZ,   /* src_execz: 1 if EXEC is 0 */
+	SIM_OPK_VCCZ     /* src_vccz: 1 if VCC is 0 */
 } SimOpKind;
 
 typedef struct {
@@ -183,6 +185,8 @@ static inline __attribute__((always_inline)) uint32_t sim_rd(const SimWave *w, c
 	case SIM_OPK_SGPR: return w->s[(o->reg + i) & 127];
 	case SIM_OPK_CONST: return i == 0 ? o->k32 : (uint32_t)(o->k64 >> 32);
 	case SIM_OPK_SCC: return i == 0 ? w->scc : 0;
+	case SIM_OPK_EXECZ: return i == 0 ? (w->s[SIM_EXEC] | w->s[SIM_EXEC + 1]) == 0 : 0;
+	case SIM_OPK_VCCZ: return i == 0 ? (w->s[SIM_VCC] | w->s[SIM_VCC + 1]) == 0 : 0;
 	default: return 0;
 	}
 }
