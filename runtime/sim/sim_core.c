@@ -248,9 +248,9 @@ void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write)
 	if ((uint64_t)addr + n > g->lds_size) {
 		char why[64];
 		snprintf(why, sizeof why, "beyond the kernel's LDS size %u", g->lds_size);
-		return violation(w, "LDS", addr, n, lane, write, why);
+		return violation(w, "LDS", addr, n, lane, write != 0, why);
 	}
-	if (w->run->racecheck && g->race) {
+	if (w->run->racecheck && g->race && write != 2) {   /* 2 = atomic: never a race */
 		for (uint32_t a = addr / 4; a <= (addr + n - 1) / 4; a++) {
 			uint32_t *e = &g->race[2 * a];
 			uint32_t me = (uint32_t)w->id + 1;
@@ -370,25 +370,24 @@ static int dpp_src_lane(const SimInst *in, int l)
 static int run_dpp(SimWave *w, const SimInst *in, int src_index)
 {
 	SimInst t = *in;
+	const SimOperand *so = &in->o[src_index];
 	SimOperand *s = &t.o[src_index];
-	const unsigned tmp = SIM_NVREG;
+	const unsigned tmp = SIM_NVREG + 4;           /* staging rows (up to 2 registers: v_mov_b64_dpp) */
+	int nr = so->nregs > 2 ? 2 : so->nregs ? so->nregs : 1;
 	uint64_t exec = sim_exec(w), live = 0;
+	if (so->kind != SIM_OPK_VGPR) return sim_fault(w, "DPP source is not a VGPR in '%s'", in->text);
 	for (int l = 0; l < 64; l++) {
 		if (!((in->row_mask >> (l >> 4)) & 1) || !((in->bank_mask >> ((l >> 2) & 3)) & 1)) continue;
 		int sl;
 		unsigned c = in->dpp_ctrl;
-		if (c == 0x142) {            /* row_bcast:15: lane 15 of the previous row to rows 1..3 */
-			if (l < 16) { live |= 1ull << l; w->v[tmp][l] = in->o[src_index].kind == SIM_OPK_VGPR ? w->v[in->o[src_index].reg][l] : 0; continue; }
-			sl = (l & ~15) - 1;
-		} else if (c == 0x143) {     /* row_bcast:31: lane 31 to rows 2 and 3 */
-			if (l < 32) { live |= 1ull << l; w->v[tmp][l] = w->v[in->o[src_index].reg][l]; continue; }
-			sl = 31;
-		} else sl = dpp_src_lane(in, l);
+		if (c == 0x142) sl = l < 16 ? l : (l & ~15) - 1;     /* row_bcast:15: lane 15 of the previous row */
+		else if (c == 0x143) sl = l < 32 ? l : 31;           /* row_bcast:31: lane 31 to rows 2 and 3 */
+		else sl = dpp_src_lane(in, l);
 		if (sl == -3) return sim_fault(w, "unsupported DPP control 0x%x in '%s'", c, in->text);
 		if (sl < 0 || !((exec >> sl) & 1)) {
 			if (!in->bound_ctrl) continue;       /* lane disabled: dst keeps its value */
-			w->v[tmp][l] = 0;
-		} else w->v[tmp][l] = w->v[in->o[src_index].reg][sl];
+			for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = 0;
+		} else for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = w->v[so->reg + k][sl];
 		live |= 1ull << l;
 	}
 	s->kind = SIM_OPK_VGPR; s->reg = tmp;

@@ -297,3 +297,150 @@ __kernel void k_half2(__global half2 *o, __global const half2 *pa, __global cons
 	half2 a = pa[i], b = pb[i];
 	o[i] = (a + b) * b - a;
 }
+
+/* scalar half math, one result per operation */
+__kernel void k_hmath(__global half *o, __global const half *pa, __global const half *pb)
+{
+	int i = GID0;
+	half x = pa[i], y = pb[i];
+	__global half *r = o + i * 8;
+	r[0] = x * y;
+	r[1] = x - y;
+	r[2] = x / (y + (half)1.0f);
+	r[3] = x < y ? x : y;
+	r[4] = (half)(int)(x * (half)4.0f);
+	r[5] = __builtin_fmaf16(x, y, x);
+	r[6] = __builtin_sqrtf16(y);
+	r[7] = (half)((float)x * 0.3f);
+}
+
+/* small integer vectors (SDWA, 16-bit and packed forms) */
+__kernel void k_small(__global uchar4 *o, __global const uchar4 *a, __global short2 *s, __global const short2 *t,
+                      __global ushort *u, __global char *c)
+{
+	int i = GID0;
+	uchar4 x = a[i];
+	o[i] = x + x.wzyx * (uchar4)(3) - (x >> (uchar4)(1));
+	short2 v = t[i];
+	s[i] = v * (short2)(3, -2) + (v >> 1) + (short2)((short)(v.x / (short)7), (short)(v.y % (short)5));
+	u[i] = (ushort)(u[i] * 5u + (u[i] >> 3));
+	c[i] = (char)(c[i] / (char)3) + (char)(c[i] < 0 ? -c[i] : c[i]);
+}
+
+/* 64-bit <-> float conversions */
+__kernel void k_conv64(__global long *o, __global const double *d, __global const float *f, __global const ulong *ul)
+{
+	int i = GID0;
+	__global long *r = o + i * 8;
+	r[0] = (long)f[i];
+	r[1] = (long)(ulong)__builtin_fabsf(f[i] * 1e6f);
+	r[2] = __builtin_bit_cast(long, (double)ul[i]);
+	r[3] = __builtin_bit_cast(int, (float)ul[i]);
+	r[4] = __builtin_bit_cast(int, (float)(long)ul[i]);
+	r[5] = (long)(ulong)__builtin_fabs(d[i]);
+	r[6] = (ushort)__builtin_fabsf(f[i]) + (uchar)__builtin_fabs(d[i] * 1e-10);
+	r[7] = __builtin_bit_cast(long, (double)(long)ul[i]);
+}
+
+/* gfx9 builtins with direct instruction mappings */
+__kernel void k_builtins(__global float *o, __global uint *u, __global const float *pa, __global const uint *pu)
+{
+	int i = GID0;
+	float x = pa[i];
+	uint v = pu[i];
+	__global float *r = o + i * 12;
+	r[0] = __builtin_amdgcn_sinf(x * 0.01f);
+	r[1] = __builtin_amdgcn_cosf(x * 0.01f);
+	r[2] = __builtin_amdgcn_exp2f(x * 0.1f);
+	r[3] = __builtin_amdgcn_logf(__builtin_fabsf(x) + 1.0f);
+	r[4] = __builtin_amdgcn_fractf(x);
+	r[5] = __builtin_amdgcn_frexp_mantf(x);
+	r[6] = (float)__builtin_amdgcn_frexp_expf(x);
+	r[7] = __builtin_amdgcn_fmed3f(x, -1.0f, 2.0f);
+	r[8] = __builtin_amdgcn_class(x, 0x60) ? 1.0f : 0.0f;   /* +-0 */
+	r[9] = __builtin_amdgcn_ldexpf(x, (int)(v & 15) - 8);
+	r[10] = __builtin_amdgcn_sqrtf(__builtin_fabsf(x));
+	r[11] = __builtin_amdgcn_fdot2((half2)(1.0h, 2.0h), (half2)(3.0h, (half)1.5f), x, false);
+	__global uint *q = u + i * 8;
+	q[0] = __builtin_amdgcn_alignbit(v, v * 3u, v & 31);
+	q[1] = __builtin_amdgcn_perm(v, v >> 3, 0x0c070501);
+	q[2] = __builtin_amdgcn_ubfe(v, v & 31, (v >> 5) & 31);
+	q[3] = (uint)__builtin_amdgcn_sbfe((int)v, v & 31, (v >> 10) & 31);
+	q[4] = __builtin_amdgcn_udot4(v, v * 7u, 3u, false);
+	q[5] = (uint)__builtin_amdgcn_sdot2((short2)((short)v, (short)(v >> 16)), (short2)(3, -5), 4, false);
+	q[6] = __builtin_bit_cast(uint, __builtin_amdgcn_cvt_pkrtz(x, x * 3.0f));
+	q[7] = __builtin_amdgcn_readfirstlane(v) ^ v;
+}
+
+/* LDS and global atomics on float, long and double, inc/dec */
+__kernel void k_atomic2(__global float *f, __global long *l, __global double *d, __global uint *u)
+{
+	__local float lf[64];
+	__local long ll[64];
+	__local double ld[4];
+	int i = GID0, t = LID0 & 63;
+	if (LID0 < 64) { lf[t] = 0; ll[t] = 0; }
+	if (LID0 < 4) ld[t] = 0;
+	BARRIER();
+	__atomic_fetch_add(&lf[t], 1.5f, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ll[t], 3L, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ld[t & 3], 0.5, __ATOMIC_RELAXED);
+	BARRIER();
+	if (LID0 < 64) {
+		__atomic_fetch_add(&f[t], lf[t], __ATOMIC_RELAXED);
+		__atomic_fetch_min(&l[t], ll[t], __ATOMIC_RELAXED);
+		__atomic_fetch_xor(&l[t + 64], ll[t], __ATOMIC_RELAXED);
+	}
+	if (LID0 < 4) __atomic_fetch_add(&d[t], ld[t], __ATOMIC_RELAXED);
+	__builtin_amdgcn_atomic_inc32(&u[t], 100u, __ATOMIC_RELAXED, "agent");
+	__builtin_amdgcn_atomic_dec32(&u[t + 64], 100u, __ATOMIC_RELAXED, "agent");
+	__atomic_fetch_sub(&u[t + 128], 2u, __ATOMIC_RELAXED);
+	__atomic_fetch_and(&u[t + 192], ~(1u << (i & 31)), __ATOMIC_RELAXED);
+	__atomic_fetch_min(&f[t + 64], (float)i, __ATOMIC_RELAXED);
+}
+
+/* buffer loads/stores of 8..128 bits and a global load straight to LDS */
+__kernel void k_buffer2(__global int *o, __global int *a, __global int *st)
+{
+	__local int lds[256];
+	int i = GID0;
+	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, 4096L, 0x00020000);
+	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(st, (short)0, 10240L, 0x00020000);
+	uint4 v = __builtin_amdgcn_raw_buffer_load_b128(r, i * 16, 0, 0);      /* in range for i < 256 */
+	uint2 x = __builtin_amdgcn_raw_buffer_load_b64(r, i * 8, 16, 0);
+	short s = __builtin_amdgcn_raw_buffer_load_b16(r, i * 2, 0, 0);
+	char c = __builtin_amdgcn_raw_buffer_load_b8(r, i, 0, 0);
+	__builtin_amdgcn_raw_buffer_store_b64(x, w, i * 8, 0, 0);
+	__builtin_amdgcn_raw_buffer_store_b16(s, w, i * 2 + 8192, 0, 0);
+	__builtin_amdgcn_global_load_lds(a + i, lds + (LID0 & ~63), 4, 0, 0);   /* one 64-dword slice per wave */
+	__builtin_amdgcn_s_waitcnt(0);
+	BARRIER();
+	o[i * 4] = (int)(v.x + v.w);
+	o[i * 4 + 1] = (int)(x.y - x.x);
+	o[i * 4 + 2] = s + c;
+	o[i * 4 + 3] = lds[LID0];
+}
+
+/* program-scope constant and global data (addressed PC-relative from the code) */
+__constant int k_table[16] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 };
+__global int k_counter[4];
+__kernel void k_const(__global int *o, __global const int *pa)
+{
+	int i = GID0;
+	int a = pa[i];
+	__atomic_fetch_add(&k_counter[a & 3], 1, __ATOMIC_RELAXED);
+	o[i] = k_table[a & 15] * 100 + k_table[(a >> 4) & 15];
+}
+__kernel void k_const_read(__global int *o)
+{
+	if (GID0 < 4) o[GID0] = k_counter[GID0];
+}
+
+/* IEEE 754-2019 minimum/maximum (gfx950 v_minimum3/v_maximum3) and packed f16 */
+__kernel void k_minmax(__global float *o, __global const float *pa)
+{
+	int i = GID0;
+	float a = pa[i], b = pa[(i + 1) & 1023], c = pa[(i + 2) & 1023];
+	o[2 * i] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(a, b), c);
+	o[2 * i + 1] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(a, b), c);
+}

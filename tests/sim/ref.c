@@ -354,6 +354,202 @@ static int run(const char *test, int check)
 		}
 		return 0;
 	}
+
+	if (!strcmp(test, "hmath")) {
+		_Float16 a[N], b[N];
+		for (int i = 0; i < N; i++) { a[i] = (_Float16)(0.5f + (float)(rnd() % 224) / 64.0f); b[i] = (_Float16)(0.5f + (float)(rnd() % 224) / 64.0f); }
+		if (!check) { wr("in0.bin", a, sizeof a); wr("in1.bin", b, sizeof b); return 0; }
+		uint16_t *got = rd("out0.bin", N * 8 * 2);
+		static const int tol[8] = { 0, 0, 1, 0, 0, 0, 1, 0 };
+		for (int i = 0; i < N; i++) {
+			_Float16 x = a[i], y = b[i], r[8], one = (_Float16)1.0f, t;
+			r[0] = x * y; r[1] = x - y; t = y + one; r[2] = (_Float16)((double)x / (double)t); r[3] = x < y ? x : y;
+			t = x * (_Float16)4.0f; r[4] = (_Float16)(int)t;
+			r[5] = (_Float16)((double)x * (double)y + (double)x); r[6] = (_Float16)sqrt((double)y);
+			r[7] = (_Float16)((float)x * 0.3f);
+			for (int k = 0; k < 8; k++) {
+				uint16_t w; memcpy(&w, &r[k], 2);
+				int d = (int)got[i * 8 + k] - (int)w;   /* all positive: ulp distance = bit distance */
+				if (d < -tol[k] || d > tol[k]) { char g[16], ws[32]; snprintf(g, sizeof g, "0x%04x", got[i * 8 + k]); snprintf(ws, sizeof ws, "0x%04x (op %d)", w, k); mism("hmath", i * 8 + k, g, ws); }
+			}
+		}
+		return 0;
+	}
+	if (!strcmp(test, "small")) {
+		static uint8_t a4[N * 4]; static int16_t t2[N * 2]; static uint16_t u[N]; static int8_t c[N];
+		for (int i = 0; i < N * 4; i++) a4[i] = (uint8_t)rnd();
+		for (int i = 0; i < N * 2; i++) t2[i] = (int16_t)rnd();
+		for (int i = 0; i < N; i++) { u[i] = (uint16_t)rnd(); c[i] = (int8_t)rnd(); }
+		c[0] = -128; c[1] = 127; c[2] = -3;
+		if (!check) { wr("in0.bin", a4, sizeof a4); wr("in1.bin", t2, sizeof t2); wr("in2.bin", u, sizeof u); wr("in3.bin", c, sizeof c); return 0; }
+		uint8_t *go = rd("out0.bin", sizeof a4); int16_t *gs = rd("out1.bin", sizeof t2); uint16_t *gu = rd("out2.bin", sizeof u); int8_t *gc = rd("out3.bin", sizeof c);
+		static int32_t g[N * 8], w[N * 8];
+		for (int i = 0; i < N; i++) {
+			for (int k = 0; k < 4; k++) {
+				uint8_t x = a4[4 * i + k], xr = a4[4 * i + 3 - k];
+				w[8 * i + k] = (uint8_t)(x + (uint8_t)(xr * 3) - (x >> 1)); g[8 * i + k] = go[4 * i + k];
+			}
+			int16_t vx = t2[2 * i], vy = t2[2 * i + 1];
+			w[8 * i + 4] = (int16_t)((int16_t)(vx * 3) + (vx >> 1) + (int16_t)(vx / 7)); g[8 * i + 4] = gs[2 * i];
+			w[8 * i + 5] = (int16_t)((int16_t)(vy * -2) + (vy >> 1) + (int16_t)(vy % 5)); g[8 * i + 5] = gs[2 * i + 1];
+			w[8 * i + 6] = (uint16_t)(u[i] * 5u + (u[i] >> 3)); g[8 * i + 6] = gu[i];
+			w[8 * i + 7] = (int8_t)((int8_t)(c[i] / 3) + (int8_t)(c[i] < 0 ? -c[i] : c[i])); g[8 * i + 7] = gc[i];
+		}
+		cmp_i32("small", g, w, N * 8);
+		return 0;
+	}
+	if (!strcmp(test, "conv64")) {
+		static double d[N]; static float f[N]; static uint64_t ul[N];
+		for (int i = 0; i < N; i++) { d[i] = (double)frand(-1, 1) * 1e12; f[i] = frand(-1000, 1000); ul[i] = (uint64_t)rnd() << 32 | rnd(); if (i % 4 == 1) ul[i] >>= 11 + i % 40; }
+		if (!check) { wr("in0.bin", d, sizeof d); wr("in1.bin", f, sizeof f); wr("in2.bin", ul, sizeof ul); return 0; }
+		int64_t *got = rd("out0.bin", N * 8 * 8), *want = calloc(N * 8, 8);
+		for (int i = 0; i < N; i++) {
+			int64_t *r = want + 8 * i; double dd; float ff; int32_t b32;
+			r[0] = (int64_t)f[i]; r[1] = (int64_t)(uint64_t)fabsf(f[i] * 1e6f);
+			dd = (double)ul[i]; memcpy(&r[2], &dd, 8);
+			ff = (float)ul[i]; memcpy(&b32, &ff, 4); r[3] = b32;
+			ff = (float)(int64_t)ul[i]; memcpy(&b32, &ff, 4); r[4] = b32;
+			r[5] = (int64_t)(uint64_t)fabs(d[i]);
+			r[6] = (uint16_t)fabsf(f[i]) + (uint8_t)fabs(d[i] * 1e-10);
+			dd = (double)(int64_t)ul[i]; memcpy(&r[7], &dd, 8);
+		}
+		cmp_i64("conv64", got, want, N * 8);
+		return 0;
+	}
+	if (!strcmp(test, "builtins")) {
+		uint32_t V[N];
+		for (int i = 0; i < N; i++) V[i] = rnd();
+		FA[3] = 0.0f; FA[5] = -0.0f;
+		if (!check) { wr("in0.bin", FA, sizeof FA); wr("in1.bin", V, sizeof V); return 0; }
+		float *gf = rd("out0.bin", N * 12 * 4); uint32_t *gu = rd("out1.bin", N * 8 * 4);
+		static const int tol[12] = { 4, 4, 2, 2, 0, 0, 0, 0, 0, 0, 1, 0 };
+		static int32_t wu[N * 8];
+		for (int i = 0; i < N; i++) {
+			float x = FA[i], r[12]; uint32_t v = V[i]; int e;
+			const double tau = 6.283185307179586;
+			r[0] = (float)sin(tau * (double)(x * 0.01f)); r[1] = (float)cos(tau * (double)(x * 0.01f));
+			r[2] = exp2f(x * 0.1f); r[3] = log2f(fabsf(x) + 1.0f);
+			r[4] = x - floorf(x); if (r[4] >= 1.0f) r[4] = 0x1.fffffep-1f;
+			r[5] = frexpf(x, &e); r[6] = (float)(x == 0 ? 0 : e);
+			r[7] = x < -1.0f ? -1.0f : x > 2.0f ? 2.0f : x; r[8] = x == 0.0f ? 1.0f : 0.0f;
+			r[9] = ldexpf(x, (int)(v & 15) - 8); r[10] = sqrtf(fabsf(x));
+			r[11] = (float)(6.0 + (double)x);
+			for (int k = 0; k < 12; k++) cmp_f32("builtins.f", i * 12 + k, gf[i * 12 + k], r[k], tol[k]);
+			uint32_t *q = (uint32_t *)wu + 8 * i, v3 = v * 3u, off = v & 31;
+			q[0] = (uint32_t)((((uint64_t)v << 32) | v3) >> off);
+			/* v_perm_b32 bytes: selector 0..3 = bytes of src1, 4..7 = bytes of src0, 12 = 0x00 */
+			uint32_t s1 = v >> 3, sel = 0x0c070501, pr = 0;
+			for (int k = 0; k < 4; k++) {
+				uint32_t sb = (sel >> (8 * k)) & 0xff, byte = sb == 12 ? 0 : sb < 4 ? (s1 >> (8 * sb)) & 0xff : (v >> (8 * (sb - 4))) & 0xff;
+				pr |= byte << (8 * k);
+			}
+			q[1] = pr;
+			uint32_t w5 = (v >> 5) & 31; q[2] = w5 ? (v >> off) & ((1u << w5) - 1) : 0;
+			uint32_t w10 = (v >> 10) & 31;
+			if (!w10) q[3] = 0;
+			else { int32_t t = (int32_t)v >> off; uint32_t m = (1u << w10) - 1, f2 = (uint32_t)t & m; if ((f2 >> (w10 - 1)) & 1) f2 |= ~m; q[3] = f2; }
+			uint32_t v7 = v * 7u, dot = 3;
+			for (int k = 0; k < 4; k++) dot += ((v >> (8 * k)) & 0xff) * ((v7 >> (8 * k)) & 0xff);
+			q[4] = dot;
+			q[5] = (uint32_t)((int16_t)v * 3 + (int16_t)(v >> 16) * -5 + 4);
+			uint32_t hb[2]; float src[2] = { x, x * 3.0f };
+			for (int k = 0; k < 2; k++) {   /* f32 -> f16 rounding toward zero, by truncation */
+				uint32_t fb; memcpy(&fb, &src[k], 4);
+				uint32_t sg = (fb >> 16) & 0x8000; float ax = fabsf(src[k]);
+				if (ax >= 65504.0f) hb[k] = sg | 0x7bff;
+				else if (ax >= 0x1p-14f) { uint32_t ab = fb & 0x7fffffff; hb[k] = sg | (((ab >> 23) - 112) << 10) | ((ab >> 13) & 0x3ff); }
+				else hb[k] = sg | (uint32_t)(ax * 0x1p24f);
+			}
+			q[6] = hb[0] | hb[1] << 16;
+			q[7] = V[i & ~63] ^ v;
+		}
+		cmp_i32("builtins.u", (int32_t *)gu, wu, N * 8);
+		return 0;
+	}
+	if (!strcmp(test, "atomic2")) {
+		float f[128];
+		for (int k = 0; k < 128; k++) f[k] = k < 64 ? 0.0f : 1e9f;
+		if (!check) { wr("f.bin", f, sizeof f); return 0; }
+		float *gf = rd("out0.bin", 128 * 4); int64_t *gl = rd("out1.bin", 128 * 8); double *gd = rd("out2.bin", 4 * 8); uint32_t *gu = rd("out3.bin", 256 * 4);
+		for (int t = 0; t < 64; t++) {
+			cmp_f32("f.add", t, gf[t], 24.0f, 0);
+			cmp_f32("f.min", 64 + t, gf[64 + t], (float)t, 0);
+			int64_t w12 = 12, init = 0x7f7f7f7f7f7f7f7fll;
+			cmp_i64("l.min", gl + t, &w12, 1);
+			cmp_i64("l.xor", gl + 64 + t, &init, 1);
+			int32_t wi[4] = { 15, 85, (int32_t)(0xffffffffu - 32u), (int32_t)~(1u << (t & 31)) };
+			int32_t gi[4] = { (int32_t)gu[t], (int32_t)gu[64 + t], (int32_t)gu[128 + t], (int32_t)gu[192 + t] };
+			cmp_i32("u.inc/dec/sub/and", gi, wi, 4);
+		}
+		for (int t = 0; t < 4; t++) cmp_f64("d.add", t, gd[t], 128.0, 0);
+		return 0;
+	}
+	if (!strcmp(test, "buffer2")) {
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *o = rd("out0.bin", N * 16), *st = rd("out1.bin", 10240), *w = calloc(N * 4, 4), *wst = calloc(2560, 4);
+		const uint8_t *ab = (const uint8_t *)A;
+		for (int i = 0; i < N; i++) {
+			uint32_t vx = i < 256 ? (uint32_t)A[4 * i] : 0, vw = i < 256 ? (uint32_t)A[4 * i + 3] : 0;
+			uint32_t x0 = i * 8 + 16 + 4 <= 4096 ? (uint32_t)A[2 * i + 4] : 0, x1 = i * 8 + 20 + 4 <= 4096 ? (uint32_t)A[2 * i + 5] : 0;
+			int16_t s; memcpy(&s, ab + 2 * i, 2);
+			int8_t c = (int8_t)ab[i];
+			w[4 * i] = (int32_t)(vx + vw); w[4 * i + 1] = (int32_t)(x1 - x0); w[4 * i + 2] = s + c; w[4 * i + 3] = A[i];
+			wst[2 * i] = (int32_t)x0; wst[2 * i + 1] = (int32_t)x1;
+			memcpy((uint8_t *)wst + 8192 + 2 * i, &s, 2);
+		}
+		cmp_i32("buffer2", o, w, N * 4);
+		cmp_i32("buffer2.store", st, wst, 2560);
+		return 0;
+	}
+	if (!strcmp(test, "const")) {
+		static const int tbl[16] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 };
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *got = rd("out0.bin", N * 4), want[N];
+		for (int i = 0; i < N; i++) want[i] = tbl[A[i] & 15] * 100 + tbl[(A[i] >> 4) & 15];
+		cmp_i32("const", got, want, N);
+		return 0;
+	}
+	if (!strcmp(test, "minmax")) {
+		float v[N];
+		for (int i = 0; i < N; i++) v[i] = (float)((int)(rnd() % 9) - 4);
+		for (int i = 0; i < N; i += 37) v[i] = NAN;
+		for (int i = 5; i < N; i += 41) v[i] = -0.0f;
+		if (!check) { wr("in0.bin", v, sizeof v); return 0; }
+		float *got = rd("out0.bin", N * 8);
+		for (int i = 0; i < N; i++) {
+			float t[3] = { v[i], v[(i + 1) % N], v[(i + 2) % N] }, mn = t[0], mx = t[0];
+			int nan = 0;
+			for (int k = 0; k < 3; k++) {
+				if (t[k] != t[k]) nan = 1;
+				if (t[k] < mn || (t[k] == mn && signbit(t[k]))) mn = t[k];
+				if (t[k] > mx || (t[k] == mx && !signbit(t[k]))) mx = t[k];
+			}
+			if (nan) mn = mx = NAN;
+			/* compare bit patterns (signed zeros matter), NaN with NaN */
+			float g[2] = { got[2 * i], got[2 * i + 1] }, wnt[2] = { mn, mx };
+			for (int k = 0; k < 2; k++)
+				if (!(g[k] != g[k] && wnt[k] != wnt[k]) && memcmp(&g[k], &wnt[k], 4)) {
+					char gs[32], ws[32]; snprintf(gs, sizeof gs, "%g", g[k]); snprintf(ws, sizeof ws, "%g", wnt[k]); mism("minmax", 2 * i + k, gs, ws);
+				}
+		}
+		return 0;
+	}
+	if (!strcmp(test, "ir_preload")) {   /* out[i] = i * 3 + 5 (a = 3, b = 5 on the command line) */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 256 * 4), want[256];
+		for (int i = 0; i < 256; i++) want[i] = i * 3 + 5;
+		cmp_i32("ir_preload", got, want, 256);
+		return 0;
+	}
+	if (!strcmp(test, "ir_buffer_lds")) {
+		int32_t in[64];
+		for (int i = 0; i < 64; i++) in[i] = (int32_t)rnd();
+		if (!check) { wr("in0.bin", in, sizeof in); return 0; }
+		int32_t *got = rd("out0.bin", 128 * 4), want[128];
+		for (int i = 0; i < 64; i++) { want[i] = in[63 - i]; want[64 + i] = i < 30 ? in[2 * i + 1] : 0; }
+		cmp_i32("ir_buffer_lds", got, want, 128);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
