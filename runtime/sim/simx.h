@@ -130,6 +130,7 @@ typedef struct simx_mfma_info {
 	int a_regs, b_regs;    /* VGPRs per lane of A and B (f8f6f4: for fp8 inputs) */
 	int cd_regs;           /* VGPRs per lane of C and D */
 	int scaled;            /* 1 for v_mfma_scale_* */
+	int sparse;            /* 1 for v_smfmac_* (4:2 sparse A, a_regs holds K/2 values) */
 } simx_mfma_info;
 
 typedef struct simx_mfma_mods {
@@ -140,11 +141,15 @@ typedef struct simx_mfma_mods {
 	 * index 1). NULL scales mean unit scale. */
 	const uint32_t *scale_a, *scale_b;
 	int opsel_a, opsel_b;
+	/* sparse forms (v_smfmac_*): the compression-index VGPR (srcC), 64 lanes. Each group
+	 * of 4 consecutive K of a lane's A row stores 2 values; a 4-bit field (bits 1:0 and
+	 * 3:2) gives their positions in the group. With cbsz = 0, abid selects the index set
+	 * (a lane's fields start at bit abid * (K/2*M/64) * 2). C is the old D. */
+	const uint32_t *sparse_idx;
 } simx_mfma_mods;
 
-/* Look up an MFMA mnemonic (canonical gfx950 name or the older aliases such as
- * v_mfma_f32_32x32x8bf16_1k). Returns an id >= 0 or -1 (also for v_smfmac_*, which are
- * not implemented). */
+/* Look up an MFMA mnemonic (canonical gfx950 name, the older aliases such as
+ * v_mfma_f32_32x32x8bf16_1k, or a v_smfmac_*). Returns an id >= 0 or -1. */
 int simx_mfma_lookup(const char *mnemonic);
 const simx_mfma_info *simx_mfma_get(int id);
 int simx_mfma_count(void);

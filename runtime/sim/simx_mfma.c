@@ -36,7 +36,8 @@
 #define F8F6F4 SIMX_MT_F8F6F4
 #define I32 SIMX_MT_I32
 
-/* X(name, M, N, K, blocks, A type, B type, C/D type, scaled) — canonical gfx950 names */
+/* X(name, M, N, K, blocks, A type, B type, C/D type, kind) — canonical gfx950 names;
+ * kind 0 dense, 1 block-scaled (v_mfma_scale_*), 2 4:2 sparse A (v_smfmac_*) */
 #define SIMX_MFMA_TABLE(X) \
 	X(v_mfma_f32_32x32x1_2b_f32, 32, 32, 1, 2, F32, F32, F32, 0) \
 	X(v_mfma_f32_16x16x1_4b_f32, 16, 16, 1, 4, F32, F32, F32, 0) \
@@ -77,7 +78,35 @@
 	X(v_mfma_f32_16x16x128_f8f6f4, 16, 16, 128, 1, F8F6F4, F8F6F4, F32, 0) \
 	X(v_mfma_f32_32x32x64_f8f6f4, 32, 32, 64, 1, F8F6F4, F8F6F4, F32, 0) \
 	X(v_mfma_scale_f32_16x16x128_f8f6f4, 16, 16, 128, 1, F8F6F4, F8F6F4, F32, 1) \
-	X(v_mfma_scale_f32_32x32x64_f8f6f4, 32, 32, 64, 1, F8F6F4, F8F6F4, F32, 1)
+	X(v_mfma_scale_f32_32x32x64_f8f6f4, 32, 32, 64, 1, F8F6F4, F8F6F4, F32, 1) \
+	X(v_smfmac_f32_16x16x32_f16, 16, 16, 32, 1, F16, F16, F32, 2) \
+	X(v_smfmac_f32_32x32x16_f16, 32, 32, 16, 1, F16, F16, F32, 2) \
+	X(v_smfmac_f32_16x16x64_f16, 16, 16, 64, 1, F16, F16, F32, 2) \
+	X(v_smfmac_f32_32x32x32_f16, 32, 32, 32, 1, F16, F16, F32, 2) \
+	X(v_smfmac_f32_16x16x32_bf16, 16, 16, 32, 1, BF16, BF16, F32, 2) \
+	X(v_smfmac_f32_32x32x16_bf16, 32, 32, 16, 1, BF16, BF16, F32, 2) \
+	X(v_smfmac_f32_16x16x64_bf16, 16, 16, 64, 1, BF16, BF16, F32, 2) \
+	X(v_smfmac_f32_32x32x32_bf16, 32, 32, 32, 1, BF16, BF16, F32, 2) \
+	X(v_smfmac_i32_16x16x64_i8, 16, 16, 64, 1, I8, I8, I32, 2) \
+	X(v_smfmac_i32_32x32x32_i8, 32, 32, 32, 1, I8, I8, I32, 2) \
+	X(v_smfmac_i32_16x16x128_i8, 16, 16, 128, 1, I8, I8, I32, 2) \
+	X(v_smfmac_i32_32x32x64_i8, 32, 32, 64, 1, I8, I8, I32, 2) \
+	X(v_smfmac_f32_16x16x64_fp8_fp8, 16, 16, 64, 1, FP8, FP8, F32, 2) \
+	X(v_smfmac_f32_16x16x64_fp8_bf8, 16, 16, 64, 1, FP8, BF8, F32, 2) \
+	X(v_smfmac_f32_16x16x64_bf8_fp8, 16, 16, 64, 1, BF8, FP8, F32, 2) \
+	X(v_smfmac_f32_16x16x64_bf8_bf8, 16, 16, 64, 1, BF8, BF8, F32, 2) \
+	X(v_smfmac_f32_32x32x32_fp8_fp8, 32, 32, 32, 1, FP8, FP8, F32, 2) \
+	X(v_smfmac_f32_32x32x32_fp8_bf8, 32, 32, 32, 1, FP8, BF8, F32, 2) \
+	X(v_smfmac_f32_32x32x32_bf8_fp8, 32, 32, 32, 1, BF8, FP8, F32, 2) \
+	X(v_smfmac_f32_32x32x32_bf8_bf8, 32, 32, 32, 1, BF8, BF8, F32, 2) \
+	X(v_smfmac_f32_16x16x128_fp8_fp8, 16, 16, 128, 1, FP8, FP8, F32, 2) \
+	X(v_smfmac_f32_16x16x128_fp8_bf8, 16, 16, 128, 1, FP8, BF8, F32, 2) \
+	X(v_smfmac_f32_16x16x128_bf8_fp8, 16, 16, 128, 1, BF8, FP8, F32, 2) \
+	X(v_smfmac_f32_16x16x128_bf8_bf8, 16, 16, 128, 1, BF8, BF8, F32, 2) \
+	X(v_smfmac_f32_32x32x64_fp8_fp8, 32, 32, 64, 1, FP8, FP8, F32, 2) \
+	X(v_smfmac_f32_32x32x64_fp8_bf8, 32, 32, 64, 1, FP8, BF8, F32, 2) \
+	X(v_smfmac_f32_32x32x64_bf8_fp8, 32, 32, 64, 1, BF8, FP8, F32, 2) \
+	X(v_smfmac_f32_32x32x64_bf8_bf8, 32, 32, 64, 1, BF8, BF8, F32, 2)
 
 /* Older spellings the assembler accepts (the disassembler prints the canonical names). */
 static const struct { const char *alias, *name; } aliases[] = {
@@ -123,11 +152,13 @@ static int type_bits(simx_mtype t)
 
 #define TBITS(T) ((T) == F32 || (T) == I32 ? 32 : (T) == F16 || (T) == BF16 ? 16 : (T) == F64 ? 64 : 8)
 #define REGS_IN(M, K, B, T) ((T) == F8F6F4 ? 8 : ((K) * (M) * (B) / 64 * TBITS(T) + 31) / 32)
+#define KA(K, kind) ((kind) == 2 ? (K) / 2 : (K)) /* sparse A stores half of K */
 #define REGS_OUT(M, N, B, T) ((M) * (N) * (B) / 64 * TBITS(T) / 32)
 
 static const simx_mfma_info infos[] = {
-#define X(nm, M, N, K, B, ta, tb, tc, sc) \
-	{#nm, M, N, K, B, ta, tb, tc, REGS_IN(M, K, B, ta), REGS_IN(N, K, B, tb), REGS_OUT(M, N, B, tc), sc},
+#define X(nm, M, N, K, B, ta, tb, tc, kind) \
+	{#nm, M, N, K, B, ta, tb, tc, REGS_IN(M, KA(K, kind), B, ta), REGS_IN(N, K, B, tb), \
+	 REGS_OUT(M, N, B, tc), (kind) == 1, (kind) == 2},
 	SIMX_MFMA_TABLE(X)
 #undef X
 };
@@ -308,6 +339,36 @@ static void decode_in(int id, const simx_mfma_info *in, const uint32_t *p, simx_
 			}
 }
 
+/* Expand a 4:2 sparse A operand into dense rows x[i*K + k] (single block). Lane l holds
+ * row l%M and the dense K range starting at (l/M)*2*S, S = K/2*M/64 stored values: stored
+ * values 2g and 2g+1 belong to the group of 4 K at 4g, at the positions given by the
+ * lane's 4-bit index field g. Two values at one position add up (UNVERIFIED). */
+static void decode_sparse(const simx_mfma_info *in, const uint32_t *p, const simx_mfma_mods *m,
+                          int bits, double *x, int64_t *xi)
+{
+	int M = in->m, K = in->k, S = K / 2 * M / 64;
+	int off = m->cbsz == 0 ? m->abid * 2 * S : 0;
+	if (off + 2 * S > 32)
+		off = 0;
+	for (int t = 0; t < M * K; t++) {
+		x[t] = 0;
+		xi[t] = 0;
+	}
+	for (int l = 0; l < 64; l++) {
+		int i = l % M, k0 = (l / M) * 2 * S;
+		uint32_t idx = m->sparse_idx[l] >> off;
+		for (int e = 0; e < S; e++) {
+			int g = e / 2, pos = (int)((idx >> (4 * g + 2 * (e % 2))) & 3);
+			size_t at = (size_t)i * K + k0 + 4 * g + pos;
+			uint64_t raw = get_elem(p, l, e, bits);
+			if (in->ta == SIMX_MT_I8)
+				xi[at] += (int8_t)raw;
+			else
+				x[at] += elem_val(in->ta, 0, raw);
+		}
+	}
+}
+
 int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t *c,
                    uint32_t *d, const simx_mfma_mods *mods)
 {
@@ -332,7 +393,14 @@ int simx_mfma_exec(int id, const uint32_t *a, const uint32_t *b, const uint32_t 
 	int blgp = (f8 || in->ta == F64) ? 0 : m->blgp;
 	double ad[MAX_IN], bd[MAX_IN];
 	int64_t ai[MAX_IN], bi[MAX_IN];
-	decode_in(id, in, a, in->ta, fa, abits, 0, ad, ai);
+	if (in->sparse) {
+		if (!m->sparse_idx)
+			return -1;
+		decode_sparse(in, a, m, abits, ad, ai);
+		blgp = 0;
+	} else {
+		decode_in(id, in, a, in->ta, fa, abits, 0, ad, ai);
+	}
 	decode_in(id, in, b, in->tb, fb, bbits, blgp, bd, bi);
 	if (in->tc == F64) {
 		for (int x = 0; x < M * K * B; x++)

@@ -77,9 +77,16 @@ static int simx_op_mfma(SimWave *w, const SimInst *in)
 	if (od->reg + info->cd_regs > SIM_NVREG || oa->reg + ar > SIM_NVREG || ob->reg + br > SIM_NVREG)
 		return sim_fault(w, "%s: register tuple out of range", in->mnem);
 	static _Thread_local uint32_t ctmp[32 * SIM_LANES], sa[SIM_LANES], sb[SIM_LANES];
-	const uint32_t *c = mfma_src(w, oc, info->cd_regs, info->tc == SIMX_MT_F64, ctmp);
-	if (oc->kind == SIM_OPK_VGPR && oc->reg + info->cd_regs > SIM_NVREG)
-		return sim_fault(w, "%s: register tuple out of range", in->mnem);
+	const uint32_t *c;
+	if (info->sparse) {
+		/* v_smfmac: srcC is the compression index; D accumulates onto itself */
+		m.sparse_idx = mfma_src(w, oc, 1, 0, sa);
+		c = &w->v[od->reg][0];
+	} else {
+		c = mfma_src(w, oc, info->cd_regs, info->tc == SIMX_MT_F64, ctmp);
+		if (oc->kind == SIM_OPK_VGPR && oc->reg + info->cd_regs > SIM_NVREG)
+			return sim_fault(w, "%s: register tuple out of range", in->mnem);
+	}
 	if (info->scaled) {
 		m.scale_a = mfma_src(w, &in->o[4], 1, 0, sa);
 		m.scale_b = mfma_src(w, &in->o[5], 1, 0, sb);

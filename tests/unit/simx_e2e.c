@@ -582,6 +582,64 @@ static void run_pk32(const CoObject *co, rng *r)
 	assert_int_equal(bad, 0);
 }
 
+/* 4:2 sparse MFMA (regs.cl): 16x16x64 f16 with abid 1, or 32x32x64 fp8 x bf8 */
+static void run_sparse(const CoObject *co, int fp8, rng *r)
+{
+	int M = fp8 ? 32 : 16, K = 64, S = K / 2 * M / 64, kpl = K * M / 64, nd = M * M / 64;
+	int off = fp8 ? 0 : 2 * S; /* abid 1 for f16 (8-bit index fields), abid 0 for fp8 */
+	static double A[32][64], B[64][32];
+	static uint8_t a8[64 * 16], b8[64 * 32];
+	static uint16_t a16[64 * 8], b16[64 * 16];
+	static uint32_t idx[64];
+	static float D[64 * 16], D0[64 * 16];
+	memset(A, 0, sizeof A);
+	for (int l = 0; l < 64; l++) {
+		idx[l] = fp8 ? 0 : (next(r) & 0x0000FFFFu); /* junk outside the selected set */
+		for (int g = 0; g < S / 2; g++) {
+			int p0 = (int)(next(r) % 4), p1 = (p0 + 1 + (int)(next(r) % 3)) % 4;
+			idx[l] |= (uint32_t)(p0 | p1 << 2) << (off + 4 * g);
+			for (int j = 0; j < 2; j++) {
+				int k = (l / M) * 2 * S + 4 * g + (j ? p1 : p0), e = 2 * g + j;
+				if (fp8) {
+					a8[l * 16 + e] = rand_code(r, SIMX_FP8);
+					A[l % M][k] = simx_decode(SIMX_FP8, a8[l * 16 + e]);
+				} else {
+					A[l % M][k] = ((int)(next(r) % 17) - 8) * 0.25;
+					a16[l * 8 + e] = simx_f32_to_f16((float)A[l % M][k]);
+				}
+			}
+		}
+		for (int e = 0; e < kpl; e++) {
+			int k = (l / M) * kpl + e;
+			if (fp8) {
+				b8[l * 32 + e] = rand_code(r, SIMX_BF8);
+				B[k][l % M] = simx_decode(SIMX_BF8, b8[l * 32 + e]);
+			} else {
+				B[k][l % M] = ((int)(next(r) % 17) - 8) * 0.25;
+				b16[l * 16 + e] = simx_f32_to_f16((float)B[k][l % M]);
+			}
+		}
+		for (int reg = 0; reg < nd; reg++)
+			D[l * nd + reg] = D0[l * nd + reg] = (float)(((int)(next(r) % 9) - 4) * 0.5);
+	}
+	void *bufs[4] = {fp8 ? (void *)a8 : (void *)a16, fp8 ? (void *)b8 : (void *)b16, idx, D};
+	size_t sizes[4] = {fp8 ? sizeof a8 : sizeof a16, fp8 ? sizeof b8 : sizeof b16, sizeof idx,
+	                   (size_t)64 * nd * 4};
+	run(co, fp8 ? "smfmac_fp8_bf8_32x32x64" : "smfmac_f16_16x16x64", 4, bufs, sizes);
+	int bad = 0;
+	for (int l = 0; l < 64; l++)
+		for (int reg = 0; reg < nd; reg++) {
+			/* 16x16: row 4*(l/16) + reg; 32x32: row 8*(reg/4) + 4*(l/32) + reg%4 */
+			int i = M == 16 ? 4 * (l / 16) + reg : 8 * (reg / 4) + 4 * (l / 32) + reg % 4, j = l % M;
+			double want = D0[l * nd + reg];
+			for (int k = 0; k < K; k++)
+				want += A[i][k] * B[k][j];
+			if (D[l * nd + reg] != (float)want && bad++ < 4)
+				print_error("sparse: D[%d][%d] = %g, want %g\n", i, j, D[l * nd + reg], want);
+		}
+	assert_int_equal(bad, 0);
+}
+
 /* one register-image kernel at one optimisation level */
 static void regs_case(int olevel, int which)
 {
@@ -596,7 +654,9 @@ static void regs_case(int olevel, int which)
 	case 1: run_f16_blocks(co, "f16_16x16x4_4b", 16, 4, 2, 1, 0, &r); break;
 	case 2: run_f64(co, &r); break;
 	case 3: run_fp6(co, &r); break;
-	default: run_pk32(co, &r); break;
+	case 4: run_pk32(co, &r); break;
+	case 5: run_sparse(co, 0, &r); break;
+	default: run_sparse(co, 1, &r); break;
 	}
 	co_free(co);
 }
@@ -609,6 +669,8 @@ REGS_TEST(blocks_16x16x4_cbsz_abid, 1)
 REGS_TEST(f64_neg, 2)
 REGS_TEST(scale_fp6_bf6, 3)
 REGS_TEST(cvt_pk32_fp6, 4)
+REGS_TEST(smfmac_f16_abid1, 5)
+REGS_TEST(smfmac_fp8_bf8, 6)
 
 int main(void)
 {
@@ -621,6 +683,8 @@ int main(void)
 		cmocka_unit_test(f64_neg_O0), cmocka_unit_test(f64_neg_O3),
 		cmocka_unit_test(scale_fp6_bf6_O0), cmocka_unit_test(scale_fp6_bf6_O3),
 		cmocka_unit_test(cvt_pk32_fp6_O0), cmocka_unit_test(cvt_pk32_fp6_O3),
+		cmocka_unit_test(smfmac_f16_abid1_O0), cmocka_unit_test(smfmac_f16_abid1_O3),
+		cmocka_unit_test(smfmac_fp8_bf8_O0), cmocka_unit_test(smfmac_fp8_bf8_O3),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

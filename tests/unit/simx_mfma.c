@@ -228,7 +228,7 @@ static void all_plain_variants(void **st)
 	int n = 0;
 	for (int id = 0; id < simx_mfma_count(); id++) {
 		const simx_mfma_info *in = simx_mfma_get(id);
-		if (in->ta == SIMX_MT_F8F6F4)
+		if (in->ta == SIMX_MT_F8F6F4 || in->sparse)
 			continue;
 		fill(&r, in, 0, 0);
 		write_c(in);
@@ -378,7 +378,8 @@ static void lookup_and_layout_examples(void **st)
 	assert_int_equal(simx_mfma_lookup("v_mfma_f32_32x32x8bf16_1k"),
 	                 simx_mfma_lookup("v_mfma_f32_32x32x8_bf16"));
 	assert_int_equal(simx_mfma_lookup("v_mfma_i32_16x16x64i8"), simx_mfma_lookup("v_mfma_i32_16x16x64_i8"));
-	assert_int_equal(simx_mfma_lookup("v_smfmac_f32_16x16x32_f16"), -1);
+	assert_true(simx_mfma_lookup("v_smfmac_f32_16x16x32_f16") >= 0);
+	assert_int_equal(simx_mfma_lookup("v_smfmac_f32_16x16x32_xf32"), -1);
 	assert_int_equal(simx_mfma_lookup("v_mfma_f32_16x16x8_xf32"), -1); /* removed on gfx950 */
 	assert_true(simx_mfma_lookup("v_mfma_f32_16x16x32_bf16_e64") >= 0);
 	const simx_mfma_info *in = simx_mfma_get(simx_mfma_lookup("v_mfma_f32_32x32x16_bf16"));
@@ -416,6 +417,71 @@ static void f64_neg(void **st)
 	assert_int_equal(check_d(in, rd, 0, 0, NULL, NULL, "neg"), 0);
 }
 
+
+/* 4:2 sparse MFMA: per group of 4 K of an A row, 2 stored values and two 2-bit positions.
+ * Written here from the lane's point of view: lane l holds row l%M and the dense K range
+ * from (l/M)*2S (S = stored values per lane); stored value e belongs to group e/2, and its
+ * position is bits 2*(e%2)+4*(e/2) (+ the abid set offset 2S*abid) of the index VGPR. */
+static void sparse_all(void **st)
+{
+	(void)st;
+	rng r = {4242};
+	int n = 0;
+	static uint32_t idx[64];
+	for (int id = 0; id < simx_mfma_count(); id++) {
+		const simx_mfma_info *in = simx_mfma_get(id);
+		if (!in->sparse)
+			continue;
+		n++;
+		int M = in->m, N = in->n, K = in->k, S = K / 2 * M / 64;
+		int abits = tbits(in->ta, 0), bbits = tbits(in->tb, 0);
+		assert_int_equal(in->a_regs * 32, S * abits);
+		for (int trial = 0; trial < 2; trial++) {
+			int cbsz = trial, abid = trial == 0 ? (int)(next(&r) % (32 / (2 * S) > 0 ? 32 / (2 * S) : 1)) : 3;
+			int off = cbsz == 0 && abid * 2 * S + 2 * S <= 32 ? abid * 2 * S : 0;
+			memset(ra, 0, sizeof ra);
+			memset(rb, 0, sizeof rb);
+			memset(A, 0, sizeof A);
+			for (int l = 0; l < 64; l++) {
+				idx[l] = next(&r); /* junk outside the selected set */
+				if (off + 2 * S < 32)
+					idx[l] &= ~(((1u << (2 * S)) - 1) << off);
+				else
+					idx[l] = 0;
+				for (int g = 0; g < S / 2; g++) {
+					int p0 = (int)(next(&r) % 4), p1 = (p0 + 1 + (int)(next(&r) % 3)) % 4;
+					idx[l] |= (uint32_t)(p0 | p1 << 2) << (off + 4 * g);
+					for (int j = 0; j < 2; j++) {
+						double v;
+						uint64_t code = rand_val(&r, in->ta, 0, &v);
+						int k = (l / M) * 2 * S + 4 * g + (j ? p1 : p0);
+						A[0][l % M][k] = v;
+						put(ra, l, 2 * g + j, abits, code);
+					}
+				}
+				int kpl = K * N / 64; /* dense B */
+				for (int e = 0; e < kpl; e++) {
+					double v;
+					uint64_t code = rand_val(&r, in->tb, 0, &v);
+					Bm[0][(l / N) * kpl + e][l % N] = v;
+					put(rb, l, e, bbits, code);
+				}
+			}
+			for (int i = 0; i < M; i++)
+				for (int j = 0; j < N; j++)
+					C[0][i][j] = in->tc == SIMX_MT_I32 ? (int)(next(&r) % 2001) - 1000
+					                                   : ((int)(next(&r) % 33) - 16) * 0.25;
+			write_c(in);
+			simx_mfma_mods m = {.cbsz = cbsz, .abid = abid, .sparse_idx = idx};
+			assert_int_equal(simx_mfma_exec(id, ra, rb, rc, rc, &m), 0); /* D = C in place */
+			assert_int_equal(check_d(in, rc, 0, 0, NULL, NULL, "sparse"), 0);
+		}
+		simx_mfma_mods none = {0};
+		assert_int_equal(simx_mfma_exec(id, ra, rb, rc, rd, &none), -1); /* needs the index */
+	}
+	assert_int_equal(n, 28);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +492,7 @@ int main(void)
 		cmocka_unit_test(scale_nan_and_unit),
 		cmocka_unit_test(lookup_and_layout_examples),
 		cmocka_unit_test(f64_neg),
+		cmocka_unit_test(sparse_all),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,3 +56,20 @@ kernel void pk32_fp6(global const h32 *H, global const float *S, global u6 *P, g
 	P[l] = p;
 	F[l] = __builtin_amdgcn_cvt_scalef32_pk32_f32_fp6(p, 4.0f);
 }
+
+// 4:2 sparse MFMA: A holds 2 of every 4 K values (8 halves / 16 bytes per lane), IDX the
+// positions (abid 1 selects the second index set for f16), D = A*B + D.
+typedef half h8 __attribute__((ext_vector_type(8)));
+typedef half h16 __attribute__((ext_vector_type(16)));
+typedef int i4 __attribute__((ext_vector_type(4)));
+kernel void smfmac_f16_16x16x64(global const h8 *A, global const h16 *B, global const int *IDX, global f4 *D)
+{
+	int l = LANE;
+	D[l] = __builtin_amdgcn_smfmac_f32_16x16x64_f16(A[l], B[l], D[l], IDX[l], 0, 1);
+}
+
+kernel void smfmac_fp8_bf8_32x32x64(global const i4 *A, global const i8v *B, global const int *IDX, global f16v *D)
+{
+	int l = LANE;
+	D[l] = __builtin_amdgcn_smfmac_f32_32x32x64_fp8_bf8(A[l], B[l], D[l], IDX[l], 0, 0);
+}
