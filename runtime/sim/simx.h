@@ -2,8 +2,9 @@
  *
  * This module holds the parts of the simulator whose meaning is arithmetic rather than
  * control: number formats (bf16, f16, OCP fp8/bf8, fp6/bf6, fp4, E8M0 scales), the gfx950
- * conversion instructions built on them, the MFMA matrix instructions (including the
- * block-scaled f8f6f4 forms) and the transposed LDS reads. Every function is pure: it
+ * conversion instructions built on them (round-to-nearest and stochastic rounding), the
+ * MFMA matrix instructions (dense, block-scaled f8f6f4 and 4:2 sparse v_smfmac) and the
+ * transposed LDS reads. Every function is pure: it
  * reads operand values and writes results, and never touches wave state, memory or EXEC.
  * The simulator core decodes an instruction, gathers operand values, calls in here, and
  * writes the results back.
