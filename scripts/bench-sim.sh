@@ -11,7 +11,6 @@ case "$build" in /*) sim="$build/bin/flyc-sim" ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -x "$sim" ] || { echo "bench-sim: $sim not built"; exit 1; }
-now() { date +%s.%N; }
 clang-22 -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx950 -nogpulib -O3 -Wno-everything -c "$top/tests/sim/bench/bench.cl" -o "$tmp/b.o" &&
 	ld.lld-22 -shared "$tmp/b.o" -o "$tmp/b.hsaco" || { echo "bench-sim: cannot compile the kernel"; exit 1; }
 cc -O2 -o "$tmp/native" "$top/tests/sim/bench/native.c" -lm || exit 1

@@ -15,6 +15,8 @@
  */
 /* messages are cut to their buffers on purpose */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+/* the per-lane loops are the simulator's hot path: let GCC unswitch them on the operand kinds */
+#pragma GCC optimize("O3")
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
