@@ -190,13 +190,13 @@ static inline __attribute__((always_inline)) uint32_t sim_rd(const SimWave *w, c
 	default: return 0;
 	}
 }
-static inline uint32_t sim_rd32(const SimWave *w, const SimOperand *o, int lane) { return sim_rd(w, o, 0, lane); }
-static inline uint64_t sim_rd64(const SimWave *w, const SimOperand *o, int lane)
+static inline __attribute__((always_inline)) uint32_t sim_rd32(const SimWave *w, const SimOperand *o, int lane) { return sim_rd(w, o, 0, lane); }
+static inline __attribute__((always_inline)) uint64_t sim_rd64(const SimWave *w, const SimOperand *o, int lane)
 {
 	if (o->kind == SIM_OPK_CONST) return o->k64;
 	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
 }
-static inline uint64_t sim_rdf64bits(const SimWave *w, const SimOperand *o, int lane)
+static inline __attribute__((always_inline)) uint64_t sim_rdf64bits(const SimWave *w, const SimOperand *o, int lane)
 {
 	if (o->kind == SIM_OPK_CONST) return o->kf64;
 	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
@@ -207,7 +207,7 @@ static inline __attribute__((always_inline)) void sim_wr(SimWave *w, const SimOp
 	if (o->kind == SIM_OPK_VGPR) w->v[o->reg + i][lane] = v;
 	else if (o->kind == SIM_OPK_SGPR) { unsigned r = (o->reg + i) & 127; if (r != SIM_NULL) w->s[r] = v; }
 }
-static inline void sim_wr64(SimWave *w, const SimOperand *o, int lane, uint64_t v)
+static inline __attribute__((always_inline)) void sim_wr64(SimWave *w, const SimOperand *o, int lane, uint64_t v)
 {
 	sim_wr(w, o, 0, lane, (uint32_t)v); sim_wr(w, o, 1, lane, (uint32_t)(v >> 32));
 }

@@ -15,6 +15,8 @@
  */
 /* messages are cut to their buffers on purpose */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+/* the per-lane loops are the simulator's hot path: let GCC unswitch them on the operand kinds */
+#pragma GCC optimize("O3")
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +40,9 @@ static inline __attribute__((always_inline)) float F32(const SimWave *w, const S
 	if (((u >> 23) & 0xff) == 0 && flush32(w)) u &= 0x80000000u;
 	return sim_f32(u);
 }
-static inline double F64(const SimWave *w, const SimOperand *o, int l) { return sim_f64(mod64(o, sim_rdf64bits(w, o, l))); }
+static inline __attribute__((always_inline)) double F64(const SimWave *w, const SimOperand *o, int l) { return sim_f64(mod64(o, sim_rdf64bits(w, o, l))); }
 /* 16-bit source: half sel of the 32-bit value (constants: their f16 form) */
-static inline uint16_t H16(const SimWave *w, const SimOperand *o, int l, int hi)
+static inline __attribute__((always_inline)) uint16_t H16(const SimWave *w, const SimOperand *o, int l, int hi)
 {
 	if (o->kind == SIM_OPK_CONST) return hi ? 0 : o->kf16;
 	uint32_t v = sim_rd32(w, o, l);
@@ -566,7 +568,7 @@ VCLASS(f16, cls16(mod16(O(1), H16(w, O(1), l, SEL(0))), k))
 /* ---- VOP3P packed math ---- */
 /* For packed operand i, the low result half reads half op_sel[i], the high
  * half reads half op_sel_hi[i]; neg_lo/neg_hi negate (floats). */
-static inline uint16_t P16(const SimWave *w, const SimInst *in, int i, int l, int hi)
+static inline __attribute__((always_inline)) uint16_t P16(const SimWave *w, const SimInst *in, int i, int l, int hi)
 {
 	const SimOperand *o = O(i + 1);
 	int sel = hi ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
@@ -584,7 +586,7 @@ static inline uint16_t P16I(const SimWave *w, const SimInst *in, int i, int l, i
 	else v = sim_rd32(w, o, l);
 	return (uint16_t)(sel ? v >> 16 : v);
 }
-static inline float PF(const SimWave *w, const SimInst *in, int i, int l, int hi)
+static inline __attribute__((always_inline)) float PF(const SimWave *w, const SimInst *in, int i, int l, int hi)
 {
 	uint16_t h = P16(w, in, i, l, hi);
 	if (((hi ? in->neg_hi : in->neg_lo) >> i) & 1) h ^= 0x8000;
@@ -614,7 +616,7 @@ PKI(v_pk_max_u16, 2, a > b ? a : b) PKI(v_pk_min_u16, 2, a < b ? a : b)
 PKI(v_pk_max_i16, 2, (int16_t)a > (int16_t)b ? a : b) PKI(v_pk_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
 PKI(v_pk_mad_u16, 3, a * b + c) PKI(v_pk_mad_i16, 3, (int16_t)a * (int16_t)b + (int16_t)c)
 /* packed f32 (gfx90a+): operands are 64-bit register pairs; op_sel picks the dword */
-static inline float PF32(const SimWave *w, const SimInst *in, int i, int l, int hi)
+static inline __attribute__((always_inline)) float PF32(const SimWave *w, const SimInst *in, int i, int l, int hi)
 {
 	const SimOperand *o = O(i + 1);
 	int sel = hi ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;

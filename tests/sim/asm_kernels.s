@@ -3,6 +3,7 @@
 //   k_squares(int *out): out[i] = i*i for the lanes of one workgroup
 //   k_unsupported(int *out): uses s_rfe_b64, which the simulator does not implement
 //   k_gpridx(int *out): VGPR indexing mode (s_set_gpr_idx_on)
+//   k_kernarg_write: writes into its kernarg segment (a reported violation)
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx950"
 	.text
 	.globl k_squares
@@ -58,7 +59,26 @@ k_gpridx:
 .Lgi_end:
 	.size k_gpridx, .Lgi_end-k_gpridx
 
+	// k_kernarg_write: stores into its own kernarg segment, which must be reported
+	.globl k_kernarg_write
+	.p2align 8
+	.type k_kernarg_write,@function
+k_kernarg_write:
+	v_mov_b32 v1, 0
+	v_mov_b32 v2, 42
+	global_store_dword v1, v2, s[0:1]
+	s_endpgm
+.Lkw_end:
+	.size k_kernarg_write, .Lkw_end-k_kernarg_write
+
 	.rodata
+	.p2align 6
+	.amdhsa_kernel k_kernarg_write
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_next_free_vgpr 4
+		.amdhsa_next_free_sgpr 8
+		.amdhsa_accum_offset 4
+	.end_amdhsa_kernel
 	.p2align 6
 	.amdhsa_kernel k_gpridx
 		.amdhsa_user_sgpr_kernarg_segment_ptr 1
@@ -88,6 +108,17 @@ amdhsa.target: amdgcn-amd-amdhsa--gfx950
 amdhsa.kernels:
   - .name: k_squares
     .symbol: k_squares.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 4
+    .max_flat_workgroup_size: 256
+    .args: []
+  - .name: k_kernarg_write
+    .symbol: k_kernarg_write.kd
     .kernarg_segment_size: 8
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0

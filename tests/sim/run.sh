@@ -90,6 +90,12 @@ for iropt in O0 O3; do
 	fi
 done
 
+# global atomics from workgroups running on two host threads
+if [ -f "$TMP/kernels.O3.hsaco" ]; then
+	run_test atomic-threads:atomic O3 k_atomic 16 64 --threads=2 buf=320,out=@D/out0.bin buf=32,in=@D/mm.bin,out=@D/out1.bin buf=8,out=@D/out2.bin \
+		buf=4,out=@D/out3.bin buf=4,out=@D/out4.bin buf=4096,in=@D/in0.bin
+fi
+
 # several host threads give the same bytes as one
 if [ -f "$TMP/kernels.O3.hsaco" ]; then
 	d="$TMP/threads"; mkdir -p "$d"; "$TMP/ref" gen int "$d"
