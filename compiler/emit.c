@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
@@ -127,7 +128,9 @@ ext_of(EmitKind k)
 	switch (k) {
 	case EMIT_IR: return ".ir";
 	case EMIT_LLVM: return ".ll";
+	case EMIT_LLVM_BC: return ".bc";
 	case EMIT_ASM: return ".s";
+	case EMIT_OBJ: return ".o";
 	default: return ".hsaco";
 	}
 }
@@ -489,6 +492,13 @@ compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *st
 		rc = 0;
 		goto done;
 	}
+	if (o->emit == EMIT_LLVM_BC) {
+		mb = LLVMWriteBitcodeToMemoryBuffer(mod);
+		buf_add(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		LLVMDisposeMemoryBuffer(mb);
+		rc = 0;
+		goto done;
+	}
 	if (o->emit == EMIT_ASM || o->save_temps) {
 		if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &mb)) {
 			errl(d, "AMDGPU backend failed: %s%s", msg, "");
@@ -511,6 +521,11 @@ compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *st
 	buf_add(&tmp, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
 	LLVMDisposeMemoryBuffer(mb);
 	save_temp(o, stem, t->name, ".o", tmp.p, tmp.n, d);
+	if (o->emit == EMIT_OBJ) {
+		buf_add(out, tmp.p, tmp.n);
+		rc = 0;
+		goto done;
+	}
 	if (link_object(o, &tmp, out, d))
 		goto done;
 	save_temp(o, stem, t->name, ".hsaco", out->p, out->n, d);
@@ -608,7 +623,7 @@ emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d)
 			stopped = 1;
 	}
 	rep = !strcmp(outpath, "-") ? stderr : stdout;
-	if (!rc && o->resource_usage && !stopped && o->emit == EMIT_OBJ) {
+	if (!rc && o->resource_usage && !stopped && o->emit == EMIT_CODEOBJ) {
 		if (o->resource_json)
 			fprintf(rep, "[");
 		for (int i = 0; i < n; i++)
@@ -619,10 +634,10 @@ emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d)
 			rc = 1;
 	}
 	if (!rc) {
-		int binary = o->emit == EMIT_OBJ && !stopped;
+		int binary = (o->emit == EMIT_CODEOBJ || o->emit == EMIT_OBJ || o->emit == EMIT_LLVM_BC) && !stopped;
 		if (n == 1) {
 			rc = write_output(outpath, outs[0].p, outs[0].n, d);
-		} else if (binary && !o->no_bundle) {
+		} else if (o->emit == EMIT_CODEOBJ && !stopped && !o->no_bundle) {
 			const uint8_t *objs[EMIT_MAX_ARCHS];
 			size_t sizes[EMIT_MAX_ARCHS], bn;
 			uint8_t *bundle;

@@ -22,9 +22,11 @@
 
 typedef enum {
 	EMIT_IR,        /* flyc IR text after all IR passes (or --stop-after) */
-	EMIT_LLVM,      /* LLVM IR text after the O-level pipeline */
-	EMIT_ASM,       /* AMDGPU assembly */
-	EMIT_OBJ        /* linked code object (.hsaco); a bundle for several arches */
+	EMIT_LLVM,      /* LLVM IR text after the O-level pipeline (.ll) */
+	EMIT_LLVM_BC,   /* the same as bitcode (.bc) */
+	EMIT_ASM,       /* AMDGPU assembly (.s) */
+	EMIT_OBJ,       /* relocatable object before linking (.o) */
+	EMIT_CODEOBJ    /* linked code object (.hsaco); a bundle for several arches */
 } EmitKind;
 
 enum { EMIT_MAX_ARCHS = 16 };

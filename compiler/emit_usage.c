@@ -8,11 +8,6 @@
 #include "emit.h"
 #include "target/target.h"
 
-/* The reader lands with the runtime; until it is linked in, report that. */
-extern CoObject *co_parse(const void *data, size_t size, char *err, size_t errlen)
-	__attribute__((weak));
-extern void co_free(CoObject *co) __attribute__((weak));
-
 int
 emit_usage(const void *data, size_t size, const char *arch, EmitUsage *out, int n, char *err,
            size_t errlen)
@@ -23,10 +18,6 @@ emit_usage(const void *data, size_t size, const char *arch, EmitUsage *out, int 
 
 	if (!t) {
 		snprintf(err, errlen, "unknown processor '%s'", arch);
-		return -1;
-	}
-	if (!co_parse) {
-		snprintf(err, errlen, "this build has no code object reader (runtime/codeobj.c)");
 		return -1;
 	}
 	co = co_parse(data, size, err, errlen);

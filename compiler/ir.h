@@ -388,7 +388,8 @@ IR_PASSES(X)
 #undef X
 
 typedef struct {
-	const char *print_after;   /* pass name, or NULL */
+	const char *const *print_after;  /* pass names (--print-after, repeatable) */
+	int nprint_after;
 	int print_after_all;
 	const char *stop_after;    /* pass name, or NULL */
 	int verify;                /* run ir_verify before the first and after each pass */
@@ -399,6 +400,8 @@ typedef struct {
  * error (reported to d), 2 if stopped by stop_after (not an error). Unknown
  * pass names in opts are reported as errors. */
 int ir_run_passes(IrModule *m, const struct TgtDesc *t, const IrPassOpts *opts, IrDiag *d);
+/* The pass names, space-separated, in pipeline order. */
+const char *ir_pass_names(void);
 /* 1 if NAME is a pass in IR_PASSES. */
 int ir_pass_exists(const char *name);
 

@@ -178,7 +178,7 @@ ir_func_new(IrModule *m, const char *name, IrLoc loc)
 	f->block[0] = 256; f->block[1] = 1; f->block[2] = 1;
 	f->ninst = 1;                  /* handle 0 = none */
 	f->inst = grow(m, NULL, sizeof *f->inst, 0, &f->capinst);
-	f->nreg = 1;
+	new_region(f, 0);              /* region 0: unused */
 	new_region(f, 0);              /* region 1: the body */
 	if (m->nfunc == m->capfunc)
 		m->func = grow(m, m->func, sizeof *m->func, m->nfunc, &m->capfunc);

@@ -24,17 +24,30 @@ ir_pass_exists(const char *name)
 	return 0;
 }
 
+const char *
+ir_pass_names(void)
+{
+	return ""
+#define X(name, fn, help) name " "
+	IR_PASSES(X)
+#undef X
+	;
+}
+
 int
 ir_run_passes(IrModule *m, const TgtDesc *t, const IrPassOpts *o, IrDiag *d)
 {
 	FILE *dump = o->dump ? o->dump : stderr;
 
-	if (o->print_after && !ir_pass_exists(o->print_after)) {
-		ir_error(d, (IrLoc){ 0 }, "unknown IR pass '%s' in --print-after", o->print_after);
-		return 1;
-	}
+	for (int k = 0; k < o->nprint_after; k++)
+		if (!ir_pass_exists(o->print_after[k])) {
+			ir_error(d, (IrLoc){ 0 }, "unknown IR pass '%s' in --print-after (passes: %s)",
+			         o->print_after[k], ir_pass_names());
+			return 1;
+		}
 	if (o->stop_after && !ir_pass_exists(o->stop_after)) {
-		ir_error(d, (IrLoc){ 0 }, "unknown IR pass '%s' in --stop-after", o->stop_after);
+		ir_error(d, (IrLoc){ 0 }, "unknown IR pass '%s' in --stop-after (passes: %s)",
+		         o->stop_after, ir_pass_names());
 		return 1;
 	}
 	if (o->verify)
@@ -50,7 +63,11 @@ ir_run_passes(IrModule *m, const TgtDesc *t, const IrPassOpts *o, IrDiag *d)
 			if (o->verify && ir_verify(m->func[k], d))
 				return 1;
 		}
-		if (o->print_after_all || (o->print_after && !strcmp(o->print_after, PASSES[i].name))) {
+		int want = o->print_after_all;
+		for (int k = 0; k < o->nprint_after; k++)
+			if (!strcmp(o->print_after[k], PASSES[i].name))
+				want = 1;
+		if (want) {
 			fprintf(dump, "; *** IR after %s ***\n", PASSES[i].name);
 			ir_print_module(dump, m);
 		}
@@ -221,7 +238,7 @@ hoistable(IrFunc *f, IrRef r, const uint8_t *inside)
 	IrOp op = (IrOp)I->op;
 	int64_t c;
 
-	if (!(ir_op_flags(op) & IR_PURE) || op == IR_OP_RARG || op == IR_OP_CONST)
+	if (!(ir_op_flags(op) & IR_PURE) || op == IR_OP_RARG)
 		return 0;
 	/* division by a value that may be zero must not run when the loop doesn't */
 	if ((op == IR_OP_DIV || op == IR_OP_REM || op == IR_OP_SDIV || op == IR_OP_SREM) &&

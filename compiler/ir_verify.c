@@ -128,7 +128,9 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 			err(v, r, "splat of a non-scalar or of another element type");
 		break;
 	case IR_OP_EXTRACT: case IR_OP_INSERT:
-		if (I->imm[0] < 0 || I->imm[0] >= ty(v, I->ops[0]).lanes)
+		if (ty(v, I->ops[0]).lanes < 2)
+			err(v, r, "extract/insert on a scalar");
+		else if (I->imm[0] < 0 || I->imm[0] >= ty(v, I->ops[0]).lanes)
 			err(v, r, "lane out of range");
 		break;
 	case IR_OP_TGLOBAL:
