@@ -521,6 +521,37 @@ holes(const Node *e)
 	return n;
 }
 
+/* A coordinate: an integer, '_', or a tuple of coordinates. */
+static bool
+check_coord(S *s, Node *e)
+{
+	int i;
+
+	if (e->kind == E_HOLE) {
+		e->type = ty_simple(TY_VOID);
+		return true;
+	}
+	if (e->kind == E_TUPLE) {
+		Type *t = ty_new(s, TY_TUPLE);
+		t->nelems = e->u.list.n;
+		t->elems = ARENA_NEWN(s->a, Type *, t->nelems ? t->nelems : 1);
+		for (i = 0; i < e->u.list.n; i++) {
+			if (!check_coord(s, e->u.list.v[i]))
+				return false;
+			t->elems[i] = e->u.list.v[i]->type;
+		}
+		e->type = t;
+		return true;
+	}
+	if (sema_expr(s, e)->kind == TY_ERROR)
+		return false;
+	if (!ty_is_int(e->type)) {
+		diag_error(s->d, e->span, "a coordinate must be an integer or '_', not '%s'", tyname(s, e->type));
+		return false;
+	}
+	return true;
+}
+
 static bool
 is_layoutish(const Type *t)
 {
@@ -965,6 +996,11 @@ check_builtin(S *s, Node *e, int b)
 	}
 	/* everything else: check the arguments first */
 	for (i = 0; i < n; i++) {
+		if (b == B_LOCAL_TILE && i == 2) {
+			if (!check_coord(s, v[2]))
+				return e->type = ty_simple(TY_ERROR);
+			continue;
+		}
 		t = sema_expr(s, v[i]);
 		if (t->kind == TY_ERROR)
 			return e->type = t;
@@ -1056,6 +1092,11 @@ check_builtin(S *s, Node *e, int b)
 	case B_FLAT_PRODUCT:
 	case B_BLOCKED_PRODUCT:
 	case B_RAKED_PRODUCT:
+		if (t0->kind == TY_TENSOR && (b == B_COMPOSITION || b == B_COALESCE)) {
+			if (t1 && !is_layoutish(t1))
+				return err(s, v[1], "'%s' needs a layout as its second argument, not '%s'", builtins[b].name, tyname(s, t1));
+			return e->type = ty_tensor(s, t0->space, t0->scalar, t1 && t1->kind == TY_LAYOUT ? t1->rank : -1, t0->swizzled);
+		}
 		if (!is_layoutish(t0) && t0->kind != TY_SWIZZLE)
 			return err(s, v[0], "'%s' needs a layout, not '%s'", builtins[b].name, tyname(s, t0));
 		if (t1 && !is_layoutish(t1))
@@ -1097,9 +1138,6 @@ check_builtin(S *s, Node *e, int b)
 		if (!is_layoutish(t1))
 			return err(s, v[1], "the tile of local_tile must be a shape, a layout or a tiler, not '%s'",
 				tyname(s, t1));
-		if (!ty_is_inttuple(t2) && !(t2->kind == TY_TUPLE))
-			return err(s, v[2], "the coordinate of local_tile must be an integer or a tuple, not '%s'",
-				tyname(s, t2));
 		return e->type = ty_tensor(s, t0->space, t0->scalar,
 					   (t1->kind == TY_TUPLE ? t1->nelems : t1->kind == TY_SCALAR ? 1 : t1->rank) < 0
 						   ? -1
@@ -1504,12 +1542,9 @@ check_index(S *s, Node *e)
 			continue;
 		}
 		if (x->kind == E_TUPLE) {
-			int k, hh = holes(x);
-			h += hh;
-			for (k = 0; k < x->u.list.n; k++)
-				if (x->u.list.v[k]->kind != E_HOLE && !ty_is_int(sema_expr(s, x->u.list.v[k])))
-					return err(s, x->u.list.v[k], "a tensor coordinate must be an integer");
-			x->type = ty_new(s, TY_TUPLE);
+			h += holes(x);
+			if (!check_coord(s, x))
+				return e->type = ty_simple(TY_ERROR);
 			continue;
 		}
 		if (sema_expr(s, x)->kind == TY_ERROR)
