@@ -14,6 +14,5 @@ refuse(const char *what)
 	return 1;
 }
 
-int drv_eval_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc eval'"); }
 int drv_show_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc show'"); }
 int drv_compile_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("compiling .fly files"); }
