@@ -16,13 +16,3 @@ refuse(const char *what)
 
 int drv_show_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc show'"); }
 
-#include "codegen.h"
-
-int
-cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
-{
-	(void)opt;
-	(void)prog;
-	diag_error(d, SPAN_NONE, "code generation is not available in this build (use -fsyntax-only or --emit=ast)");
-	return 1;
-}

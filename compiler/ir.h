@@ -206,8 +206,10 @@ typedef enum {
 typedef enum { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE, IR_ULT, IR_ULE, IR_UGT, IR_UGE,
                IR_FLT, IR_FLE, IR_FGT, IR_FGE, IR_FEQ, IR_FNE } IrCmp;
 
-/* A source location (the checker's), printed in diagnostics. */
-typedef struct { const char *file; int line, col; } IrLoc;
+/* A source location: file name, line and column for messages and line
+ * tables, plus (when span_file > 0) the checker's Span as file id + 1 and
+ * byte range, so diagnostics can quote the source line. */
+typedef struct { const char *file; int line, col; int32_t span_file; uint32_t span_lo, span_hi; } IrLoc;
 
 typedef struct {
 	uint16_t op;          /* IrOp; IR_OP_COUNT marks an erased instruction */

@@ -51,7 +51,7 @@ k32(IrBuilder *b, int64_t v)
 static void
 k_scale_add(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "scale_add", (IrLoc){ "scale_add.fly", 3, 1 });
+	IrFunc *f = ir_func_new(m, "scale_add", (IrLoc){ .file = "scale_add.fly", .line = 3, .col = 1 });
 	IrBuilder b = ir_builder(f);
 	char buf[64];
 
@@ -91,7 +91,7 @@ k_scale_add(IrModule *m)
 static void
 k_static_tile(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "static_tile", (IrLoc){ "static_tile.fly", 1, 1 });
+	IrFunc *f = ir_func_new(m, "static_tile", (IrLoc){ .file = "static_tile.fly", .line = 1, .col = 1 });
 	IrBuilder b = ir_builder(f);
 
 	ir_func_param(f, "a", IR_PARAM_PTR, IR_F32, 16);
@@ -114,7 +114,7 @@ k_static_tile(IrModule *m)
 static void
 k_lds_swizzle(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "lds_swizzle", (IrLoc){ "lds_swizzle.fly", 1, 1 });
+	IrFunc *f = ir_func_new(m, "lds_swizzle", (IrLoc){ .file = "lds_swizzle.fly", .line = 1, .col = 1 });
 	IrBuilder b = ir_builder(f);
 
 	ir_func_param(f, "in", IR_PARAM_PTR, IR_BF16, 16);
@@ -144,7 +144,7 @@ k_lds_swizzle(IrModule *m)
 static void
 k_lds_static(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "lds_static", (IrLoc){ "lds_static.fly", 1, 1 });
+	IrFunc *f = ir_func_new(m, "lds_static", (IrLoc){ .file = "lds_static.fly", .line = 1, .col = 1 });
 	IrBuilder b = ir_builder(f);
 
 	ir_func_param(f, "out", IR_PARAM_PTR, IR_BF16, 2);
@@ -172,7 +172,7 @@ k_lds_static(IrModule *m)
 static void
 k_pipeline(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "pipeline", (IrLoc){ "pipeline.fly", 1, 1 });
+	IrFunc *f = ir_func_new(m, "pipeline", (IrLoc){ .file = "pipeline.fly", .line = 1, .col = 1 });
 	IrBuilder b = ir_builder(f);
 	char buf[64];
 
@@ -234,13 +234,13 @@ k_pipeline(IrModule *m)
 static void
 k_huge(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "huge", (IrLoc){ "huge.fly", 4, 3 });
+	IrFunc *f = ir_func_new(m, "huge", (IrLoc){ .file = "huge.fly", .line = 4, .col = 3 });
 	IrBuilder b = ir_builder(f);
 
 	ir_func_param(f, "a", IR_PARAM_PTR, IR_F32, 4);
 	f->block[0] = 64;
 	IrRef a = ir_b_arg(&b, 0);
-	b.loc = (IrLoc){ "huge.fly", 5, 7 };
+	b.loc = (IrLoc){ .file = "huge.fly", .line = 5, .col = 7 };
 	IrRef ta = gtensor(&b, a, IR_F32, lay(m, "(1073741824,8):(8,1)"), "a");
 	IrRef c[2] = { ir_b_bid(&b, 0), ir_b_const(&b, ir_ty(IR_I32), 7) };
 	IrRef v = ir_b_tload(&b, ta, 1, 2, c);
@@ -252,11 +252,11 @@ k_huge(IrModule *m)
 static void
 k_lds_overflow(IrModule *m)
 {
-	IrFunc *f = ir_func_new(m, "lds_overflow", (IrLoc){ "lds_overflow.fly", 2, 5 });
+	IrFunc *f = ir_func_new(m, "lds_overflow", (IrLoc){ .file = "lds_overflow.fly", .line = 2, .col = 5 });
 	IrBuilder b = ir_builder(f);
 
 	f->block[0] = 64;
-	b.loc = (IrLoc){ "lds_overflow.fly", 3, 5 };
+	b.loc = (IrLoc){ .file = "lds_overflow.fly", .line = 3, .col = 5 };
 	IrRef s = ir_b_lds_alloc(&b, IR_F32, lay(m, "(51200):(1)"), "big");
 	IrRef t = ir_b_tid(&b, 0);
 	ir_b_tstore(&b, s, ir_b_fconst(&b, ir_ty(IR_F32), 1.0), 1, &t);

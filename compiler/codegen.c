@@ -1,0 +1,1058 @@
+/*
+ * codegen.c — cg_run: checked kernels (sema.h) to flyc IR (ir.h), then the
+ * back end (emit.h). This is the pipeline in one place:
+ *
+ *   for each SemaKernel: signature + metadata -> IR params, block, grid, requires
+ *                        body statements     -> IR instructions (this file)
+ *   emit_compile: IR passes, LLVM lowering, O-level pipeline, objects, ld.lld,
+ *                 bundles, resource usage
+ *
+ * Supported in this version (everything else is a located "not supported by
+ * code generation yet" error, never a wrong program):
+ *   - kernel signatures: global tensors with static or run-time layouts
+ *     (leaves are integers, compile-time values or run-time integer
+ *     parameters), scalar parameters, block/grid/requires/waves_per_eu;
+ *   - let/var bindings, assignment (variables, and tensor elements t[i, j]),
+ *     if/else and for loops (variables assigned inside become loop-carried
+ *     values), lds buffers with static (swizzled, multi-stage) layouts;
+ *   - expressions: literals and compile-time values, parameters, thread.x/y/z,
+ *     block.x/y/z, integer/float/boolean arithmetic and comparisons,
+ *     convert<T>, tensor element reads t[i, j], min/max/ceil_div, sqrt,
+ *     rsqrt, exp2, fma;
+ *   - schedule controls: barrier(), wait(vmem=N, lds=N), sched_group(kind, n),
+ *     sched_barrier(), setprio(n).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "emit.h"
+#include "ir.h"
+#include "target/target.h"
+
+typedef struct Binding Binding;
+struct Binding {
+	Symbol *sym;
+	IrRef val;
+	Binding *next;
+};
+
+typedef struct {
+	Diag *d;
+	SemaKernel *k;
+	IrModule *m;
+	IrFunc *f;
+	IrBuilder b;
+	Binding *env;       /* innermost first */
+	int failed;
+	const char *file;   /* source file name for IR locations */
+} Cg;
+
+/* ---- locations, errors ---- */
+
+static IrLoc
+loc_of(Cg *c, Span s)
+{
+	IrLoc l = { 0 };
+	int line = 0, col = 0;
+
+	if (s.file >= 0) {
+		diag_line_col(c->d, s.file, s.lo, &line, &col);
+		l.file = diag_file_name(c->d, s.file);
+		l.line = line;
+		l.col = col;
+		l.span_file = s.file + 1;
+		l.span_lo = s.lo;
+		l.span_hi = s.hi;
+	}
+	return l;
+}
+
+static void
+unsupported(Cg *c, Span s, const char *what)
+{
+	if (!c->failed)
+		diag_error(c->d, s, "%s is not supported by code generation yet", what);
+	c->failed = 1;
+}
+
+static void
+ir_sink(void *ctx, IrLoc loc, const char *msg)
+{
+	Diag *d = ctx;
+	Span s = SPAN_NONE;
+
+	if (loc.span_file > 0) {
+		s.file = loc.span_file - 1;
+		s.lo = loc.span_lo;
+		s.hi = loc.span_hi;
+	}
+	diag_error(d, s, "%s", msg);
+}
+
+/* ---- environment ---- */
+
+static void
+bind(Cg *c, Symbol *s, IrRef v)
+{
+	Binding *b = ir_alloc(c->m, sizeof *b);
+	b->sym = s;
+	b->val = v;
+	b->next = c->env;
+	c->env = b;
+}
+
+static IrRef
+lookup(Cg *c, Symbol *s)
+{
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == s)
+			return b->val;
+	return 0;
+}
+
+/* ---- types ---- */
+
+static int
+scalar_of(ScalarKind k, IrScalar *out)
+{
+	switch (k) {
+	case SC_BOOL: *out = IR_I1; return 1;
+	case SC_I8: case SC_U8: *out = IR_I8; return 1;
+	case SC_I16: case SC_U16: *out = IR_I16; return 1;
+	case SC_INT: case SC_I32: case SC_U32: *out = IR_I32; return 1;
+	case SC_I64: case SC_U64: *out = IR_I64; return 1;
+	case SC_F16: *out = IR_F16; return 1;
+	case SC_BF16: *out = IR_BF16; return 1;
+	case SC_F32: case SC_FLOAT: *out = IR_F32; return 1;
+	default: return 0;
+	}
+}
+
+static int
+is_unsigned(ScalarKind k)
+{
+	return k == SC_U8 || k == SC_U16 || k == SC_U32 || k == SC_U64;
+}
+
+/* ---- RPN for .flyc.meta (grid, requires) ---- */
+
+typedef struct { char *p; size_t n, cap; int bad; } Str;
+
+static void
+sput(Str *s, const char *t)
+{
+	size_t k = strlen(t);
+	if (s->n + k + 2 > s->cap) {
+		s->cap = (s->n + k + 2) * 2;
+		s->p = realloc(s->p, s->cap);
+		if (!s->p)
+			IR_ICE("out of memory");
+	}
+	if (s->n)
+		s->p[s->n++] = ' ';
+	memcpy(s->p + s->n, t, k);
+	s->n += k;
+	s->p[s->n] = 0;
+}
+
+static void
+rpn(Cg *c, Node *n, Str *s)
+{
+	char buf[64];
+
+	if (n->cval && (n->cval->kind == VAL_INT || n->cval->kind == VAL_BOOL)) {
+		snprintf(buf, sizeof buf, "%lld", (long long)n->cval->i);
+		sput(s, buf);
+		return;
+	}
+	switch (n->kind) {
+	case E_INT:
+		snprintf(buf, sizeof buf, "%lld", (long long)n->u.ival);
+		sput(s, buf);
+		return;
+	case E_NAME:
+		if (n->u.name.sym && n->u.name.sym->kind == SYM_PARAM && n->u.name.sym->type &&
+		    n->u.name.sym->type->kind == TY_SCALAR) {
+			snprintf(buf, sizeof buf, "$%s", n->u.name.id);
+			sput(s, buf);
+			return;
+		}
+		break;
+	case E_UNARY:
+		if (n->u.unary.op == OP_NEG) {
+			sput(s, "0");
+			rpn(c, n->u.unary.x, s);
+			sput(s, "-");
+			return;
+		}
+		if (n->u.unary.op == OP_NOT) {
+			rpn(c, n->u.unary.x, s);
+			sput(s, "!");
+			return;
+		}
+		break;
+	case E_BINARY: {
+		static const struct { AstOp op; const char *t; } ops[] = {
+			{ OP_ADD, "+" }, { OP_SUB, "-" }, { OP_MUL, "*" }, { OP_DIV, "/" }, { OP_MOD, "%" },
+			{ OP_EQ, "==" }, { OP_NE, "!=" }, { OP_LT, "<" }, { OP_LE, "<=" }, { OP_GT, ">" },
+			{ OP_GE, ">=" }, { OP_AND, "&&" }, { OP_OR, "||" } };
+		for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+			if (ops[i].op == n->u.binary.op) {
+				rpn(c, n->u.binary.l, s);
+				rpn(c, n->u.binary.r, s);
+				sput(s, ops[i].t);
+				return;
+			}
+		break;
+	}
+	case E_CALL: {
+		Node *cal = n->u.call.callee;
+		const char *fn = cal->kind == E_NAME ? cal->u.name.id : NULL;
+		if (fn && n->u.call.args.n == 2 &&
+		    (!strcmp(fn, "ceil_div") || !strcmp(fn, "min") || !strcmp(fn, "max"))) {
+			rpn(c, n->u.call.args.v[0], s);
+			rpn(c, n->u.call.args.v[1], s);
+			sput(s, fn);
+			return;
+		}
+		if (fn && !strcmp(fn, "aligned") && n->u.call.args.n == 2 &&
+		    n->u.call.args.v[0]->kind == E_NAME) {
+			snprintf(buf, sizeof buf, "@%s", n->u.call.args.v[0]->u.name.id);
+			sput(s, buf);
+			rpn(c, n->u.call.args.v[1], s);
+			sput(s, "%");
+			sput(s, "0");
+			sput(s, "==");
+			return;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	s->bad = 1;
+}
+
+static const char *
+rpn_of(Cg *c, Node *n, const char *what)
+{
+	Str s = { 0 };
+	const char *r;
+
+	rpn(c, n, &s);
+	if (s.bad || !s.p) {
+		diag_error(c->d, n->span, "this %s cannot be written as launch metadata (integers, scalar "
+		           "parameters, + - * / %% comparisons, && || !, min, max, ceil_div, aligned)", what);
+		c->failed = 1;
+		free(s.p);
+		return NULL;
+	}
+	r = ir_strdup(c->m, s.p);
+	free(s.p);
+	return r;
+}
+
+static const char *
+source_text(Cg *c, Span s)
+{
+	size_t len;
+	const char *t;
+	char *r;
+
+	if (s.file < 0 || !(t = diag_file_text(c->d, s.file, &len)) || s.hi > len || s.lo > s.hi)
+		return NULL;
+	r = ir_alloc(c->m, s.hi - s.lo + 1);
+	for (uint32_t i = s.lo; i < s.hi; i++)
+		r[i - s.lo] = (t[i] == '\n' || t[i] == '\r' || t[i] == '\t') ? ' ' : t[i];
+	return r;
+}
+
+/* ---- layouts ---- */
+
+static IrTuple *
+tuple_of_value(Cg *c, const Value *v)
+{
+	if (v->kind == VAL_INT)
+		return ir_tuple_int(c->m, v->i);
+	if (v->kind == VAL_TUPLE) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)(v->nelems ? v->nelems : 1));
+		for (int i = 0; i < v->nelems; i++)
+			if (!(k[i] = tuple_of_value(c, v->elems[i])))
+				return NULL;
+		return v->nelems == 1 ? k[0] : ir_tuple_of(c->m, v->nelems, k);
+	}
+	return NULL;
+}
+
+static IrRef expr(Cg *c, Node *n);
+
+static IrTuple *
+tuple_of_node(Cg *c, Node *n)
+{
+	if (n->cval)
+		return tuple_of_value(c, n->cval);
+	if (n->kind == E_TUPLE) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)(n->u.list.n ? n->u.list.n : 1));
+		for (int i = 0; i < n->u.list.n; i++)
+			if (!(k[i] = tuple_of_node(c, n->u.list.v[i])))
+				return NULL;
+		return n->u.list.n == 1 ? k[0] : ir_tuple_of(c->m, n->u.list.n, k);
+	}
+	/* a run-time integer leaf */
+	if (n->type && n->type->kind == TY_SCALAR) {
+		IrScalar s;
+		if (!scalar_of(n->type->scalar, &s) || !(s == IR_I32 || s == IR_I64))
+			return NULL;
+		IrRef v = expr(c, n);
+		return v ? ir_tuple_dyn(c->m, v) : NULL;
+	}
+	return NULL;
+}
+
+static int
+layout_of(Cg *c, Node *n, IrLayout *out)
+{
+	memset(out, 0, sizeof *out);
+	if (n->cval && n->cval->kind == VAL_LAYOUT) {
+		const Value *v = n->cval;
+		out->shape = tuple_of_value(c, v->shape);
+		out->stride = tuple_of_value(c, v->stride);
+		if (v->swz.on) {
+			out->sw.b = v->swz.b;
+			out->sw.m = v->swz.m;
+			out->sw.s = v->swz.s;
+		}
+		return out->shape && out->stride ? 0 : -1;
+	}
+	if (n->kind == E_LAYOUT) {
+		out->shape = tuple_of_node(c, n->u.binary.l);
+		out->stride = tuple_of_node(c, n->u.binary.r);
+		return out->shape && out->stride ? 0 : -1;
+	}
+	return -1;
+}
+
+/* ---- expressions ---- */
+
+static IrType
+type_of(Cg *c, Node *n, int *ok)
+{
+	IrScalar s;
+	if (n->type && n->type->kind == TY_SCALAR && scalar_of(n->type->scalar, &s))
+		return ir_ty(s);
+	*ok = 0;
+	return ir_ty(IR_VOID);
+}
+
+static IrRef
+konst(Cg *c, IrType t, const Value *v)
+{
+	if (ir_ty_is_float(t))
+		return ir_b_fconst(&c->b, t, v->kind == VAL_FLOAT ? v->f : (double)v->i);
+	return ir_b_const(&c->b, t, v->kind == VAL_FLOAT ? (int64_t)v->f : v->i);
+}
+
+/* value v converted to type t (ints/floats/bools), no-op when equal */
+static IrRef
+to_type(Cg *c, IrRef v, IrType t)
+{
+	if (ir_ty_eq(c->f->inst[v].ty, t))
+		return v;
+	return ir_b_cvt(&c->b, t, v);
+}
+
+static IrRef
+tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
+{
+	Node *base = n->u.call.callee;
+	*t = expr(c, base);
+	if (!*t)
+		return 0;
+	if (c->f->inst[*t].ty.kind != IR_TENSOR) {
+		unsupported(c, n->span, "indexing a value that is not a tensor");
+		return 0;
+	}
+	if (n->u.call.args.n > 8) {
+		unsupported(c, n->span, "more than 8 coordinates");
+		return 0;
+	}
+	*nc = (uint32_t)n->u.call.args.n;
+	for (int i = 0; i < n->u.call.args.n; i++) {
+		Node *a = n->u.call.args.v[i];
+		if (a->kind == E_HOLE) {
+			unsupported(c, a->span, "slicing with '_'");
+			return 0;
+		}
+		IrRef v = expr(c, a);
+		if (!v)
+			return 0;
+		if (!ir_ty_is_int(c->f->inst[v].ty) || c->f->inst[v].ty.kind == IR_I1) {
+			diag_error(c->d, a->span, "a tensor coordinate must be an integer");
+			c->failed = 1;
+			return 0;
+		}
+		coords[i] = v;
+	}
+	return *t;
+}
+
+static IrRef
+call(Cg *c, Node *n)
+{
+	Node *cal = n->u.call.callee;
+	const char *fn = cal->kind == E_NAME ? cal->u.name.id : NULL;
+	int na = n->u.call.args.n, ok = 1;
+	IrRef a[3] = { 0 };
+
+	if (!fn) {
+		unsupported(c, n->span, "this call");
+		return 0;
+	}
+	if (!strcmp(fn, "barrier") && na == 0) {
+		ir_b_barrier(&c->b);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "wait")) {
+		int vm = -1, lds = -1;
+		for (int i = 0; i < n->u.call.named.n; i++) {
+			Param *p = n->u.call.named.v[i];
+			if (!p->value || !p->value->cval || p->value->cval->kind != VAL_INT) {
+				diag_error(c->d, p->span, "wait counts must be compile-time integers");
+				c->failed = 1;
+				return 0;
+			}
+			if (!strcmp(p->name, "vmem")) vm = (int)p->value->cval->i;
+			else if (!strcmp(p->name, "lds")) lds = (int)p->value->cval->i;
+			else {
+				unsupported(c, p->span, "this wait counter");
+				return 0;
+			}
+		}
+		if (vm < 0 && lds < 0)
+			vm = lds = 0;
+		ir_b_wait(&c->b, vm, lds, -1);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "setprio") && na == 1 && n->u.call.args.v[0]->cval) {
+		ir_b_setprio(&c->b, (int)n->u.call.args.v[0]->cval->i);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "sched_barrier")) {
+		ir_b_sched_barrier(&c->b, na == 1 && n->u.call.args.v[0]->cval ? (int)n->u.call.args.v[0]->cval->i : 0);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "sched_group") && (na == 2 || na == 3)) {
+		static const int MASK[EN_NENUMS] = {
+			[EN_ALU] = 1, [EN_VALU] = 2, [EN_SALU] = 4, [EN_MFMA] = 8, [EN_WMMA] = 8, [EN_VMEM] = 0x10,
+			[EN_VMEM_READ] = 0x20, [EN_VMEM_WRITE] = 0x40, [EN_DS] = 0x80, [EN_DS_READ] = 0x100,
+			[EN_DS_WRITE] = 0x200 };
+		Value *k = n->u.call.args.v[0]->cval, *cnt = n->u.call.args.v[1]->cval;
+		Value *sid = na == 3 ? n->u.call.args.v[2]->cval : NULL;
+		if (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i] || !cnt ||
+		    (na == 3 && !sid)) {
+			unsupported(c, n->span, "this sched_group form");
+			return 0;
+		}
+		ir_b_sched_group(&c->b, MASK[k->i], (int)cnt->i, sid ? (int)sid->i : 0);
+		return (IrRef)-1;
+	}
+	if (na > 3) {
+		unsupported(c, n->span, "this call");
+		return 0;
+	}
+	IrType rt = type_of(c, n, &ok);
+	if (!ok) {
+		unsupported(c, n->span, "this call");
+		return 0;
+	}
+	for (int i = 0; i < na; i++) {
+		if (!(a[i] = expr(c, n->u.call.args.v[i])))
+			return 0;
+		a[i] = to_type(c, a[i], rt);
+	}
+	if ((!strcmp(fn, "min") || !strcmp(fn, "max")) && na == 2) {
+		if (ir_ty_is_float(rt))
+			return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_FMIN : IR_OP_FMAX, a[0], a[1]);
+		return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_MIN : IR_OP_MAX, a[0], a[1]);
+	}
+	if (!strcmp(fn, "ceil_div") && na == 2 && ir_ty_is_int(rt)) {
+		IrRef one = ir_b_const(&c->b, rt, 1);
+		return ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_SUB, ir_b_bin(&c->b, IR_OP_ADD, a[0], a[1]), one), a[1]);
+	}
+	if (ir_ty_is_float(rt) && na == 1) {
+		if (!strcmp(fn, "sqrt")) return ir_b_un(&c->b, IR_OP_SQRT, a[0]);
+		if (!strcmp(fn, "rsqrt")) return ir_b_un(&c->b, IR_OP_RSQRT, a[0]);
+		if (!strcmp(fn, "exp2")) return ir_b_un(&c->b, IR_OP_EXP2, a[0]);
+	}
+	if (ir_ty_is_float(rt) && na == 3 && !strcmp(fn, "fma"))
+		return ir_b_fma(&c->b, a[0], a[1], a[2]);
+	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
+	c->failed = 1;
+	return 0;
+}
+
+static IrRef
+expr(Cg *c, Node *n)
+{
+	int ok = 1;
+
+	if (c->failed)
+		return 0;
+	c->b.loc = loc_of(c, n->span);
+	/* compile-time scalars fold to constants */
+	if (n->cval && (n->cval->kind == VAL_INT || n->cval->kind == VAL_BOOL || n->cval->kind == VAL_FLOAT)) {
+		IrType t = type_of(c, n, &ok);
+		if (!ok)
+			t = n->cval->kind == VAL_FLOAT ? ir_ty(IR_F32) : n->cval->kind == VAL_BOOL ? ir_ty(IR_I1) : ir_ty(IR_I32);
+		return konst(c, t, n->cval);
+	}
+	switch (n->kind) {
+	case E_NAME: {
+		Symbol *s = n->u.name.sym;
+		IrRef v = s ? lookup(c, s) : 0;
+		if (!v)
+			unsupported(c, n->span, s ? "this kind of name" : "an unresolved name");
+		return v;
+	}
+	case E_MEMBER: {
+		Node *b = n->u.member.base;
+		const char *id = n->u.member.id;
+		int dim = !strcmp(id, "x") ? 0 : !strcmp(id, "y") ? 1 : !strcmp(id, "z") ? 2 : -1;
+		if (b->kind == E_NAME && dim >= 0 &&
+		    (!b->u.name.sym || b->u.name.sym->kind == SYM_BUILTIN)) {
+			if (!strcmp(b->u.name.id, "thread")) return ir_b_tid(&c->b, dim);
+			if (!strcmp(b->u.name.id, "block")) return ir_b_bid(&c->b, dim);
+		}
+		break;
+	}
+	case E_UNARY: {
+		IrRef x = expr(c, n->u.unary.x);
+		IrType t;
+		if (!x)
+			return 0;
+		t = c->f->inst[x].ty;
+		switch (n->u.unary.op) {
+		case OP_NEG:
+			if (ir_ty_is_float(t))
+				return ir_b_un(&c->b, IR_OP_FNEG, x);
+			return ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, t, 0), x);
+		case OP_NOT:
+			return ir_b_bin(&c->b, IR_OP_XOR, x, ir_b_const(&c->b, t, t.kind == IR_I1 ? 1 : -1));
+		case OP_BNOT:
+			return ir_b_bin(&c->b, IR_OP_XOR, x, ir_b_const(&c->b, t, -1));
+		default:
+			break;
+		}
+		break;
+	}
+	case E_BINARY: {
+		Node *L = n->u.binary.l, *R = n->u.binary.r;
+		AstOp op = n->u.binary.op;
+		IrType rt = type_of(c, n, &ok);
+		IrRef l, r;
+		if (!ok)
+			break;
+		l = expr(c, L);
+		r = l ? expr(c, R) : 0;
+		if (!r)
+			return 0;
+		c->b.loc = loc_of(c, n->span);
+		if (op >= OP_EQ && op <= OP_GE) {
+			/* compare in the wider operand type */
+			int okl = 1, okr = 1;
+			IrType lt = type_of(c, L, &okl), rt2 = type_of(c, R, &okr);
+			IrType ct = ir_ty_is_float(lt) || ir_ty_is_float(rt2) ? ir_ty(IR_F32)
+			          : (ir_scalar_bits((IrScalar)lt.kind) >= ir_scalar_bits((IrScalar)rt2.kind) ? lt : rt2);
+			int uns = L->type && R->type && is_unsigned(L->type->scalar) && is_unsigned(R->type->scalar);
+			l = to_type(c, l, ct);
+			r = to_type(c, r, ct);
+			static const IrCmp si[] = { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE };
+			static const IrCmp ui[] = { IR_EQ, IR_NE, IR_ULT, IR_ULE, IR_UGT, IR_UGE };
+			static const IrCmp fl[] = { IR_FEQ, IR_FNE, IR_FLT, IR_FLE, IR_FGT, IR_FGE };
+			int k = (int)(op - OP_EQ);
+			return ir_b_cmp(&c->b, ir_ty_is_float(ct) ? fl[k] : uns ? ui[k] : si[k], l, r);
+		}
+		if (op == OP_AND || op == OP_OR)
+			return ir_b_bin(&c->b, op == OP_AND ? IR_OP_AND : IR_OP_OR, to_type(c, l, ir_ty(IR_I1)),
+			                to_type(c, r, ir_ty(IR_I1)));
+		l = to_type(c, l, rt);
+		r = to_type(c, r, rt);
+		if (ir_ty_is_float(rt)) {
+			switch (op) {
+			case OP_ADD: return ir_b_bin(&c->b, IR_OP_FADD, l, r);
+			case OP_SUB: return ir_b_bin(&c->b, IR_OP_FSUB, l, r);
+			case OP_MUL: return ir_b_bin(&c->b, IR_OP_FMUL, l, r);
+			case OP_DIV: return ir_b_bin(&c->b, IR_OP_FDIV, l, r);
+			default: break;
+			}
+			break;
+		}
+		int uns = n->type && is_unsigned(n->type->scalar);
+		switch (op) {
+		case OP_ADD: return ir_b_bin(&c->b, IR_OP_ADD, l, r);
+		case OP_SUB: return ir_b_bin(&c->b, IR_OP_SUB, l, r);
+		case OP_MUL: return ir_b_bin(&c->b, IR_OP_MUL, l, r);
+		case OP_DIV: return ir_b_bin(&c->b, uns ? IR_OP_DIV : IR_OP_SDIV, l, r);
+		case OP_MOD: return ir_b_bin(&c->b, uns ? IR_OP_REM : IR_OP_SREM, l, r);
+		case OP_BAND: return ir_b_bin(&c->b, IR_OP_AND, l, r);
+		case OP_BOR: return ir_b_bin(&c->b, IR_OP_OR, l, r);
+		case OP_BXOR: return ir_b_bin(&c->b, IR_OP_XOR, l, r);
+		case OP_SHL: return ir_b_bin(&c->b, IR_OP_SHL, l, r);
+		case OP_SHR: return ir_b_bin(&c->b, IR_OP_SHR, l, r);
+		default: break;
+		}
+		break;
+	}
+	case E_CONVERT: {
+		IrRef x = expr(c, n->u.convert.x);
+		IrType t = type_of(c, n, &ok);
+		if (!x)
+			return 0;
+		if (!ok || c->f->inst[x].ty.lanes != 1)
+			break;
+		return to_type(c, x, t);
+	}
+	case E_INDEX: {
+		IrRef t, co[8];
+		uint32_t nc;
+		if (!tensor_coords(c, n, &t, co, &nc))
+			return 0;
+		c->b.loc = loc_of(c, n->span);
+		return ir_b_tload(&c->b, t, 1, nc, co);
+	}
+	case E_CALL: {
+		IrRef r = call(c, n);
+		if (r == (IrRef)-1) {
+			diag_error(c->d, n->span, "this call has no value");
+			c->failed = 1;
+			return 0;
+		}
+		return r;
+	}
+	default:
+		break;
+	}
+	unsupported(c, n->span, "this expression");
+	return 0;
+}
+
+/* ---- statements ---- */
+
+static void stmt(Cg *c, Node *n);
+
+static void
+block(Cg *c, Node *n)
+{
+	Binding *saved = c->env;
+
+	if (n->kind != S_BLOCK) {
+		stmt(c, n);
+		return;
+	}
+	for (int i = 0; i < n->u.block.n && !c->failed; i++)
+		stmt(c, n->u.block.v[i]);
+	/* let-bindings of the block go out of scope; variables assigned in it
+	 * keep their newest value (rebound by the caller via collect_assigned) */
+	(void)saved;
+}
+
+/* variables (declared outside n) assigned somewhere inside n */
+static void
+collect_assigned(Node *n, Symbol **out, int *nout, int max)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case S_BLOCK:
+		for (int i = 0; i < n->u.block.n; i++)
+			collect_assigned(n->u.block.v[i], out, nout, max);
+		return;
+	case S_ASSIGN: {
+		Node *l = n->u.assign.lhs;
+		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
+			for (int i = 0; i < *nout; i++)
+				if (out[i] == l->u.name.sym)
+					return;
+			if (*nout < max)
+				out[(*nout)++] = l->u.name.sym;
+		}
+		return;
+	}
+	case S_IF:
+		collect_assigned(n->u.if_.then, out, nout, max);
+		collect_assigned(n->u.if_.els, out, nout, max);
+		return;
+	case S_FOR:
+		collect_assigned(n->u.for_.body, out, nout, max);
+		return;
+	case S_WHILE:
+		collect_assigned(n->u.while_.body, out, nout, max);
+		return;
+	default:
+		return;
+	}
+}
+
+enum { MAXCARRY = 32 };
+
+static void
+stmt_if(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY];
+	int nv = 0;
+	IrRef cond, iff, ys[MAXCARRY];
+	IrType tys[MAXCARRY];
+	Binding *saved;
+
+	collect_assigned(n, vars, &nv, MAXCARRY);
+	for (int i = 0; i < nv; i++) {
+		if (!lookup(c, vars[i])) {
+			unsupported(c, n->span, "assigning a variable declared inside the branch");
+			return;
+		}
+		tys[i] = c->f->inst[lookup(c, vars[i])].ty;
+	}
+	cond = expr(c, n->u.if_.cond);
+	if (!cond)
+		return;
+	cond = to_type(c, cond, ir_ty(IR_I1));
+	c->b.loc = loc_of(c, n->span);
+	iff = ir_b_if(&c->b, cond, (uint32_t)nv, tys);
+	saved = c->env;
+	block(c, n->u.if_.then);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = lookup(c, vars[i]);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	c->env = saved;
+	ir_b_else(&c->b);
+	if (n->u.if_.els)
+		block(c, n->u.if_.els);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = lookup(c, vars[i]);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	c->env = saved;
+	ir_b_end(&c->b);
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, iff, (unsigned)i));
+}
+
+static void
+stmt_for(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY];
+	int nv = 0;
+	IrRef lo, hi, step, inits[MAXCARRY], iters[MAXCARRY], ys[MAXCARRY], iv, loop;
+	Binding *saved;
+	IrType it;
+
+	collect_assigned(n->u.for_.body, vars, &nv, MAXCARRY);
+	for (int i = 0; i < nv; i++)
+		if (!(inits[i] = lookup(c, vars[i]))) {
+			unsupported(c, n->span, "assigning a variable declared inside the loop");
+			return;
+		}
+	lo = expr(c, n->u.for_.lo);
+	hi = lo ? expr(c, n->u.for_.hi) : 0;
+	step = hi ? (n->u.for_.step ? expr(c, n->u.for_.step) : ir_b_const(&c->b, c->f->inst[lo].ty, 1)) : 0;
+	if (!step)
+		return;
+	it = c->f->inst[lo].ty;
+	if (ir_scalar_bits((IrScalar)c->f->inst[hi].ty.kind) > ir_scalar_bits((IrScalar)it.kind))
+		it = c->f->inst[hi].ty;
+	if (!ir_ty_is_int(it) || it.kind == IR_I1) {
+		diag_error(c->d, n->span, "loop bounds must be integers");
+		c->failed = 1;
+		return;
+	}
+	lo = to_type(c, lo, it);
+	hi = to_type(c, hi, it);
+	step = to_type(c, step, it);
+	c->b.loc = loc_of(c, n->span);
+	loop = ir_b_for(&c->b, lo, hi, step, (uint32_t)nv, inits, &iv, iters);
+	saved = c->env;
+	if (n->u.for_.sym)
+		bind(c, n->u.for_.sym, iv);
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], iters[i]);
+	block(c, n->u.for_.body);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
+static void
+stmt(Cg *c, Node *n)
+{
+	if (c->failed)
+		return;
+	c->b.loc = loc_of(c, n->span);
+	switch (n->kind) {
+	case S_BLOCK: {
+		Binding *saved = c->env;
+		Symbol *vars[MAXCARRY];
+		IrRef vals[MAXCARRY];
+		int nv = 0;
+		collect_assigned(n, vars, &nv, MAXCARRY);
+		block(c, n);
+		for (int i = 0; i < nv; i++)
+			vals[i] = lookup(c, vars[i]);
+		c->env = saved;
+		for (int i = 0; i < nv; i++)
+			if (vals[i])
+				bind(c, vars[i], vals[i]);
+		return;
+	}
+	case S_LET: case S_VAR: {
+		Node *p = n->u.let.pat;
+		IrRef v;
+		if (p->kind != E_NAME && p->kind != E_HOLE) {
+			unsupported(c, p->span, "destructuring a tuple");
+			return;
+		}
+		if (n->u.let.init->type && n->u.let.init->type->kind != TY_SCALAR &&
+		    !(n->u.let.init->cval && n->u.let.init->cval->kind != VAL_LAYOUT)) {
+			unsupported(c, n->u.let.init->span, "a binding of this kind of value");
+			return;
+		}
+		v = expr(c, n->u.let.init);
+		if (!v)
+			return;
+		if (n->kind == S_VAR && p->kind == E_NAME && p->u.name.sym) {
+			int ok = 1;
+			IrType t = type_of(c, n->u.let.init, &ok);
+			if (p->u.name.sym->type && p->u.name.sym->type->kind == TY_SCALAR) {
+				IrScalar s;
+				if (scalar_of(p->u.name.sym->type->scalar, &s))
+					t = ir_ty(s), ok = 1;
+			}
+			if (ok)
+				v = to_type(c, v, t);
+		}
+		if (p->kind == E_NAME && p->u.name.sym)
+			bind(c, p->u.name.sym, v);
+		return;
+	}
+	case S_ASSIGN: {
+		Node *l = n->u.assign.lhs;
+		IrRef v;
+		if (n->u.assign.op != OP_NONE) {
+			unsupported(c, n->span, "compound assignment");
+			return;
+		}
+		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
+			IrRef old = lookup(c, l->u.name.sym);
+			v = expr(c, n->u.assign.rhs);
+			if (!v || !old)
+				return;
+			bind(c, l->u.name.sym, to_type(c, v, c->f->inst[old].ty));
+			return;
+		}
+		if (l->kind == E_INDEX) {
+			IrRef t, co[8];
+			uint32_t nc;
+			v = expr(c, n->u.assign.rhs);
+			if (!v || !tensor_coords(c, l, &t, co, &nc))
+				return;
+			IrTensor *T = &c->f->tensor[c->f->inst[t].aux];
+			v = to_type(c, v, ir_ty(T->elem));
+			c->b.loc = loc_of(c, n->span);
+			ir_b_tstore(&c->b, t, v, nc, co);
+			return;
+		}
+		unsupported(c, l->span, "assigning to this");
+		return;
+	}
+	case S_EXPR:
+		if (n->u.expr->kind == E_CALL) {
+			call(c, n->u.expr);
+			return;
+		}
+		unsupported(c, n->span, "an expression statement");
+		return;
+	case S_IF:
+		stmt_if(c, n);
+		return;
+	case S_FOR:
+		stmt_for(c, n);
+		return;
+	case S_ASSUME:
+		return;
+	case S_ALLOC: {
+		IrLayout lay;
+		IrScalar el;
+		Symbol *s = n->u.alloc.sym;
+		if (n->u.alloc.space != SPACE_LDS) {
+			unsupported(c, n->span, "register tensors");
+			return;
+		}
+		if (!s || !s->type || !scalar_of(s->type->scalar, &el) ||
+		    !n->u.alloc.type || !n->u.alloc.type->layout ||
+		    layout_of(c, n->u.alloc.type->layout, &lay) || ir_layout_cosize(&lay) < 0) {
+			unsupported(c, n->span, "an LDS buffer without a static layout of f32/f16/bf16/integers");
+			return;
+		}
+		bind(c, s, ir_b_lds_alloc(&c->b, el, lay, n->u.alloc.id));
+		return;
+	}
+	default:
+		unsupported(c, n->span, "this statement");
+		return;
+	}
+}
+
+/* ---- kernels ---- */
+
+static void
+kernel(Cg *c, SemaKernel *k)
+{
+	Node *decl = k->decl;
+	IrLoc l;
+
+	c->k = k;
+	c->env = NULL;
+	l = loc_of(c, decl->span);
+	c->f = ir_func_new(c->m, k->name, l);
+	c->b = ir_builder(c->f);
+	for (int i = 0; i < 3; i++)
+		c->f->block[i] = (unsigned)(k->block[i] > 0 ? k->block[i] : 1);
+	c->f->waves_per_eu[0] = k->waves_per_eu;
+	/* parameters: first all declared, then their values (layouts may refer
+	 * to scalar parameters declared later) */
+	for (int i = 0; i < k->nparams; i++) {
+		Symbol *s = k->params[i];
+		IrScalar el;
+		if (!s->type || !scalar_of(s->type->scalar, &el)) {
+			unsupported(c, s->decl, "a parameter of this type");
+			return;
+		}
+		if (s->type->kind == TY_TENSOR)
+			ir_func_param(c->f, s->name, IR_PARAM_PTR, el, 0);
+		else if (s->type->kind == TY_SCALAR)
+			ir_func_param(c->f, s->name, IR_PARAM_VAL, el, 0);
+		else {
+			unsupported(c, s->decl, "a parameter of this kind");
+			return;
+		}
+	}
+	for (int i = 0; i < k->nparams; i++)
+		if (k->params[i]->type->kind == TY_SCALAR)
+			bind(c, k->params[i], ir_b_arg(&c->b, (uint32_t)i));
+	/* alignment promises from requires aligned(x, N) */
+	for (int r = 0; r < k->requires.n; r++) {
+		Node *q = k->requires.v[r];
+		if (q->kind == E_CALL && q->u.call.callee->kind == E_NAME &&
+		    !strcmp(q->u.call.callee->u.name.id, "aligned") && q->u.call.args.n == 2 &&
+		    q->u.call.args.v[0]->kind == E_NAME && q->u.call.args.v[1]->cval)
+			for (int i = 0; i < k->nparams; i++)
+				if (k->params[i] == q->u.call.args.v[0]->u.name.sym)
+					c->f->param[i].align = (uint32_t)q->u.call.args.v[1]->cval->i;
+	}
+	for (int i = 0; i < k->nparams && !c->failed; i++) {
+		Symbol *s = k->params[i];
+		Param *p = NULL;
+		IrLayout lay;
+		if (s->type->kind != TY_TENSOR)
+			continue;
+		for (int j = 0; j < decl->u.kernel.rt.n; j++)
+			if (!strcmp(decl->u.kernel.rt.v[j]->name, s->name))
+				p = decl->u.kernel.rt.v[j];
+		c->b.loc = loc_of(c, s->decl);
+		if (!p || !p->type || !p->type->layout || layout_of(c, p->type->layout, &lay)) {
+			if (!c->failed)
+				unsupported(c, s->decl, "this tensor parameter's layout");
+			return;
+		}
+		bind(c, s, ir_b_tensor_global(&c->b, ir_b_arg(&c->b, (uint32_t)i), c->f->param[i].ty, lay,
+		                              IR_ADDR_AUTO, s->name));
+	}
+	for (int i = 0; i < 3 && !c->failed; i++)
+		if (k->grid[i])
+			c->f->grid_rpn[i] = rpn_of(c, k->grid[i], "grid formula");
+	for (int r = 0; r < k->requires.n && !c->failed; r++) {
+		const char *q = rpn_of(c, k->requires.v[r], "requires predicate");
+		if (q)
+			ir_func_requires(c->f, q, source_text(c, k->requires.v[r]->span));
+	}
+	if (!c->failed)
+		stmt(c, decl->u.kernel.body);
+	if (!c->failed) {
+		c->b.cur = 1;
+		c->b.loc = loc_of(c, decl->span);
+		ir_b_ret(&c->b);
+	}
+}
+
+int
+cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
+{
+	Cg c = { 0 };
+	EmitOptions eo = { 0 };
+	IrDiag id = { ir_sink, d, 0 };
+	int rc;
+
+	c.d = d;
+	c.m = ir_module_new();
+	c.m->source_name = opt->input && strcmp(opt->input, "-") ? opt->input : "<stdin>";
+	if (prog->nkernels == 0) {
+		diag_error(d, SPAN_NONE, "the program has no kernel to compile");
+		ir_module_free(c.m);
+		return 1;
+	}
+	for (int i = 0; i < prog->nkernels && !c.failed; i++)
+		kernel(&c, prog->kernels[i]);
+	if (c.failed || diag_errors(d)) {
+		ir_module_free(c.m);
+		return 1;
+	}
+	/* the driver's options, mapped onto the back end's */
+	if (opt->narchs > EMIT_MAX_ARCHS) {
+		diag_error(d, SPAN_NONE, "too many --offload-arch options (at most %d)", EMIT_MAX_ARCHS);
+		ir_module_free(c.m);
+		return 1;
+	}
+	for (int i = 0; i < opt->narchs; i++)
+		eo.archs[i] = opt->archs[i];
+	eo.narchs = opt->narchs;
+	eo.opt_level = opt->opt_level;
+	switch (opt->emit) {
+	case DRV_EMIT_IR: eo.emit = EMIT_IR; break;
+	case DRV_EMIT_LLVM: eo.emit = opt->emit_S || (opt->output && !strcmp(opt->output, "-")) ? EMIT_LLVM : EMIT_LLVM_BC; break;
+	case DRV_EMIT_ASM: eo.emit = EMIT_ASM; break;
+	case DRV_EMIT_OBJ: eo.emit = EMIT_OBJ; break;
+	case DRV_EMIT_DEFAULT: eo.emit = EMIT_CODEOBJ; break;
+	default:
+		diag_error(d, SPAN_NONE, "--emit=%s is not produced by the code generator", drv_emit_names[opt->emit]);
+		ir_module_free(c.m);
+		return 1;
+	}
+	eo.output = opt->output;
+	eo.input_name = opt->input;
+	eo.passes.print_after = opt->print_after;
+	eo.passes.nprint_after = opt->nprint_after;
+	eo.passes.print_after_all = opt->print_after_all;
+	eo.passes.stop_after = opt->stop_after;
+#ifndef NDEBUG
+	eo.passes.verify = 1;
+#endif
+	eo.save_temps = opt->save_temps;
+	eo.debug_info = opt->debug_info;
+	eo.mllvm = opt->mllvm;
+	eo.nmllvm = opt->nmllvm;
+	eo.resource_usage = opt->resource_usage || opt->resource_usage_json;
+	eo.resource_json = opt->resource_usage_json;
+	rc = emit_compile(c.m, &eo, &id);
+	ir_module_free(c.m);
+	return rc || id.errors ? 1 : 0;
+}
