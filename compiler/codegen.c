@@ -1046,6 +1046,8 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 #ifndef NDEBUG
 	eo.passes.verify = 1;
 #endif
+	eo.no_bundle = opt->no_gpu_bundle;
+	eo.ld_lld = opt->ld_path;
 	eo.save_temps = opt->save_temps;
 	eo.debug_info = opt->debug_info;
 	eo.mllvm = opt->mllvm;

@@ -241,6 +241,12 @@ drv_parse_options(DrvOptions *o, int argc, char **argv)
 				push_str(&o->print_after, &o->nprint_after, v);
 		} else if (!strcmp(a, "--print-after-all")) {
 			o->print_after_all = true;
+		} else if (!strcmp(a, "--no-gpu-bundle-output")) {
+			o->no_gpu_bundle = true;
+		} else if (!strcmp(a, "--gpu-bundle-output")) {
+			o->no_gpu_bundle = false;
+		} else if (!strncmp(a, "--ld-path=", 10) && a[10]) {
+			o->ld_path = a + 10;
 		} else if (starts(a, "--stop-after")) {
 			if (!(v = eq_or_next("--stop-after", argc, argv, &i)))
 				ok = false;

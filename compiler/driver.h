@@ -89,6 +89,8 @@ typedef struct DrvOptions {
 	const char **print_after; /* --print-after=PASS (repeatable) */
 	int nprint_after;
 	bool print_after_all;     /* --print-after-all */
+	bool no_gpu_bundle;       /* --no-gpu-bundle-output: one code object per arch (--gpu-bundle-output: one bundle, the default) */
+	const char *ld_path;      /* --ld-path=PATH: the ld.lld to run (default: LLVM's bindir, then PATH) */
 	const char *stop_after;   /* --stop-after=PASS */
 	const char *argv0;        /* for locating <bindir>/../share/flyc/stdlib */
 } DrvOptions;
