@@ -424,7 +424,7 @@ call(Cg *c, Node *n)
 				return 0;
 			}
 			if (!strcmp(p->name, "vmem")) vm = (int)p->value->cval->i;
-			else if (!strcmp(p->name, "lds")) lds = (int)p->value->cval->i;
+			else if (!strcmp(p->name, "lgkm") || !strcmp(p->name, "lds")) lds = (int)p->value->cval->i;
 			else {
 				unsupported(c, p->span, "this wait counter");
 				return 0;
@@ -458,6 +458,20 @@ call(Cg *c, Node *n)
 		ir_b_sched_group(&c->b, MASK[k->i], (int)cnt->i, sid ? (int)sid->i : 0);
 		return (IrRef)-1;
 	}
+	if (na == 0 && (!strcmp(fn, "lane_id") || !strcmp(fn, "wave_id") || !strcmp(fn, "wave_size"))) {
+		IrRef ws = ir_b_wave_size(&c->b), t;
+		if (!strcmp(fn, "wave_size"))
+			return ws;
+		/* the flat work-item id, then split by the wave size */
+		t = ir_b_tid(&c->b, 0);
+		if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+			IrRef bx = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[0]);
+			IrRef by = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[1]);
+			IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
+			t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
+		}
+		return ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+	}
 	if (na > 3) {
 		unsupported(c, n->span, "this call");
 		return 0;
@@ -466,6 +480,14 @@ call(Cg *c, Node *n)
 	if (!ok) {
 		unsupported(c, n->span, "this call");
 		return 0;
+	}
+	if (!strcmp(fn, "select") && na == 3) {
+		IrRef cnd = expr(c, n->u.call.args.v[0]);
+		IrRef x = cnd ? expr(c, n->u.call.args.v[1]) : 0;
+		IrRef y = x ? expr(c, n->u.call.args.v[2]) : 0;
+		if (!y)
+			return 0;
+		return ir_b_select(&c->b, to_type(c, cnd, ir_ty(IR_I1)), to_type(c, x, rt), to_type(c, y, rt));
 	}
 	for (int i = 0; i < na; i++) {
 		if (!(a[i] = expr(c, n->u.call.args.v[i])))
@@ -488,6 +510,21 @@ call(Cg *c, Node *n)
 	}
 	if (ir_ty_is_float(rt) && na == 3 && !strcmp(fn, "fma"))
 		return ir_b_fma(&c->b, a[0], a[1], a[2]);
+	if (na == 1 && !strcmp(fn, "square"))
+		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? IR_OP_FMUL : IR_OP_MUL, a[0], a[0]);
+	if (na == 1 && !strcmp(fn, "abs")) {
+		if (ir_ty_is_float(rt))
+			return ir_b_bin(&c->b, IR_OP_FMAX, a[0], ir_b_un(&c->b, IR_OP_FNEG, a[0]));
+		return ir_b_bin(&c->b, IR_OP_MAX, a[0], ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, rt, 0), a[0]));
+	}
+	if (na == 2 && (!strcmp(fn, "add") || !strcmp(fn, "mul")))
+		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (fn[0] == 'a' ? IR_OP_FADD : IR_OP_FMUL)
+		                                          : (fn[0] == 'a' ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
+	if (ir_ty_is_float(rt) && na == 1 && !strcmp(fn, "exp")) {
+		/* e^x = 2^(x * log2(e)) */
+		IrRef l2e = ir_b_fconst(&c->b, rt, 1.4426950408889634);
+		return ir_b_un(&c->b, IR_OP_EXP2, ir_b_bin(&c->b, IR_OP_FMUL, a[0], l2e));
+	}
 	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
 	c->failed = 1;
 	return 0;
@@ -642,6 +679,47 @@ expr(Cg *c, Node *n)
 
 static void stmt(Cg *c, Node *n);
 
+/* let (a, b, ...) = idx2crd(i, (S0, S1, ...)): colexicographic split of a
+ * run-time index by a flat shape (the last coordinate takes the rest). */
+static void
+destructure(Cg *c, Node *pat, Node *init)
+{
+	Node *cal = init->kind == E_CALL ? init->u.call.callee : NULL;
+	Node *shp;
+	IrRef i;
+
+	if (!cal || cal->kind != E_NAME || strcmp(cal->u.name.id, "idx2crd") || init->u.call.args.n != 2) {
+		unsupported(c, pat->span, "destructuring this value");
+		return;
+	}
+	shp = init->u.call.args.v[1];
+	if (shp->kind != E_TUPLE || shp->u.list.n != pat->u.list.n) {
+		unsupported(c, shp->span, "idx2crd with a shape that is not a flat tuple of the pattern's size");
+		return;
+	}
+	if (!(i = expr(c, init->u.call.args.v[0])))
+		return;
+	i = to_type(c, i, ir_ty(IR_I32));
+	for (int k = 0; k < pat->u.list.n && !c->failed; k++) {
+		Node *pk = pat->u.list.v[k];
+		IrRef ck = i;
+		if (k + 1 < pat->u.list.n) {
+			IrRef sz = expr(c, shp->u.list.v[k]);
+			if (!sz)
+				return;
+			sz = to_type(c, sz, ir_ty(IR_I32));
+			ck = ir_b_bin(&c->b, IR_OP_REM, i, sz);
+			i = ir_b_bin(&c->b, IR_OP_DIV, i, sz);
+		}
+		if (pk->kind == E_NAME && pk->u.name.sym)
+			bind(c, pk->u.name.sym, ck);
+		else if (pk->kind != E_HOLE) {
+			unsupported(c, pk->span, "a nested binding pattern");
+			return;
+		}
+	}
+}
+
 static void
 block(Cg *c, Node *n)
 {
@@ -707,13 +785,15 @@ stmt_if(Cg *c, Node *n)
 	Binding *saved;
 
 	collect_assigned(n, vars, &nv, MAXCARRY);
-	for (int i = 0; i < nv; i++) {
-		if (!lookup(c, vars[i])) {
-			unsupported(c, n->span, "assigning a variable declared inside the branch");
-			return;
-		}
-		tys[i] = c->f->inst[lookup(c, vars[i])].ty;
+	/* only variables declared outside (bound now) flow out of the branches */
+	for (int i = 0, j = 0; i < nv; i++) {
+		if (lookup(c, vars[i]))
+			vars[j++] = vars[i];
+		if (i + 1 == nv)
+			nv = j;
 	}
+	for (int i = 0; i < nv; i++)
+		tys[i] = c->f->inst[lookup(c, vars[i])].ty;
 	cond = expr(c, n->u.if_.cond);
 	if (!cond)
 		return;
@@ -752,11 +832,14 @@ stmt_for(Cg *c, Node *n)
 	IrType it;
 
 	collect_assigned(n->u.for_.body, vars, &nv, MAXCARRY);
-	for (int i = 0; i < nv; i++)
-		if (!(inits[i] = lookup(c, vars[i]))) {
-			unsupported(c, n->span, "assigning a variable declared inside the loop");
-			return;
-		}
+	/* only variables declared outside the loop (bound now) are carried */
+	{
+		int j = 0;
+		for (int i = 0; i < nv; i++)
+			if ((inits[j] = lookup(c, vars[i])))
+				vars[j++] = vars[i];
+		nv = j;
+	}
 	lo = expr(c, n->u.for_.lo);
 	hi = lo ? expr(c, n->u.for_.hi) : 0;
 	step = hi ? (n->u.for_.step ? expr(c, n->u.for_.step) : ir_b_const(&c->b, c->f->inst[lo].ty, 1)) : 0;
@@ -817,12 +900,24 @@ stmt(Cg *c, Node *n)
 	case S_LET: case S_VAR: {
 		Node *p = n->u.let.pat;
 		IrRef v;
-		if (p->kind != E_NAME && p->kind != E_HOLE) {
-			unsupported(c, p->span, "destructuring a tuple");
+		if (n->u.let.init->cval && n->kind == S_LET) {
+			/* a compile-time value (layout, tuple, atom, number): uses fold it */
+			if (n->u.let.init->cval->kind == VAL_INT || n->u.let.init->cval->kind == VAL_BOOL ||
+			    n->u.let.init->cval->kind == VAL_FLOAT) {
+				if (p->kind == E_NAME && p->u.name.sym && (v = expr(c, n->u.let.init)))
+					bind(c, p->u.name.sym, v);
+			}
 			return;
 		}
-		if (n->u.let.init->type && n->u.let.init->type->kind != TY_SCALAR &&
-		    !(n->u.let.init->cval && n->u.let.init->cval->kind != VAL_LAYOUT)) {
+		if (p->kind == E_TUPLE) {
+			destructure(c, p, n->u.let.init);
+			return;
+		}
+		if (p->kind != E_NAME && p->kind != E_HOLE) {
+			unsupported(c, p->span, "this binding pattern");
+			return;
+		}
+		if (n->u.let.init->type && n->u.let.init->type->kind != TY_SCALAR) {
 			unsupported(c, n->u.let.init->span, "a binding of this kind of value");
 			return;
 		}

@@ -147,6 +147,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(ARG,     "arg",     0, IR_PURE)        /* imm[0] = parameter index */ \
 	X(TID,     "thread_id", 0, IR_PURE)      /* imm[0] = dim 0..2 */ \
 	X(BID,     "block_id",  0, IR_PURE)      /* imm[0] = dim 0..2 */ \
+	X(WAVESIZE,"wave_size", 0, IR_PURE)      /* the target's wave size (i32), fixed at LLVM lowering */ \
 	X(ADD,     "add",     2, IR_PURE) \
 	X(SUB,     "sub",     2, IR_PURE) \
 	X(MUL,     "mul",     2, IR_PURE) \
@@ -306,6 +307,7 @@ IrRef ir_b_fconst(IrBuilder *b, IrType ty, double v);
 IrRef ir_b_arg(IrBuilder *b, uint32_t index);
 IrRef ir_b_tid(IrBuilder *b, int dim);
 IrRef ir_b_bid(IrBuilder *b, int dim);
+IrRef ir_b_wave_size(IrBuilder *b);
 IrRef ir_b_bin(IrBuilder *b, IrOp op, IrRef x, IrRef y);    /* result type of x */
 IrRef ir_b_un(IrBuilder *b, IrOp op, IrRef x);
 IrRef ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z);

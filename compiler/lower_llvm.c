@@ -518,6 +518,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		v = call(w, name, i32t(w), NULL, NULL, 0);
 		break;
 	}
+	case IR_OP_WAVESIZE: v = ci32(w, w->t->wave_size); break;
 	case IR_OP_ADD: v = LLVMBuildAdd(w->b, x, y, ""); break;
 	case IR_OP_SUB: v = LLVMBuildSub(w->b, x, y, ""); break;
 	case IR_OP_MUL: v = LLVMBuildMul(w->b, x, y, ""); break;
