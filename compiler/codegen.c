@@ -35,6 +35,7 @@ typedef struct Binding Binding;
 struct Binding {
 	Symbol *sym;
 	IrRef val;
+	Node *lazy;         /* a predicate (elem_less call) evaluated where it is used */
 	Binding *next;
 };
 
@@ -101,6 +102,25 @@ bind(Cg *c, Symbol *s, IrRef v)
 	b->val = v;
 	b->next = c->env;
 	c->env = b;
+}
+
+static void
+bind_lazy(Cg *c, Symbol *s, Node *n)
+{
+	Binding *b = ir_alloc(c->m, sizeof *b);
+	b->sym = s;
+	b->lazy = n;
+	b->next = c->env;
+	c->env = b;
+}
+
+static Node *
+lookup_lazy(Cg *c, Symbol *s)
+{
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == s)
+			return b->lazy;
+	return NULL;
 }
 
 static IrRef
@@ -340,7 +360,9 @@ static IrType
 type_of(Cg *c, Node *n, int *ok)
 {
 	IrScalar s;
-	if (n->type && n->type->kind == TY_SCALAR && scalar_of(n->type->scalar, &s))
+	/* scalars, and register fragments (their element type; lanes come from values) */
+	if (n->type && (n->type->kind == TY_SCALAR || (n->type->kind == TY_TENSOR && n->type->space == SPACE_REG)) &&
+	    scalar_of(n->type->scalar, &s))
 		return ir_ty(s);
 	*ok = 0;
 	return ir_ty(IR_VOID);
@@ -354,13 +376,31 @@ konst(Cg *c, IrType t, const Value *v)
 	return ir_b_const(&c->b, t, v->kind == VAL_FLOAT ? (int64_t)v->f : v->i);
 }
 
-/* value v converted to type t (ints/floats/bools), no-op when equal */
+/* value v converted to type t (ints/floats/bools), no-op when equal; a
+ * scalar meets a vector type by conversion then splat, a vector keeps its
+ * lanes when t is a scalar type */
 static IrRef
 to_type(Cg *c, IrRef v, IrType t)
 {
-	if (ir_ty_eq(c->f->inst[v].ty, t))
+	IrType vt = c->f->inst[v].ty;
+	if (vt.lanes > 1 && t.lanes == 1)
+		t = ir_vec((IrScalar)t.kind, vt.lanes);
+	if (ir_ty_eq(vt, t))
 		return v;
+	if (vt.lanes == 1 && t.lanes > 1) {
+		v = to_type(c, v, ir_ty((IrScalar)t.kind));
+		return ir_b_splat(&c->b, t, v);
+	}
 	return ir_b_cvt(&c->b, t, v);
+}
+
+/* the wider lane count of two values (for elementwise math on fragments) */
+static IrType
+lanes_of(Cg *c, IrType t, IrRef a, IrRef b)
+{
+	unsigned la = c->f->inst[a].ty.lanes, lb = b ? c->f->inst[b].ty.lanes : 1;
+	unsigned l = la > lb ? la : lb;
+	return l > 1 ? ir_vec((IrScalar)t.kind, l) : t;
 }
 
 static IrRef
@@ -398,6 +438,526 @@ tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
 	return *t;
 }
 
+/* ---- tensor views, fragments, copies ---- */
+
+static int
+is_tensor_val(Cg *c, IrRef r)
+{
+	return r && r != (IrRef)-1 && c->f->inst[r].ty.kind == IR_TENSOR;
+}
+
+static IrTensor *
+tensor_of(Cg *c, IrRef r)
+{
+	return &c->f->tensor[c->f->inst[r].aux];
+}
+
+/* the index type for offsets into tensor t: i64 for global memory, else i32 */
+static IrType
+off_type(Cg *c, IrRef t)
+{
+	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
+	return ir_ty(R->space == IR_SPACE_GLOBAL ? IR_I64 : IR_I32);
+}
+
+static IrRef
+leaf_val(Cg *c, const IrTuple *x, IrType t)
+{
+	if (!x->dyn)
+		return ir_b_const(&c->b, t, x->value);
+	return to_type(c, x->dyn, t);
+}
+
+static IrRef
+tsize(Cg *c, const IrTuple *x, IrType t)
+{
+	IrRef p;
+	if (!x->n)
+		return leaf_val(c, x, t);
+	p = ir_b_const(&c->b, t, 1);
+	for (int i = 0; i < x->n; i++)
+		p = ir_b_bin(&c->b, IR_OP_MUL, p, tsize(c, x->kid[i], t));
+	return p;
+}
+
+/* offset of 1-D coordinate k in mode (s, d), colexicographic, as IR ops */
+static IrRef
+eval_mode(Cg *c, const IrTuple *s, const IrTuple *d, IrRef k, IrType t)
+{
+	IrRef o;
+	k = to_type(c, k, t);
+	if (!s->n)
+		return ir_b_bin(&c->b, IR_OP_MUL, k, leaf_val(c, d, t));
+	o = ir_b_const(&c->b, t, 0);
+	for (int i = 0; i < s->n; i++) {
+		IrRef ki = k;
+		if (i + 1 < s->n) {
+			IrRef sz = tsize(c, s->kid[i], t);
+			ki = ir_b_bin(&c->b, IR_OP_REM, k, sz);
+			k = ir_b_bin(&c->b, IR_OP_DIV, k, sz);
+		}
+		o = ir_b_bin(&c->b, IR_OP_ADD, o, eval_mode(c, s->kid[i], d->kid[i], ki, t));
+	}
+	return o;
+}
+
+/* stride tree d scaled by leaf f (static or run-time) */
+static IrTuple *
+scale(Cg *c, const IrTuple *d, const IrTuple *f)
+{
+	if (d->n) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)d->n);
+		for (int i = 0; i < d->n; i++)
+			k[i] = scale(c, d->kid[i], f);
+		return ir_tuple_of(c->m, d->n, k);
+	}
+	if (!d->dyn && !f->dyn)
+		return ir_tuple_int(c->m, d->value * f->value);
+	if (!d->dyn && d->value == 1)
+		return (IrTuple *)f;
+	IrType t = ir_ty(IR_I32);
+	return ir_tuple_dyn(c->m, ir_b_bin(&c->b, IR_OP_MUL, leaf_val(c, d, t), leaf_val(c, f, t)));
+}
+
+static IrTuple *
+mode_of(const IrTuple *x, int m)
+{
+	return x->n ? x->kid[m] : (IrTuple *)x;
+}
+
+static IrLayout
+layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
+{
+	IrLayout l = { 0 };
+	if (n == 1) {
+		l.shape = s[0];
+		l.stride = d[0];
+	} else {
+		l.shape = ir_tuple_of(c->m, n, s);
+		l.stride = ir_tuple_of(c->m, n, d);
+	}
+	return l;
+}
+
+/* local_tile(T, tile, coord) on modes that are leaves */
+static IrRef
+local_tile(Cg *c, Node *n)
+{
+	Node *tn = n->u.call.args.v[0], *tile = n->u.call.args.v[1], *co = n->u.call.args.v[2];
+	IrRef t = expr(c, tn), off;
+	IrTensor *T;
+	IrTuple *s[16], *d[16], *x, *rest_s[8], *rest_d[8];
+	int nt, ns = 0, r, nrest = 0;
+	int64_t tv[8];
+	IrType ot;
+
+	if (!t)
+		return 0;
+	if (!is_tensor_val(c, t)) {
+		unsupported(c, tn->span, "local_tile of this value");
+		return 0;
+	}
+	T = tensor_of(c, t);
+	if (T->layout.sw.b) {
+		unsupported(c, n->span, "local_tile of a swizzled tensor");
+		return 0;
+	}
+	if (!tile->cval || (tile->cval->kind != VAL_INT && tile->cval->kind != VAL_TUPLE)) {
+		unsupported(c, tile->span, "a local_tile tile that is not a static shape");
+		return 0;
+	}
+	if (tile->cval->kind == VAL_INT) {
+		nt = 1;
+		tv[0] = tile->cval->i;
+	} else {
+		nt = tile->cval->nelems;
+		for (int i = 0; i < nt && i < 8; i++) {
+			if (tile->cval->elems[i]->kind != VAL_INT) {
+				unsupported(c, tile->span, "a nested local_tile tile");
+				return 0;
+			}
+			tv[i] = tile->cval->elems[i]->i;
+		}
+	}
+	r = ir_tuple_rank(T->layout.shape);
+	if (nt > 8 || nt > r || (co->kind == E_TUPLE ? co->u.list.n : 1) != nt) {
+		unsupported(c, n->span, "local_tile with these ranks");
+		return 0;
+	}
+	ot = off_type(c, t);
+	off = ir_b_const(&c->b, ot, 0);
+	for (int m = 0; m < r; m++) {
+		IrTuple *sm = mode_of(T->layout.shape, m), *dm = mode_of(T->layout.stride, m);
+		if (m >= nt) {
+			s[ns] = sm; d[ns++] = dm;
+			continue;
+		}
+		if (sm->n) {
+			unsupported(c, n->span, "local_tile of a nested mode");
+			return 0;
+		}
+		Node *cm = co->kind == E_TUPLE ? co->u.list.v[m] : co;
+		x = ir_tuple_int(c->m, tv[m]);
+		s[ns] = x; d[ns++] = dm;
+		if (cm->kind == E_HOLE) {
+			/* keep the tile-count mode: ceil(S / t) : t*d */
+			IrRef cnt = !sm->dyn ? ir_b_const(&c->b, ir_ty(IR_I32), (sm->value + tv[m] - 1) / tv[m])
+			          : ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_ADD, leaf_val(c, sm, ir_ty(IR_I32)),
+			                                                 ir_b_const(&c->b, ir_ty(IR_I32), tv[m] - 1)),
+			                     ir_b_const(&c->b, ir_ty(IR_I32), tv[m]));
+			int64_t cv;
+			rest_s[nrest] = ir_const_value(c->f, cnt, &cv) ? ir_tuple_int(c->m, cv) : ir_tuple_dyn(c->m, cnt);
+			rest_d[nrest++] = scale(c, dm, x);
+			continue;
+		}
+		IrRef k = expr(c, cm);
+		if (!k)
+			return 0;
+		k = ir_b_bin(&c->b, IR_OP_MUL, to_type(c, k, ot), ir_b_const(&c->b, ot, tv[m]));
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, k, leaf_val(c, dm, ot)));
+	}
+	for (int i = 0; i < nrest && ns < 16; i++) {
+		s[ns] = rest_s[i];
+		d[ns++] = rest_d[i];
+	}
+	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+}
+
+/* local_partition(T, L, i): thread i's values of T under the thread-value
+ * layout L = (thread mode, value mode), T of rank 1: value v is T(L(i, v)). */
+static IrRef
+local_partition(Cg *c, Node *n)
+{
+	Node *tn = n->u.call.args.v[0], *ln = n->u.call.args.v[1], *in = n->u.call.args.v[2];
+	IrRef t = expr(c, tn), i, off;
+	IrTensor *T;
+	IrLayout L;
+	IrType ot;
+
+	if (!t)
+		return 0;
+	if (!is_tensor_val(c, t) || layout_of(c, ln, &L) || ir_tuple_rank(L.shape) != 2 || L.sw.b) {
+		unsupported(c, n->span, "local_partition other than a tensor by a (thread, value) layout");
+		return 0;
+	}
+	T = tensor_of(c, t);
+	if (T->layout.shape->n || T->layout.sw.b) {
+		unsupported(c, tn->span, "local_partition of a tensor of rank > 1");
+		return 0;
+	}
+	if (!(i = expr(c, in)))
+		return 0;
+	ot = off_type(c, t);
+	/* thread part: T's stride times L's thread-mode offset */
+	off = ir_b_bin(&c->b, IR_OP_MUL, eval_mode(c, L.shape->kid[0], L.stride->kid[0], i, ot),
+	               leaf_val(c, T->layout.stride, ot));
+	IrLayout v = { L.shape->kid[1], scale(c, L.stride->kid[1], T->layout.stride), { 0, 0, 0 } };
+	return ir_b_tensor_view(&c->b, t, off, v);
+}
+
+/* T[c0, _, ...]: fixed modes add their offsets, '_' modes stay */
+static IrRef
+slice(Cg *c, Node *n, IrRef t)
+{
+	IrTensor *T = tensor_of(c, t);
+	int r = ir_tuple_rank(T->layout.shape), ns = 0;
+	IrTuple *s[16], *d[16];
+	IrType ot = off_type(c, t);
+	IrRef off = ir_b_const(&c->b, ot, 0);
+
+	if (n->u.call.args.n != r || r > 16 || T->layout.sw.b) {
+		unsupported(c, n->span, "this slice");
+		return 0;
+	}
+	for (int m = 0; m < r; m++) {
+		Node *a = n->u.call.args.v[m];
+		if (a->kind == E_HOLE) {
+			s[ns] = mode_of(T->layout.shape, m);
+			d[ns++] = mode_of(T->layout.stride, m);
+			continue;
+		}
+		IrRef k = expr(c, a);
+		if (!k)
+			return 0;
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, eval_mode(c, mode_of(T->layout.shape, m),
+		                                              mode_of(T->layout.stride, m), k, ot));
+	}
+	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+}
+
+/* make_identity(S): element c is its own (colexicographic) index */
+static IrRef
+make_identity(Cg *c, Node *n)
+{
+	Node *sn = n->u.call.args.v[0];
+	IrTuple *s = tuple_of_node(c, sn);
+	IrLayout l = { 0 };
+
+	if (!s || s->n) {
+		unsupported(c, sn->span, "make_identity of a shape of rank > 1");
+		return 0;
+	}
+	l.shape = s;
+	l.stride = ir_tuple_int(c->m, 1);
+	return ir_b_tensor_identity(&c->b, l);
+}
+
+/* number of elements of a view with a static shape, or -1 */
+static int64_t
+view_size(Cg *c, IrRef t)
+{
+	return ir_tuple_size(tensor_of(c, t)->layout.shape);
+}
+
+static void
+flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTuple **fd, int *n)
+{
+	if (!s->n) {
+		if (*n < 32) {
+			fs[*n] = s;
+			fd[(*n)++] = d;
+		}
+		return;
+	}
+	for (int i = 0; i < s->n; i++)
+		flatten_modes(s->kid[i], d->kid[i], fs, fd, n);
+}
+
+/* 1 if the view's element v sits at offset v (static, stride-1 contiguous) */
+static int
+contiguous(Cg *c, IrRef t)
+{
+	IrTensor *T = tensor_of(c, t);
+	const IrTuple *fs[32], *fd[32];
+	int nf = 0;
+	int64_t expect = 1;
+
+	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	for (int i = 0; i < nf; i++) {
+		if (fs[i]->dyn || fd[i]->dyn)
+			return 0;
+		if (fs[i]->value == 1)
+			continue;
+		if (fd[i]->value != expect)
+			return 0;
+		expect *= fs[i]->value;
+	}
+	return 1;
+}
+
+/* predicate for value v of a copy: pred=elem_less(cid, S) evaluated lazily */
+static IrRef
+pred_at(Cg *c, Node *p, unsigned v)
+{
+	Node *lz = p->kind == E_NAME && p->u.name.sym ? lookup_lazy(c, p->u.name.sym) : NULL;
+	Node *el = lz ? lz : p;
+	if (el->kind == E_CALL && el->u.call.callee->kind == E_NAME &&
+	    !strcmp(el->u.call.callee->u.name.id, "elem_less") && el->u.call.args.n == 2) {
+		IrRef cid = expr(c, el->u.call.args.v[0]);
+		Node *bn = el->u.call.args.v[1];
+		IrRef k, b, x;
+		if (!cid)
+			return 0;
+		if (!is_tensor_val(c, cid)) {
+			unsupported(c, el->span, "elem_less on this value");
+			return 0;
+		}
+		k = ir_b_const(&c->b, ir_ty(IR_I32), v);
+		x = ir_b_tload(&c->b, cid, 1, 1, &k);
+		if (!(b = expr(c, bn)))
+			return 0;
+		return ir_b_cmp(&c->b, IR_LT, x, to_type(c, b, ir_ty(IR_I32)));
+	}
+	IrRef b = expr(c, p);
+	if (b && c->f->inst[b].ty.lanes == 1)
+		return to_type(c, b, ir_ty(IR_I1));
+	if (b)
+		unsupported(c, p->span, "this predicate");
+	return 0;
+}
+
+enum { MAXLANES = 64 };
+
+static IrRef
+zero_i32(Cg *c)
+{
+	return ir_b_const(&c->b, ir_ty(IR_I32), 0);
+}
+
+/* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
+static IrRef
+load_view(Cg *c, IrRef t, unsigned n, int vec)
+{
+	IrTensor *T = tensor_of(c, t);
+	unsigned es = (ir_scalar_bits(T->elem) + 7) / 8, piece = vec ? 16 / es : 1;
+	IrRef acc;
+
+	if (n == 1) {
+		IrRef z = zero_i32(c);
+		return ir_b_tload(&c->b, t, 1, 1, &z);
+	}
+	if (piece == 0 || piece > n)
+		piece = n;
+	while (n % piece)
+		piece /= 2;
+	if (piece == n) {
+		IrRef z = zero_i32(c);
+		return ir_b_tload(&c->b, t, n, 1, &z);
+	}
+	acc = ir_b_splat(&c->b, ir_vec(T->elem, n), ir_ty_is_float(ir_ty(T->elem))
+	                 ? ir_b_fconst(&c->b, ir_ty(T->elem), 0) : ir_b_const(&c->b, ir_ty(T->elem), 0));
+	for (unsigned k = 0; k < n; k += piece) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k);
+		IrRef v = ir_b_tload(&c->b, t, piece, 1, &co);
+		for (unsigned j = 0; j < piece; j++)
+			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, v, j) : v, k + j);
+	}
+	return acc;
+}
+
+static void
+store_view(Cg *c, IrRef t, IrRef val, unsigned n, int vec)
+{
+	IrTensor *T = tensor_of(c, t);
+	unsigned es = (ir_scalar_bits(T->elem) + 7) / 8, piece = vec ? 16 / es : 1;
+
+	if (piece == 0 || piece > n)
+		piece = n;
+	while (n % piece)
+		piece /= 2;
+	if (piece == n) {
+		IrRef co = zero_i32(c);
+		ir_b_tstore(&c->b, t, val, 1, &co);
+		return;
+	}
+	for (unsigned k = 0; k < n; k += piece) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k), v;
+		if (piece == 1) {
+			v = ir_b_extract(&c->b, val, k);
+		} else {
+			v = ir_b_splat(&c->b, ir_vec(T->elem, piece), ir_b_extract(&c->b, val, k));
+			for (unsigned j = 1; j < piece; j++)
+				v = ir_b_insert(&c->b, v, ir_b_extract(&c->b, val, k + j), j);
+		}
+		ir_b_tstore(&c->b, t, v, 1, &co);
+	}
+}
+
+/* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
+static void
+copy(Cg *c, Node *n)
+{
+	int na = n->u.call.args.n;
+	Node *sn, *dn, *pn = NULL;
+	IrRef s, d, pv[MAXLANES], all = 0;
+
+	if (na < 2 || na > 3) {
+		unsupported(c, n->span, "this copy");
+		return;
+	}
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, "pred"))
+			pn = n->u.call.named.v[i]->value;
+	sn = n->u.call.args.v[na - 2];
+	dn = n->u.call.args.v[na - 1];
+	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
+		return;
+	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
+	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
+		unsupported(c, n->span, "a copy other than between a tensor view and a register fragment");
+		return;
+	}
+	IrRef view = s_view ? s : d;
+	int64_t nel = view_size(c, view);
+	if (nel <= 0 || nel > MAXLANES) {
+		unsupported(c, n->span, "a copy of a view without a small static size");
+		return;
+	}
+	IrTensor *T = tensor_of(c, view);
+	unsigned nn = (unsigned)nel;
+	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
+	int vec = contiguous(c, view);
+	if (!s_view) {
+		if (c->f->inst[s].ty.lanes != vt.lanes) {
+			unsupported(c, n->span, "a copy between shapes of different sizes");
+			return;
+		}
+		s = to_type(c, s, vt);
+	}
+	c->b.loc = loc_of(c, n->span);
+	if (!pn) {
+		if (s_view)
+			bind(c, dn->u.name.sym, load_view(c, s, nn, vec));
+		else
+			store_view(c, d, s, nn, vec);
+		return;
+	}
+	/* predicated: all lanes in range -> the vector path; else element by element */
+	for (unsigned v = 0; v < nn; v++) {
+		if (!(pv[v] = pred_at(c, pn, v)))
+			return;
+		all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pv[v]) : pv[v];
+	}
+	if (s_view) {
+		IrRef old = lookup(c, dn->u.name.sym);
+		if (!old || !ir_ty_eq(c->f->inst[old].ty, vt)) {
+			unsupported(c, dn->span, "a predicated copy into a fragment of another shape");
+			return;
+		}
+		IrRef iff = ir_b_if(&c->b, all, 1, &vt);
+		IrRef fast = load_view(c, s, nn, vec);
+		ir_b_yield(&c->b, 1, &fast);
+		ir_b_else(&c->b);
+		IrRef acc = old;
+		for (unsigned v = 0; v < nn; v++) {
+			IrType et = ir_ty(T->elem);
+			IrRef e1 = ir_b_if(&c->b, pv[v], 1, &et);
+			IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
+			IrRef x = ir_b_tload(&c->b, s, 1, 1, &co);
+			ir_b_yield(&c->b, 1, &x);
+			ir_b_else(&c->b);
+			IrRef keep = nn > 1 ? ir_b_extract(&c->b, acc, v) : acc;
+			ir_b_yield(&c->b, 1, &keep);
+			ir_b_end(&c->b);
+			IrRef got = ir_b_proj(&c->b, e1, 0);
+			acc = nn > 1 ? ir_b_insert(&c->b, acc, got, v) : got;
+		}
+		ir_b_yield(&c->b, 1, &acc);
+		ir_b_end(&c->b);
+		bind(c, dn->u.name.sym, ir_b_proj(&c->b, iff, 0));
+		return;
+	}
+	ir_b_if(&c->b, all, 0, NULL);
+	store_view(c, d, s, nn, vec);
+	ir_b_else(&c->b);
+	for (unsigned v = 0; v < nn; v++) {
+		ir_b_if(&c->b, pv[v], 0, NULL);
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
+		ir_b_tstore(&c->b, d, nn > 1 ? ir_b_extract(&c->b, s, v) : s, 1, &co);
+		ir_b_end(&c->b);
+	}
+	ir_b_end(&c->b);
+}
+
+/* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
+static IrRef
+fragment_like(Cg *c, Node *n)
+{
+	IrRef t = expr(c, n->u.call.args.v[0]), z;
+	IrScalar el;
+	int64_t sz;
+
+	if (!t)
+		return 0;
+	if (!is_tensor_val(c, t) || (sz = view_size(c, t)) <= 0 || sz > MAXLANES ||
+	    !n->type || !scalar_of(n->type->scalar, &el)) {
+		unsupported(c, n->span, "fragment_like of a view without a small static size");
+		return 0;
+	}
+	z = ir_ty_is_float(ir_ty(el)) ? ir_b_fconst(&c->b, ir_ty(el), 0) : ir_b_const(&c->b, ir_ty(el), 0);
+	return sz > 1 ? ir_b_splat(&c->b, ir_vec(el, (unsigned)sz), z) : z;
+}
+
 static IrRef
 call(Cg *c, Node *n)
 {
@@ -409,6 +969,18 @@ call(Cg *c, Node *n)
 	if (!fn) {
 		unsupported(c, n->span, "this call");
 		return 0;
+	}
+	if (!strcmp(fn, "local_tile") && na == 3)
+		return local_tile(c, n);
+	if (!strcmp(fn, "local_partition") && na == 3)
+		return local_partition(c, n);
+	if (!strcmp(fn, "make_identity") && na == 1)
+		return make_identity(c, n);
+	if (!strcmp(fn, "fragment_like") && (na == 1 || na == 2))
+		return fragment_like(c, n);
+	if (!strcmp(fn, "copy")) {
+		copy(c, n);
+		return (IrRef)-1;
 	}
 	if (!strcmp(fn, "barrier") && na == 0) {
 		ir_b_barrier(&c->b);
@@ -614,6 +1186,7 @@ expr(Cg *c, Node *n)
 		if (op == OP_AND || op == OP_OR)
 			return ir_b_bin(&c->b, op == OP_AND ? IR_OP_AND : IR_OP_OR, to_type(c, l, ir_ty(IR_I1)),
 			                to_type(c, r, ir_ty(IR_I1)));
+		rt = lanes_of(c, rt, l, r);
 		l = to_type(c, l, rt);
 		r = to_type(c, r, rt);
 		if (ir_ty_is_float(rt)) {
@@ -647,13 +1220,24 @@ expr(Cg *c, Node *n)
 		IrType t = type_of(c, n, &ok);
 		if (!x)
 			return 0;
-		if (!ok || c->f->inst[x].ty.lanes != 1)
+		if (!ok)
 			break;
-		return to_type(c, x, t);
+		return to_type(c, x, lanes_of(c, t, x, 0));
 	}
 	case E_INDEX: {
 		IrRef t, co[8];
 		uint32_t nc;
+		for (int i = 0; i < n->u.call.args.n; i++)
+			if (n->u.call.args.v[i]->kind == E_HOLE) {
+				IrRef base = expr(c, n->u.call.callee);
+				if (!base)
+					return 0;
+				if (!is_tensor_val(c, base)) {
+					unsupported(c, n->span, "slicing this value");
+					return 0;
+				}
+				return slice(c, n, base);
+			}
 		if (!tensor_coords(c, n, &t, co, &nc))
 			return 0;
 		c->b.loc = loc_of(c, n->span);
@@ -918,8 +1502,22 @@ stmt(Cg *c, Node *n)
 			return;
 		}
 		if (n->u.let.init->type && n->u.let.init->type->kind != TY_SCALAR) {
-			unsupported(c, n->u.let.init->span, "a binding of this kind of value");
-			return;
+			Type *ty = n->u.let.init->type;
+			Node *in = n->u.let.init;
+			if (in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
+			    !strcmp(in->u.call.callee->u.name.id, "elem_less")) {
+				if (p->kind == E_NAME && p->u.name.sym)
+					bind_lazy(c, p->u.name.sym, in);
+				return;
+			}
+			if (ty->kind == TY_TILED_COPY || ty->kind == TY_ATOM) {
+				/* used only as the first argument of copy: nothing to compute */
+				return;
+			}
+			if (ty->kind != TY_TENSOR) {
+				unsupported(c, in->span, "a binding of this kind of value");
+				return;
+			}
 		}
 		v = expr(c, n->u.let.init);
 		if (!v)

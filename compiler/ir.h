@@ -116,7 +116,7 @@ typedef struct {
 
 /* ---- tensors --------------------------------------------------------------- */
 
-typedef enum { IR_SPACE_GLOBAL, IR_SPACE_LDS } IrSpace;
+typedef enum { IR_SPACE_GLOBAL, IR_SPACE_LDS, IR_SPACE_IDENTITY } IrSpace;
 
 /* How a global tensor is addressed (decided by lower-layout when AUTO). */
 typedef enum {
@@ -181,6 +181,9 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(INSERT,  "insert",  2, IR_PURE)        /* vector, scalar; imm[0] = lane */ \
 	X(TGLOBAL, "tensor.global", 1, IR_PURE)  /* ptr arg; aux = tensor index */ \
 	X(LDSALLOC,"lds.alloc", 0, IR_PURE)      /* aux = tensor index */ \
+	X(TVIEW,   "tensor.view", 2, IR_PURE)    /* parent tensor, element offset; aux = tensor index: its layout maps \
+	                                            a view coordinate to an offset added to the parent's */ \
+	X(TIDENT,  "tensor.identity", 0, IR_PURE)/* aux = tensor index (elem i32): an element is its own offset */ \
 	X(TLOAD,   "tload",  -1, IR_SIDE)        /* tensor, coords...; result <lanes x elem> */ \
 	X(TSTORE,  "tstore", -1, IR_SIDE)        /* tensor, value, coords... */ \
 	X(LD,      "ld",      2, IR_SIDE)        /* tensor, element offset (after lower-layout) */ \
@@ -322,6 +325,14 @@ IrRef ir_b_insert(IrBuilder *b, IrRef v, IrRef x, unsigned lane);
 IrRef ir_b_tensor_global(IrBuilder *b, IrRef ptr_arg, IrScalar elem, IrLayout lay,
                          IrAddr addr, const char *name);
 IrRef ir_b_lds_alloc(IrBuilder *b, IrScalar elem, IrLayout lay, const char *name);
+/* A view of tensor PARENT: element offset OFF (in the parent's memory
+ * offsets, before the root's swizzle) plus LAY(coordinate). Views chain; the
+ * root (tensor.global, lds.alloc, tensor.identity) decides the addressing. */
+IrRef ir_b_tensor_view(IrBuilder *b, IrRef parent, IrRef off, IrLayout lay);
+/* A coordinate tensor (CuTe make_identity): loading element c gives LAY(c) as i32. */
+IrRef ir_b_tensor_identity(IrBuilder *b, IrLayout lay);
+int ir_is_tensor(IrOp op);            /* tensor.global, lds.alloc, tensor.view, tensor.identity */
+IrRef ir_tensor_root(const IrFunc *f, IrRef t);
 IrRef ir_b_tload(IrBuilder *b, IrRef t, unsigned lanes, uint32_t ncoord, const IrRef *coord);
 void ir_b_tstore(IrBuilder *b, IrRef t, IrRef val, uint32_t ncoord, const IrRef *coord);
 void ir_b_barrier(IrBuilder *b);

@@ -491,6 +491,50 @@ ir_b_lds_alloc(IrBuilder *b, IrScalar elem, IrLayout lay, const char *name)
 	return r;
 }
 
+int
+ir_is_tensor(IrOp op)
+{
+	return op == IR_OP_TGLOBAL || op == IR_OP_LDSALLOC || op == IR_OP_TVIEW || op == IR_OP_TIDENT;
+}
+
+IrRef
+ir_tensor_root(const IrFunc *f, IrRef t)
+{
+	while (f->inst[t].op == IR_OP_TVIEW)
+		t = f->inst[t].ops[0];
+	return t;
+}
+
+IrRef
+ir_b_tensor_view(IrBuilder *b, IrRef parent, IrRef off, IrLayout lay)
+{
+	IrTensor t = b->fn->tensor[b->fn->inst[parent].aux];
+	IrRef ops[2] = { parent, off };
+	IrRef r;
+
+	if (!ir_is_tensor((IrOp)b->fn->inst[parent].op))
+		IR_ICE("tensor.view of a non-tensor");
+	t.layout = lay;
+	r = ir_b_inst(b, IR_OP_TVIEW, ir_ty(IR_TENSOR), 2, ops);
+	b->fn->inst[r].aux = add_tensor(b->fn, t);
+	return r;
+}
+
+IrRef
+ir_b_tensor_identity(IrBuilder *b, IrLayout lay)
+{
+	IrTensor t = { 0 };
+	IrRef r;
+
+	t.space = IR_SPACE_IDENTITY;
+	t.elem = IR_I32;
+	t.layout = lay;
+	t.name = "identity";
+	r = ir_b_inst(b, IR_OP_TIDENT, ir_ty(IR_TENSOR), 0, NULL);
+	b->fn->inst[r].aux = add_tensor(b->fn, t);
+	return r;
+}
+
 IrRef
 ir_b_tload(IrBuilder *b, IrRef t, unsigned lanes, uint32_t ncoord, const IrRef *coord)
 {
@@ -500,7 +544,7 @@ ir_b_tload(IrBuilder *b, IrRef t, unsigned lanes, uint32_t ncoord, const IrRef *
 
 	if (ncoord + 1 > 16)
 		IR_ICE("too many coordinates");
-	if (T->op != IR_OP_TGLOBAL && T->op != IR_OP_LDSALLOC)
+	if (!ir_is_tensor((IrOp)T->op))
 		IR_ICE("tload of a non-tensor");
 	elem = b->fn->tensor[T->aux].elem;
 	ops[0] = t;

@@ -204,9 +204,9 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			return 1;
 	for (IrRef r = 1; r < n; r++) {
 		IrInst *I = &f->inst[r];
-		IrTensor *T;
+		IrTensor *T, *R;
 		uint32_t first, nc, pos;
-		IrRef off, newops[3];
+		IrRef off, newops[3], root;
 		Em e;
 
 		if (I->op != IR_OP_TLOAD && I->op != IR_OP_TSTORE)
@@ -214,13 +214,15 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		first = I->op == IR_OP_TSTORE ? 2 : 1;
 		nc = I->nops - first;
 		T = &f->tensor[f->inst[I->ops[0]].aux];
+		root = ir_tensor_root(f, I->ops[0]);
+		R = &f->tensor[f->inst[root].aux];
 		if (!find_pos(f, r, &pos))
 			IR_ICE("tload/tstore not in its region");
 		e.f = f;
 		e.rg = I->parent;
 		e.pos = pos;
 		e.loc = I->loc;
-		e.ity = ir_ty(T->space == IR_SPACE_GLOBAL && T->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
+		e.ity = ir_ty(R->space == IR_SPACE_GLOBAL && R->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
 		if (nc == 1) {
 			off = eval(&e, T->layout.shape, T->layout.stride, as_index(&e, f->inst[r].ops[first]));
 		} else {
@@ -231,9 +233,23 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 				          eval(&e, T->layout.shape->kid[k], T->layout.stride->kid[k], c));
 			}
 		}
-		off = swizzle(&e, T->layout.sw, off);
+		/* views add their offsets on the way to the root */
+		for (IrRef v = f->inst[r].ops[0]; f->inst[v].op == IR_OP_TVIEW; v = f->inst[v].ops[0])
+			off = bin(&e, IR_OP_ADD, off, as_index(&e, f->inst[v].ops[1]));
+		off = swizzle(&e, R->layout.sw, off);
 		I = &f->inst[r];             /* the array may have grown */
-		newops[0] = I->ops[0];
+		if (R->space == IR_SPACE_IDENTITY) {
+			/* a coordinate tensor: the element is the offset itself */
+			IrRef zero = kconst(&e, 0);
+			I = &f->inst[r];
+			I->op = IR_OP_ADD;
+			I->nops = 2;
+			I->ops = ir_alloc(f->mod, sizeof newops);
+			I->ops[0] = off;
+			I->ops[1] = zero;
+			continue;
+		}
+		newops[0] = root;
 		if (I->op == IR_OP_TSTORE) {
 			newops[1] = I->ops[1];
 			newops[2] = off;

@@ -247,7 +247,7 @@ hoistable(IrFunc *f, IrRef r, const uint8_t *inside)
 	for (uint32_t k = 0; k < I->nops; k++)
 		if (inside[I->ops[k]])
 			return 0;
-	if (op == IR_OP_TGLOBAL || op == IR_OP_LDSALLOC) {
+	if (ir_is_tensor(op)) {
 		IrTensor *T = &f->tensor[I->aux];
 		if (tuple_uses_inside(T->layout.shape, inside) || tuple_uses_inside(T->layout.stride, inside))
 			return 0;
@@ -349,7 +349,7 @@ ir_pass_dce(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			IrInst *I = &f->inst[all[i]];
 			for (uint32_t k = 0; k < I->nops; k++)
 				uses[I->ops[k]]++;
-			if (I->op == IR_OP_TGLOBAL || I->op == IR_OP_LDSALLOC) {
+			if (ir_is_tensor((IrOp)I->op)) {
 				count_tuple(f->tensor[I->aux].layout.shape, uses);
 				count_tuple(f->tensor[I->aux].layout.stride, uses);
 			}

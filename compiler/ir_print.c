@@ -58,7 +58,7 @@ print_tensor(FILE *out, const IrFunc *f, const IrTensor *t)
 	ir_print_layout(out, &t->layout);
 	if (t->space == IR_SPACE_GLOBAL)
 		fprintf(out, " addr=%s", ADDR_NAMES[t->addr]);
-	else
+	else if (t->space == IR_SPACE_LDS)
 		fprintf(out, " offset=%u", t->lds_offset);
 	if (t->name)
 		fprintf(out, " name=%s", t->name);
@@ -125,7 +125,11 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 	}
 	if (I->op == IR_OP_INSERT || I->op == IR_OP_PROJ)
 		fprintf(out, ", %" PRId64, I->imm[0]);
-	if (I->op == IR_OP_TGLOBAL || I->op == IR_OP_LDSALLOC) {
+	if (I->op == IR_OP_TVIEW || I->op == IR_OP_TIDENT) {
+		fputs(" : ", out);
+		fprintf(out, "%s ", ir_scalar_name(f->tensor[I->aux].elem));
+		ir_print_layout(out, &f->tensor[I->aux].layout);
+	} else if (I->op == IR_OP_TGLOBAL || I->op == IR_OP_LDSALLOC) {
 		fputs(" : ", out);
 		print_tensor(out, f, &f->tensor[I->aux]);
 	} else if (I->ty.kind != IR_VOID && I->ty.kind != IR_TUPLE) {

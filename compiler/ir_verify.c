@@ -137,6 +137,13 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		if (ty(v, I->ops[0]).kind != IR_PTR)
 			err(v, r, "tensor.global needs a pointer argument");
 		/* fallthrough */
+	case IR_OP_TVIEW: case IR_OP_TIDENT:
+		if (op == IR_OP_TVIEW && (!ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
+		                          !ir_ty_is_int(ty(v, I->ops[1])) || ty(v, I->ops[1]).lanes != 1)) {
+			err(v, r, "tensor.view needs a tensor and a scalar integer offset");
+			break;
+		}
+		/* fallthrough */
 	case IR_OP_LDSALLOC:
 		if (I->aux >= f->ntensor || !tuple_ok(v, f->tensor[I->aux].layout.shape) ||
 		    !tuple_ok(v, f->tensor[I->aux].layout.stride))
@@ -152,7 +159,7 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 			break;
 		}
 		T = &f->inst[I->ops[0]];
-		if (T->op != IR_OP_TGLOBAL && T->op != IR_OP_LDSALLOC) {
+		if (!ir_is_tensor((IrOp)T->op)) {
 			err(v, r, "first operand is not a tensor");
 			break;
 		}
@@ -169,6 +176,8 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 			IrType et = (op == IR_OP_TLOAD || op == IR_OP_LD) ? I->ty : ty(v, I->ops[1]);
 			if (et.kind != f->tensor[T->aux].elem)
 				err(v, r, "element type differs from the tensor's");
+			if (f->tensor[T->aux].space == IR_SPACE_IDENTITY && (op == IR_OP_TSTORE || op == IR_OP_ST || et.lanes != 1))
+				err(v, r, "an identity tensor is only read, one element at a time");
 		}
 		break;
 	}

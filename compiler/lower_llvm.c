@@ -582,6 +582,8 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_LDSALLOC:
 		v = w->lds;
 		break;
+	case IR_OP_TVIEW: case IR_OP_TIDENT:
+		return;     /* folded into ld/st offsets by lower-layout */
 	case IR_OP_LD: lower_ld(w, r); return;
 	case IR_OP_ST: lower_st(w, r); return;
 	case IR_OP_TLOAD: case IR_OP_TSTORE:
