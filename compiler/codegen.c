@@ -1605,6 +1605,89 @@ stmt(Cg *c, Node *n)
 	}
 }
 
+/* ---- atoms per target ---- */
+
+typedef struct {
+	Cg *c;
+	SemaProgram *prog;
+	const TgtDesc *t;
+	int reported;
+} AtomCheck;
+
+/* the module declaring atom decl, or NULL */
+static SemaModule *
+atom_module(SemaProgram *p, Node *decl)
+{
+	for (int i = 0; i < p->nmodules; i++)
+		for (int k = 0; k < p->modules[i]->nsyms; k++)
+			if (p->modules[i]->syms[k]->node == decl)
+				return p->modules[i];
+	return NULL;
+}
+
+static void check_atoms(AtomCheck *a, Node *n);
+
+static void
+check_list(AtomCheck *a, NodeList l)
+{
+	for (int i = 0; i < l.n; i++)
+		check_atoms(a, l.v[i]);
+}
+
+/* Using an atom declared for another target (stdlib/gfxNNN.fly) is a located error. */
+static void
+check_atoms(AtomCheck *a, Node *n)
+{
+	if (!n || a->reported)
+		return;
+	if (n->type && n->type->atom && (n->type->kind == TY_ATOM || n->kind == E_MEMBER)) {
+		SemaModule *m = atom_module(a->prog, n->type->atom);
+		const TgtDesc *owner = m ? tgt_find(m->name) : NULL;
+		if (owner && owner != a->t) {
+			diag_error(a->c->d, n->span, "atom '%s.%s' belongs to %s; --offload-arch=%s does not have it "
+			           "(use the %s atoms, e.g. import %s)", m->name, n->type->atom->u.atom.id,
+			           owner->name, a->t->name, a->t->name, a->t->name);
+			a->reported = 1;
+			a->c->failed = 1;
+			return;
+		}
+	}
+	switch (n->kind) {
+	case S_BLOCK: check_list(a, n->u.block); break;
+	case S_LET: case S_VAR: check_atoms(a, n->u.let.init); break;
+	case S_ASSIGN: check_atoms(a, n->u.assign.lhs); check_atoms(a, n->u.assign.rhs); break;
+	case S_EXPR: case S_ASSUME: check_atoms(a, n->u.expr); break;
+	case S_IF: check_atoms(a, n->u.if_.cond); check_atoms(a, n->u.if_.then); check_atoms(a, n->u.if_.els); break;
+	case S_FOR:
+		check_atoms(a, n->u.for_.lo); check_atoms(a, n->u.for_.hi);
+		check_atoms(a, n->u.for_.step); check_atoms(a, n->u.for_.body);
+		break;
+	case S_WHILE: check_atoms(a, n->u.while_.cond); check_atoms(a, n->u.while_.body); break;
+	case S_PIPELINE:
+		check_atoms(a, n->u.pipe.lo); check_atoms(a, n->u.pipe.hi);
+		check_atoms(a, n->u.pipe.load); check_atoms(a, n->u.pipe.compute);
+		break;
+	case S_WAVES:
+		for (int i = 0; i < n->u.waves.arms.n; i++)
+			check_atoms(a, n->u.waves.arms.v[i]->body);
+		break;
+	case E_TUPLE: case E_TILER: check_list(a, n->u.list); break;
+	case E_UNARY: check_atoms(a, n->u.unary.x); break;
+	case E_BINARY: case E_LAYOUT: case E_COMPOSE:
+		check_atoms(a, n->u.binary.l); check_atoms(a, n->u.binary.r);
+		break;
+	case E_CALL: case E_INDEX:
+		check_atoms(a, n->u.call.callee);
+		check_list(a, n->u.call.args);
+		for (int i = 0; i < n->u.call.named.n; i++)
+			check_atoms(a, n->u.call.named.v[i]->value);
+		break;
+	case E_MEMBER: check_atoms(a, n->u.member.base); break;
+	case E_CONVERT: check_atoms(a, n->u.convert.x); break;
+	default: break;
+	}
+}
+
 /* ---- kernels ---- */
 
 static void
@@ -1702,6 +1785,15 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 		diag_error(d, SPAN_NONE, "the program has no kernel to compile");
 		ir_module_free(c.m);
 		return 1;
+	}
+	for (int a = 0; a < opt->narchs && !c.failed; a++) {
+		const TgtDesc *t = tgt_find(opt->archs[a]);
+		if (!t)
+			continue;   /* emit_compile reports unknown arches */
+		for (int i = 0; i < prog->nkernels && !c.failed; i++) {
+			AtomCheck ac = { &c, prog, t, 0 };
+			check_atoms(&ac, prog->kernels[i]->decl->u.kernel.body);
+		}
 	}
 	for (int i = 0; i < prog->nkernels && !c.failed; i++)
 		kernel(&c, prog->kernels[i]);
