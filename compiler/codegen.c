@@ -723,8 +723,9 @@ flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTu
 		flatten_modes(s->kid[i], d->kid[i], fs, fd, n);
 }
 
-/* 1 if the view's element v sits at offset v (static, stride-1 contiguous) */
-static int
+/* how many leading elements of the view sit at offsets 0, 1, 2, ... (the
+ * run a vector access may cover); 1 when none */
+static int64_t
 contiguous(Cg *c, IrRef t)
 {
 	IrTensor *T = tensor_of(c, t);
@@ -735,14 +736,26 @@ contiguous(Cg *c, IrRef t)
 	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
 	for (int i = 0; i < nf; i++) {
 		if (fs[i]->dyn || fd[i]->dyn)
-			return 0;
+			break;
 		if (fs[i]->value == 1)
 			continue;
 		if (fd[i]->value != expect)
-			return 0;
+			break;
 		expect *= fs[i]->value;
 	}
-	return 1;
+	return expect;
+}
+
+/* elements per access: at most 16 bytes, dividing both the run and n */
+static unsigned
+piece_of(IrScalar elem, unsigned n, int64_t run)
+{
+	unsigned es = (ir_scalar_bits(elem) + 7) / 8, p = 16 / (es ? es : 1);
+	if (p < 1)
+		p = 1;
+	while (p > 1 && (run % p || n % p))
+		p /= 2;
+	return p;
 }
 
 /* predicate for value v of a copy: pred=elem_less(cid, S) evaluated lazily */
@@ -786,20 +799,16 @@ zero_i32(Cg *c)
 
 /* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
 static IrRef
-load_view(Cg *c, IrRef t, unsigned n, int vec)
+load_view(Cg *c, IrRef t, unsigned n, int64_t run)
 {
 	IrTensor *T = tensor_of(c, t);
-	unsigned es = (ir_scalar_bits(T->elem) + 7) / 8, piece = vec ? 16 / es : 1;
+	unsigned piece = piece_of(T->elem, n, run);
 	IrRef acc;
 
 	if (n == 1) {
 		IrRef z = zero_i32(c);
 		return ir_b_tload(&c->b, t, 1, 1, &z);
 	}
-	if (piece == 0 || piece > n)
-		piece = n;
-	while (n % piece)
-		piece /= 2;
 	if (piece == n) {
 		IrRef z = zero_i32(c);
 		return ir_b_tload(&c->b, t, n, 1, &z);
@@ -816,15 +825,11 @@ load_view(Cg *c, IrRef t, unsigned n, int vec)
 }
 
 static void
-store_view(Cg *c, IrRef t, IrRef val, unsigned n, int vec)
+store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run)
 {
 	IrTensor *T = tensor_of(c, t);
-	unsigned es = (ir_scalar_bits(T->elem) + 7) / 8, piece = vec ? 16 / es : 1;
+	unsigned piece = piece_of(T->elem, n, run);
 
-	if (piece == 0 || piece > n)
-		piece = n;
-	while (n % piece)
-		piece /= 2;
 	if (piece == n) {
 		IrRef co = zero_i32(c);
 		ir_b_tstore(&c->b, t, val, 1, &co);
@@ -876,7 +881,7 @@ copy(Cg *c, Node *n)
 	IrTensor *T = tensor_of(c, view);
 	unsigned nn = (unsigned)nel;
 	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
-	int vec = contiguous(c, view);
+	int64_t vec = contiguous(c, view);
 	if (!s_view) {
 		if (c->f->inst[s].ty.lanes != vt.lanes) {
 			unsupported(c, n->span, "a copy between shapes of different sizes");
@@ -939,6 +944,150 @@ copy(Cg *c, Node *n)
 	ir_b_end(&c->b);
 }
 
+/* A view used as a value (convert<f32>(xr), xr * 2, ...) is loaded whole. */
+static IrRef
+value_of(Cg *c, IrRef r, Span s)
+{
+	int64_t n;
+	if (!r || !is_tensor_val(c, r))
+		return r;
+	if (tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY ||
+	    (n = view_size(c, r)) <= 0 || n > MAXLANES) {
+		unsupported(c, s, "using this tensor as a value");
+		return 0;
+	}
+	return load_view(c, r, (unsigned)n, contiguous(c, r));
+}
+
+/* op(a, b) for reduce: add, mul, max, min on ints or floats */
+static IrRef
+red_op(Cg *c, const char *op, IrRef a, IrRef b)
+{
+	int fl = ir_ty_is_float(c->f->inst[a].ty);
+	if (!strcmp(op, "add")) return ir_b_bin(&c->b, fl ? IR_OP_FADD : IR_OP_ADD, a, b);
+	if (!strcmp(op, "mul")) return ir_b_bin(&c->b, fl ? IR_OP_FMUL : IR_OP_MUL, a, b);
+	if (!strcmp(op, "max")) return ir_b_bin(&c->b, fl ? IR_OP_FMAX : IR_OP_MAX, a, b);
+	if (!strcmp(op, "min")) return ir_b_bin(&c->b, fl ? IR_OP_FMIN : IR_OP_MIN, a, b);
+	return 0;
+}
+
+/* a fragment's lanes folded with op */
+static IrRef
+red_thread(Cg *c, const char *op, IrRef x)
+{
+	unsigned n = c->f->inst[x].ty.lanes;
+	IrRef acc;
+	if (n <= 1)
+		return x;
+	acc = ir_b_extract(&c->b, x, 0);
+	for (unsigned i = 1; i < n; i++)
+		acc = red_op(c, op, acc, ir_b_extract(&c->b, x, i));
+	return acc;
+}
+
+/* butterfly over lanes 0..width-1 (width a power of two <= 32), then, when
+ * whole_wave, one more step across the halves of a 64-lane wave */
+static IrRef
+red_lanes(Cg *c, const char *op, IrRef x, unsigned width, int whole_wave)
+{
+	for (unsigned off = 1; off < width && off < 64; off *= 2)
+		x = red_op(c, op, x, ir_b_shfl_xor(&c->b, x, ir_b_const(&c->b, ir_ty(IR_I32), off)));
+	if (whole_wave) {
+		IrRef y = red_op(c, op, x, ir_b_shfl_xor(&c->b, x, ir_b_const(&c->b, ir_ty(IR_I32), 32)));
+		IrRef is64 = ir_b_cmp(&c->b, IR_EQ, ir_b_wave_size(&c->b), ir_b_const(&c->b, ir_ty(IR_I32), 64));
+		x = ir_b_select(&c->b, is64, y, x);
+	}
+	return x;
+}
+
+/* reduce(op, v, over=thread|lanes|wave|workgroup [, width=n]) and sum(v) */
+static IrRef
+reduce(Cg *c, Node *n, int is_sum)
+{
+	const char *op = "add", *scope = "thread";
+	Node *vn = n->u.call.args.v[is_sum ? 0 : 1];
+	unsigned width = 0;
+	IrRef x;
+
+	if (!is_sum) {
+		Node *on = n->u.call.args.v[0];
+		if (on->kind != E_NAME) {
+			unsupported(c, on->span, "this reduction operator");
+			return 0;
+		}
+		op = on->u.name.id;
+		for (int i = 0; i < n->u.call.named.n; i++) {
+			Param *p = n->u.call.named.v[i];
+			if (!strcmp(p->name, "over") && p->value->kind == E_NAME)
+				scope = p->value->u.name.id;
+			else if (!strcmp(p->name, "over") && p->value->cval && p->value->cval->kind == VAL_ENUM)
+				scope = sema_enum_names[p->value->cval->i];
+			else if (!strcmp(p->name, "width") && p->value->cval && p->value->cval->kind == VAL_INT)
+				width = (unsigned)p->value->cval->i;
+		}
+	}
+	if (!(x = value_of(c, expr(c, vn), vn->span)))
+		return 0;
+	if (!red_op(c, op, x, x)) {
+		unsupported(c, n->span, "this reduction operator");
+		return 0;
+	}
+	x = red_thread(c, op, x);
+	if (!strcmp(scope, "thread"))
+		return x;
+	if (ir_scalar_bits((IrScalar)c->f->inst[x].ty.kind) != 32) {
+		unsupported(c, n->span, "a cross-lane reduction of a value that is not 32-bit");
+		return 0;
+	}
+	if (!strcmp(scope, "lanes")) {
+		if (!width || (width & (width - 1)) || width > 32) {
+			unsupported(c, n->span, "a lane reduction width that is not a power of two up to 32");
+			return 0;
+		}
+		return red_lanes(c, op, x, width, 0);
+	}
+	x = red_lanes(c, op, x, 32, 1);
+	if (!strcmp(scope, "wave"))
+		return x;
+	if (strcmp(scope, "workgroup")) {
+		unsupported(c, n->span, "this reduction scope");
+		return 0;
+	}
+	/* workgroup: lane 0 of each wave writes its result to LDS, then every
+	 * thread folds the slots (one per wave: at most block/32 of them) */
+	unsigned threads = c->f->block[0] * c->f->block[1] * c->f->block[2];
+	IrScalar el = (IrScalar)c->f->inst[x].ty.kind;
+	char lay[32];
+	IrLayout L;
+	snprintf(lay, sizeof lay, "(%u):(1)", (threads + 31) / 32);
+	ir_layout_parse(c->m, lay, &L);
+	IrRef buf = ir_b_lds_alloc(&c->b, el, L, "reduce");
+	IrRef ws = ir_b_wave_size(&c->b);
+	IrRef tid = ir_b_tid(&c->b, 0);
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		IrRef bx = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[0]);
+		IrRef by = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[1]);
+		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
+		tid = ir_b_bin(&c->b, IR_OP_ADD, tid, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
+	}
+	IrRef wave = ir_b_bin(&c->b, IR_OP_DIV, tid, ws);
+	IrRef lane = ir_b_bin(&c->b, IR_OP_REM, tid, ws);
+	ir_b_if(&c->b, ir_b_cmp(&c->b, IR_EQ, lane, ir_b_const(&c->b, ir_ty(IR_I32), 0)), 0, NULL);
+	ir_b_tstore(&c->b, buf, x, 1, &wave);
+	ir_b_end(&c->b);
+	ir_b_barrier(&c->b);
+	IrRef nw = ir_b_bin(&c->b, IR_OP_DIV, ir_b_const(&c->b, ir_ty(IR_I32), threads + 0), ws);
+	IrRef z = ir_b_const(&c->b, ir_ty(IR_I32), 0), one = ir_b_const(&c->b, ir_ty(IR_I32), 1), iv, acc;
+	IrRef first = ir_b_tload(&c->b, buf, 1, 1, &z);
+	IrRef loop = ir_b_for(&c->b, one, nw, one, 1, &first, &iv, &acc);
+	IrRef nxt = red_op(c, op, acc, ir_b_tload(&c->b, buf, 1, 1, &iv));
+	ir_b_yield(&c->b, 1, &nxt);
+	ir_b_end(&c->b);
+	IrRef res = ir_b_proj(&c->b, loop, 0);
+	ir_b_barrier(&c->b);   /* the slots may be reused */
+	return res;
+}
+
 /* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
 static IrRef
 fragment_like(Cg *c, Node *n)
@@ -982,6 +1131,10 @@ call(Cg *c, Node *n)
 		copy(c, n);
 		return (IrRef)-1;
 	}
+	if (!strcmp(fn, "reduce") && na == 2)
+		return reduce(c, n, 0);
+	if (!strcmp(fn, "sum") && na == 1)
+		return reduce(c, n, 1);
 	if (!strcmp(fn, "barrier") && na == 0) {
 		ir_b_barrier(&c->b);
 		return (IrRef)-1;
@@ -1062,7 +1215,7 @@ call(Cg *c, Node *n)
 		return ir_b_select(&c->b, to_type(c, cnd, ir_ty(IR_I1)), to_type(c, x, rt), to_type(c, y, rt));
 	}
 	for (int i = 0; i < na; i++) {
-		if (!(a[i] = expr(c, n->u.call.args.v[i])))
+		if (!(a[i] = value_of(c, expr(c, n->u.call.args.v[i]), n->u.call.args.v[i]->span)))
 			return 0;
 		a[i] = to_type(c, a[i], rt);
 	}
@@ -1163,8 +1316,8 @@ expr(Cg *c, Node *n)
 		IrRef l, r;
 		if (!ok)
 			break;
-		l = expr(c, L);
-		r = l ? expr(c, R) : 0;
+		l = value_of(c, expr(c, L), L->span);
+		r = l ? value_of(c, expr(c, R), R->span) : 0;
 		if (!r)
 			return 0;
 		c->b.loc = loc_of(c, n->span);
@@ -1216,7 +1369,7 @@ expr(Cg *c, Node *n)
 		break;
 	}
 	case E_CONVERT: {
-		IrRef x = expr(c, n->u.convert.x);
+		IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
 		IrType t = type_of(c, n, &ok);
 		if (!x)
 			return 0;

@@ -188,6 +188,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(TSTORE,  "tstore", -1, IR_SIDE)        /* tensor, value, coords... */ \
 	X(LD,      "ld",      2, IR_SIDE)        /* tensor, element offset (after lower-layout) */ \
 	X(ST,      "st",      3, IR_SIDE)        /* tensor, value, element offset */ \
+	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
 	X(BARRIER, "barrier", 0, IR_SIDE)        /* workgroup barrier */ \
 	X(WAIT,    "wait",    0, IR_SIDE)        /* imm[0] vmem, imm[1] lds/smem, imm[2] stores; -1 = don't care */ \
 	X(SCHEDGRP,"sched_group", 0, IR_SIDE)    /* imm[0] mask, imm[1] count, imm[2] sync id */ \
@@ -311,6 +312,8 @@ IrRef ir_b_arg(IrBuilder *b, uint32_t index);
 IrRef ir_b_tid(IrBuilder *b, int dim);
 IrRef ir_b_bid(IrBuilder *b, int dim);
 IrRef ir_b_wave_size(IrBuilder *b);
+/* the value x (32-bit scalar) of lane (this lane ^ mask), as ds_bpermute reads it */
+IrRef ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask);
 IrRef ir_b_bin(IrBuilder *b, IrOp op, IrRef x, IrRef y);    /* result type of x */
 IrRef ir_b_un(IrBuilder *b, IrOp op, IrRef x);
 IrRef ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z);

@@ -385,6 +385,14 @@ id_op(IrBuilder *b, IrOp op, int dim)
 
 IrRef ir_b_tid(IrBuilder *b, int dim) { return id_op(b, IR_OP_TID, dim); }
 IrRef ir_b_bid(IrBuilder *b, int dim) { return id_op(b, IR_OP_BID, dim); }
+IrRef
+ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask)
+{
+	IrRef ops[2] = { x, mask };
+	IrRef r = ir_b_inst(b, IR_OP_SHFLXOR, ty_of(b, x), 2, ops);
+	return r;
+}
+
 IrRef ir_b_wave_size(IrBuilder *b) { return ir_b_inst(b, IR_OP_WAVESIZE, ir_ty(IR_I32), 0, NULL); }
 
 IrRef

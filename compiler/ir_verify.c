@@ -244,6 +244,11 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		if (pos + 1 != nreg || I->parent != 1)
 			err(v, r, "ret must end the kernel body");
 		break;
+	case IR_OP_SHFLXOR:
+		if (ir_scalar_bits((IrScalar)I->ty.kind) != 32 || I->ty.lanes != 1 || !ir_ty_eq(ty(v, I->ops[0]), I->ty) ||
+		    ty(v, I->ops[1]).kind != IR_I32)
+			err(v, r, "shfl_xor moves a 32-bit scalar with an i32 lane mask");
+		break;
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)
 			err(v, r, "setprio takes 0..3");
