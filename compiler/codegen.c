@@ -1164,15 +1164,21 @@ call(Cg *c, Node *n)
 		ir_b_setprio(&c->b, (int)n->u.call.args.v[0]->cval->i);
 		return (IrRef)-1;
 	}
-	if (!strcmp(fn, "sched_barrier")) {
-		ir_b_sched_barrier(&c->b, na == 1 && n->u.call.args.v[0]->cval ? (int)n->u.call.args.v[0]->cval->i : 0);
+	/* instruction-kind masks of sched_barrier / sched_group_barrier (amdgpu-facts §3) */
+	static const int MASK[EN_NENUMS] = {
+		[EN_ALU] = 1, [EN_VALU] = 2, [EN_SALU] = 4, [EN_MFMA] = 8, [EN_WMMA] = 8, [EN_VMEM] = 0x10,
+		[EN_VMEM_READ] = 0x20, [EN_VMEM_WRITE] = 0x40, [EN_DS] = 0x80, [EN_DS_READ] = 0x100,
+		[EN_DS_WRITE] = 0x200 };
+	if (!strcmp(fn, "sched_barrier") && na <= 1) {
+		Value *k = na == 1 ? n->u.call.args.v[0]->cval : NULL;
+		if (na == 1 && (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i])) {
+			unsupported(c, n->span, "this sched_barrier kind");
+			return 0;
+		}
+		ir_b_sched_barrier(&c->b, k ? MASK[k->i] : 0);
 		return (IrRef)-1;
 	}
 	if (!strcmp(fn, "sched_group") && (na == 2 || na == 3)) {
-		static const int MASK[EN_NENUMS] = {
-			[EN_ALU] = 1, [EN_VALU] = 2, [EN_SALU] = 4, [EN_MFMA] = 8, [EN_WMMA] = 8, [EN_VMEM] = 0x10,
-			[EN_VMEM_READ] = 0x20, [EN_VMEM_WRITE] = 0x40, [EN_DS] = 0x80, [EN_DS_READ] = 0x100,
-			[EN_DS_WRITE] = 0x200 };
 		Value *k = n->u.call.args.v[0]->cval, *cnt = n->u.call.args.v[1]->cval;
 		Value *sid = na == 3 ? n->u.call.args.v[2]->cval : NULL;
 		if (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i] || !cnt ||
@@ -1253,6 +1259,37 @@ call(Cg *c, Node *n)
 	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
 	c->failed = 1;
 	return 0;
+}
+
+/* l op r in type rt (lanes widened to the operands'); 0 if op is not arithmetic */
+static IrRef
+arith(Cg *c, AstOp op, IrRef l, IrRef r, IrType rt, int uns)
+{
+	rt = lanes_of(c, rt, l, r);
+	l = to_type(c, l, rt);
+	r = to_type(c, r, rt);
+	if (ir_ty_is_float(rt)) {
+		switch (op) {
+		case OP_ADD: return ir_b_bin(&c->b, IR_OP_FADD, l, r);
+		case OP_SUB: return ir_b_bin(&c->b, IR_OP_FSUB, l, r);
+		case OP_MUL: return ir_b_bin(&c->b, IR_OP_FMUL, l, r);
+		case OP_DIV: return ir_b_bin(&c->b, IR_OP_FDIV, l, r);
+		default: return 0;
+		}
+	}
+	switch (op) {
+	case OP_ADD: return ir_b_bin(&c->b, IR_OP_ADD, l, r);
+	case OP_SUB: return ir_b_bin(&c->b, IR_OP_SUB, l, r);
+	case OP_MUL: return ir_b_bin(&c->b, IR_OP_MUL, l, r);
+	case OP_DIV: return ir_b_bin(&c->b, uns ? IR_OP_DIV : IR_OP_SDIV, l, r);
+	case OP_MOD: return ir_b_bin(&c->b, uns ? IR_OP_REM : IR_OP_SREM, l, r);
+	case OP_BAND: return ir_b_bin(&c->b, IR_OP_AND, l, r);
+	case OP_BOR: return ir_b_bin(&c->b, IR_OP_OR, l, r);
+	case OP_BXOR: return ir_b_bin(&c->b, IR_OP_XOR, l, r);
+	case OP_SHL: return ir_b_bin(&c->b, IR_OP_SHL, l, r);
+	case OP_SHR: return ir_b_bin(&c->b, IR_OP_SHR, l, r);
+	default: return 0;
+	}
 }
 
 static IrRef
@@ -1339,32 +1376,10 @@ expr(Cg *c, Node *n)
 		if (op == OP_AND || op == OP_OR)
 			return ir_b_bin(&c->b, op == OP_AND ? IR_OP_AND : IR_OP_OR, to_type(c, l, ir_ty(IR_I1)),
 			                to_type(c, r, ir_ty(IR_I1)));
-		rt = lanes_of(c, rt, l, r);
-		l = to_type(c, l, rt);
-		r = to_type(c, r, rt);
-		if (ir_ty_is_float(rt)) {
-			switch (op) {
-			case OP_ADD: return ir_b_bin(&c->b, IR_OP_FADD, l, r);
-			case OP_SUB: return ir_b_bin(&c->b, IR_OP_FSUB, l, r);
-			case OP_MUL: return ir_b_bin(&c->b, IR_OP_FMUL, l, r);
-			case OP_DIV: return ir_b_bin(&c->b, IR_OP_FDIV, l, r);
-			default: break;
-			}
-			break;
-		}
-		int uns = n->type && is_unsigned(n->type->scalar);
-		switch (op) {
-		case OP_ADD: return ir_b_bin(&c->b, IR_OP_ADD, l, r);
-		case OP_SUB: return ir_b_bin(&c->b, IR_OP_SUB, l, r);
-		case OP_MUL: return ir_b_bin(&c->b, IR_OP_MUL, l, r);
-		case OP_DIV: return ir_b_bin(&c->b, uns ? IR_OP_DIV : IR_OP_SDIV, l, r);
-		case OP_MOD: return ir_b_bin(&c->b, uns ? IR_OP_REM : IR_OP_SREM, l, r);
-		case OP_BAND: return ir_b_bin(&c->b, IR_OP_AND, l, r);
-		case OP_BOR: return ir_b_bin(&c->b, IR_OP_OR, l, r);
-		case OP_BXOR: return ir_b_bin(&c->b, IR_OP_XOR, l, r);
-		case OP_SHL: return ir_b_bin(&c->b, IR_OP_SHL, l, r);
-		case OP_SHR: return ir_b_bin(&c->b, IR_OP_SHR, l, r);
-		default: break;
+		{
+			IrRef v = arith(c, op, l, r, rt, n->type && is_unsigned(n->type->scalar));
+			if (v)
+				return v;
 		}
 		break;
 	}
@@ -1612,6 +1627,95 @@ stmt_for(Cg *c, Node *n)
 		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
 }
 
+/* the flat work-item id and the wave index (runtime wave size) */
+static IrRef
+wave_index(Cg *c)
+{
+	IrRef t = ir_b_tid(&c->b, 0);
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		IrRef bx = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[0]);
+		IrRef by = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[1]);
+		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
+		t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
+	}
+	return ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b));
+}
+
+/* waves N groups { g => {...} ... }: wave w runs arm w % N (uniform per wave) */
+static void
+stmt_waves(Cg *c, Node *n)
+{
+	Node *cn = n->u.waves.count;
+	if (!cn->cval || cn->cval->kind != VAL_INT || cn->cval->i < 1) {
+		unsupported(c, cn->span, "a wave group count that is not a compile-time integer");
+		return;
+	}
+	IrRef g = ir_b_bin(&c->b, IR_OP_REM, wave_index(c), ir_b_const(&c->b, ir_ty(IR_I32), cn->cval->i));
+	for (int i = 0; i < n->u.waves.arms.n && !c->failed; i++) {
+		Param *arm = n->u.waves.arms.v[i];
+		Symbol *vars[MAXCARRY];
+		int nv = 0;
+		if (!arm->value || !arm->value->cval || arm->value->cval->kind != VAL_INT) {
+			unsupported(c, arm->span, "a wave group index that is not a compile-time integer");
+			return;
+		}
+		collect_assigned(arm->body, vars, &nv, MAXCARRY);
+		for (int k = 0; k < nv; k++)
+			if (lookup(c, vars[k])) {
+				unsupported(c, arm->span, "assigning an outer variable inside a wave group arm");
+				return;
+			}
+		IrRef is = ir_b_cmp(&c->b, IR_EQ, g, ir_b_const(&c->b, ir_ty(IR_I32), arm->value->cval->i));
+		Binding *saved = c->env;
+		ir_b_if(&c->b, is, 0, NULL);
+		block(c, arm->body);
+		c->env = saved;
+		if (c->failed)
+			return;
+		ir_b_end(&c->b);
+	}
+}
+
+static void
+stmt_while(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY];
+	int nv = 0, j = 0;
+	IrRef inits[MAXCARRY], before[MAXCARRY], body[MAXCARRY], ys[MAXCARRY + 1], cond, loop;
+	Binding *saved;
+
+	collect_assigned(n->u.while_.body, vars, &nv, MAXCARRY);
+	for (int i = 0; i < nv; i++)
+		if ((inits[j] = lookup(c, vars[i])))
+			vars[j++] = vars[i];
+	nv = j;
+	c->b.loc = loc_of(c, n->span);
+	loop = ir_b_while(&c->b, (uint32_t)nv, inits, before);
+	saved = c->env;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], before[i]);
+	if (!(cond = expr(c, n->u.while_.cond)))
+		return;
+	ys[0] = to_type(c, cond, ir_ty(IR_I1));
+	for (int i = 0; i < nv; i++)
+		ys[i + 1] = before[i];
+	ir_b_yield(&c->b, (uint32_t)nv + 1, ys);
+	c->env = saved;
+	ir_b_while_body(&c->b, loop, body);
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], body[i]);
+	block(c, n->u.while_.body);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
 static void
 stmt(Cg *c, Node *n)
 {
@@ -1693,16 +1797,25 @@ stmt(Cg *c, Node *n)
 	case S_ASSIGN: {
 		Node *l = n->u.assign.lhs;
 		IrRef v;
-		if (n->u.assign.op != OP_NONE) {
-			unsupported(c, n->span, "compound assignment");
-			return;
-		}
 		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
 			IrRef old = lookup(c, l->u.name.sym);
-			v = expr(c, n->u.assign.rhs);
+			v = value_of(c, expr(c, n->u.assign.rhs), n->u.assign.rhs->span);
 			if (!v || !old)
 				return;
+			if (n->u.assign.op != OP_NONE) {
+				IrType ot = c->f->inst[old].ty;
+				v = arith(c, n->u.assign.op, old, v, ir_ty((IrScalar)ot.kind),
+				          l->type && is_unsigned(l->type->scalar));
+				if (!v) {
+					unsupported(c, n->span, "this compound assignment");
+					return;
+				}
+			}
 			bind(c, l->u.name.sym, to_type(c, v, c->f->inst[old].ty));
+			return;
+		}
+		if (n->u.assign.op != OP_NONE) {
+			unsupported(c, n->span, "compound assignment to this");
 			return;
 		}
 		if (l->kind == E_INDEX) {
@@ -1732,6 +1845,12 @@ stmt(Cg *c, Node *n)
 		return;
 	case S_FOR:
 		stmt_for(c, n);
+		return;
+	case S_WHILE:
+		stmt_while(c, n);
+		return;
+	case S_WAVES:
+		stmt_waves(c, n);
 		return;
 	case S_ASSUME:
 		return;

@@ -196,6 +196,8 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(SETPRIO, "setprio", 0, IR_SIDE)        /* imm[0] 0..3 */ \
 	X(FOR,     "for",    -1, IR_REGIONS)     /* lb, ub, step, inits...; region[0] body; tuple result */ \
 	X(IF,      "if",     -1, IR_REGIONS)     /* cond; region[0] then, region[1] else; tuple result */ \
+	X(WHILE,   "while",  -1, IR_REGIONS)     /* inits...; region[0] before: rargs, yield cond, vals...; \
+	                                            region[1] body: rargs, yield vals...; tuple result */ \
 	X(RARG,    "rarg",    0, IR_PURE)        /* region argument: imm[0] index (0 = for's iv) */ \
 	X(PROJ,    "proj",    1, IR_PURE)        /* imm[0]-th result of a for/if */ \
 	X(YIELD,   "yield",  -1, IR_TERM)        /* values leaving a region */ \
@@ -355,6 +357,12 @@ IrRef ir_b_for(IrBuilder *b, IrRef lb, IrRef ub, IrRef step, uint32_t n,
  * NRES is 0: ir_b_end adds it automatically then). */
 IrRef ir_b_if(IrBuilder *b, IrRef cond, uint32_t nres, const IrType *res);
 void ir_b_else(IrBuilder *b);
+/* while loop with N carried values: the cursor moves into the "before"
+ * region (arguments in before[0..n)), which must end with
+ * ir_b_yield(cond, vals...); then ir_b_while_body moves to the body
+ * (arguments in body[0..n)), ending with ir_b_yield(vals...) and ir_b_end. */
+IrRef ir_b_while(IrBuilder *b, uint32_t n, const IrRef *inits, IrRef *before);
+void ir_b_while_body(IrBuilder *b, IrRef loop, IrRef *body);
 void ir_b_yield(IrBuilder *b, uint32_t n, const IrRef *vals);
 void ir_b_end(IrBuilder *b);          /* back to the region enclosing the for/if */
 IrRef ir_b_proj(IrBuilder *b, IrRef multi, unsigned index);

@@ -638,6 +638,31 @@ ir_b_if(IrBuilder *b, IrRef cond, uint32_t nres, const IrType *res)
 	return r;
 }
 
+IrRef
+ir_b_while(IrBuilder *b, uint32_t n, const IrRef *inits, IrRef *before)
+{
+	IrRef loop = ir_b_inst(b, IR_OP_WHILE, ir_ty(IR_TUPLE), n, inits);
+	IrRegion r0 = new_region(b->fn, loop), r1 = new_region(b->fn, loop);
+
+	b->fn->inst[loop].region[0] = r0;
+	b->fn->inst[loop].region[1] = r1;
+	for (uint32_t i = 0; i < n; i++)
+		before[i] = rarg(b->fn, r0, i, ty_of(b, inits[i]), b->loc);
+	b->cur = r0;
+	return loop;
+}
+
+void
+ir_b_while_body(IrBuilder *b, IrRef loop, IrRef *body)
+{
+	IrInst *L = &b->fn->inst[loop];
+	IrRegion r1 = L->region[1];
+
+	for (uint32_t i = 0; i < L->nops; i++)
+		body[i] = rarg(b->fn, r1, i, b->fn->inst[L->ops[i]].ty, b->loc);
+	b->cur = r1;
+}
+
 static int
 region_terminated(IrFunc *f, IrRegion rg)
 {
@@ -689,6 +714,8 @@ ir_b_proj(IrBuilder *b, IrRef multi, unsigned index)
 
 	if (M->op == IR_OP_FOR && index + 3 < M->nops)
 		ty = f->inst[M->ops[index + 3]].ty;
+	else if (M->op == IR_OP_WHILE && index < M->nops)
+		ty = f->inst[M->ops[index]].ty;
 	else if (M->op == IR_OP_IF) {
 		IrRegionData *R = &f->reg[M->region[0]];
 		if (R->n) {

@@ -140,11 +140,11 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 		print_region(out, f, I->region[0], depth + 1);
 		indent(out, depth);
 		fputs("}", out);
-	} else if (I->op == IR_OP_IF) {
+	} else if (I->op == IR_OP_IF || I->op == IR_OP_WHILE) {
 		fputs(" {\n", out);
 		print_region(out, f, I->region[0], depth + 1);
 		indent(out, depth);
-		fputs("} else {\n", out);
+		fputs(I->op == IR_OP_IF ? "} else {\n" : "} do {\n", out);
 		print_region(out, f, I->region[1], depth + 1);
 		indent(out, depth);
 		fputs("}", out);

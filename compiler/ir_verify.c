@@ -225,16 +225,43 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		}
 		break;
 	}
+	case IR_OP_WHILE: {
+		IrRegionData *A = &f->reg[I->region[0]], *B = &f->reg[I->region[1]];
+		for (int k = 0; k < 2; k++) {
+			IrRegionData *R = k ? B : A;
+			for (uint32_t a = 0; a < I->nops; a++)
+				if (a >= R->n || f->inst[R->inst[a]].op != IR_OP_RARG ||
+				    !ir_ty_eq(f->inst[R->inst[a]].ty, ty(v, I->ops[a])))
+					err(v, r, "while regions must begin with their carried values");
+		}
+		check_region(v, I->region[0], 1);
+		check_region(v, I->region[1], 1);
+		if (A->n && f->inst[A->inst[A->n - 1]].op == IR_OP_YIELD) {
+			IrInst *Y = &f->inst[A->inst[A->n - 1]];
+			if (Y->nops != I->nops + 1 || ty(v, Y->ops[0]).kind != IR_I1)
+				err(v, r, "a while condition region yields the condition and the carried values");
+			else
+				for (uint32_t a = 0; a < I->nops; a++)
+					if (!ir_ty_eq(ty(v, Y->ops[a + 1]), ty(v, I->ops[a])))
+						err(v, r, "a while condition region yields values of the wrong type");
+		} else {
+			err(v, r, "region does not end with yield");
+		}
+		check_yield(v, I->region[1], I->nops, I->ops, 1);
+		break;
+	}
 	case IR_OP_PROJ: {
 		IrInst *M = &f->inst[I->ops[0]];
-		uint32_t n = M->op == IR_OP_FOR ? M->nops - 3 : M->op == IR_OP_IF ? (uint32_t)M->imm[0] : 0;
-		if ((M->op != IR_OP_FOR && M->op != IR_OP_IF) || I->imm[0] < 0 || (uint32_t)I->imm[0] >= n)
+		uint32_t n = M->op == IR_OP_FOR ? M->nops - 3 : M->op == IR_OP_IF ? (uint32_t)M->imm[0]
+		           : M->op == IR_OP_WHILE ? M->nops : 0;
+		if ((M->op != IR_OP_FOR && M->op != IR_OP_IF && M->op != IR_OP_WHILE) || I->imm[0] < 0 || (uint32_t)I->imm[0] >= n)
 			err(v, r, "proj of a non-tuple or out of range");
 		break;
 	}
 	case IR_OP_RARG:
-		if (!v->f->reg[I->parent].owner || f->inst[v->f->reg[I->parent].owner].op != IR_OP_FOR)
-			err(v, r, "region argument outside a for body");
+		if (!v->f->reg[I->parent].owner || (f->inst[v->f->reg[I->parent].owner].op != IR_OP_FOR &&
+		                                     f->inst[v->f->reg[I->parent].owner].op != IR_OP_WHILE))
+			err(v, r, "region argument outside a for/while body");
 		break;
 	case IR_OP_YIELD:
 		if (pos + 1 != nreg || !f->reg[I->parent].owner)

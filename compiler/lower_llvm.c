@@ -460,6 +460,56 @@ lower_for(Lw *w, IrRef r)
 }
 
 static void
+lower_while(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	uint32_t n = I->nops;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(w->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "while.head");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "while.body");
+	LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "while.exit");
+	IrRegionData *A = &w->f->reg[I->region[0]], *B = &w->f->reg[I->region[1]];
+	LLVMValueRef *phis = calloc(n + 1, sizeof *phis), *cy = calloc(n + 2, sizeof *cy), *by = calloc(n + 1, sizeof *by);
+
+	if (!phis || !cy || !by)
+		IR_ICE("out of memory");
+	LLVMBuildBr(w->b, head);
+	LLVMPositionBuilderAtEnd(w->b, head);
+	for (uint32_t k = 0; k < n; k++) {
+		LLVMValueRef init = w->val[I->ops[k]];
+		phis[k] = LLVMBuildPhi(w->b, LLVMTypeOf(init), "carry");
+		LLVMAddIncoming(phis[k], &init, &pre, 1);
+		w->val[A->inst[k]] = phis[k];
+	}
+	lower_region(w, I->region[0], cy);
+	if (w->failed)
+		goto out;
+	/* the values at exit are the ones the condition region passed on */
+	LLVMBuildCondBr(w->b, cy[0], body, exit);
+	LLVMBasicBlockRef cond_end = LLVMGetInsertBlock(w->b);
+	LLVMPositionBuilderAtEnd(w->b, body);
+	for (uint32_t k = 0; k < n; k++)
+		w->val[B->inst[k]] = cy[k + 1];
+	lower_region(w, I->region[1], by);
+	if (w->failed)
+		goto out;
+	{
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(w->b);
+		for (uint32_t k = 0; k < n; k++)
+			LLVMAddIncoming(phis[k], &by[k], &latch, 1);
+		LLVMBuildBr(w->b, head);
+	}
+	LLVMPositionBuilderAtEnd(w->b, exit);
+	(void)cond_end;
+	for (uint32_t k = 0; k < n; k++)
+		phis[k] = cy[k + 1];
+out:
+	w->multi[r] = phis;
+	free(cy);
+	free(by);
+}
+
+static void
 lower_if(Lw *w, IrRef r)
 {
 	IrInst *I = &w->f->inst[r];
@@ -629,6 +679,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	}
 	case IR_OP_FOR: lower_for(w, r); return;
 	case IR_OP_IF: lower_if(w, r); return;
+	case IR_OP_WHILE: lower_while(w, r); return;
 	case IR_OP_RARG: return;      /* bound by lower_for */
 	case IR_OP_PROJ:
 		v = w->multi[I->ops[0]][I->imm[0]];
