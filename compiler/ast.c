@@ -357,8 +357,9 @@ dump_stmt(Dump *D, const Node *s, int lev)
 		return;
 	case S_ALLOC:
 		ind(D, lev);
-		fprintf(D->o, "%s %s: ", sp[s->u.alloc.space], s->u.alloc.id);
-		print_type(D->o, s->u.alloc.type, 0);
+		fprintf(D->o, "%s %s: %s[", sp[s->u.alloc.space], s->u.alloc.id, s->u.alloc.type->name);
+		print_expr(D->o, s->u.alloc.type->layout, 0);
+		fputc(']', D->o);
 		loc(D, s->span);
 		fputc('\n', D->o);
 		return;

@@ -103,14 +103,18 @@ scope_mark(S *s)
 void
 scope_pop(S *s, int mark, bool warn_unused)
 {
-	while (s->nstack > mark) {
-		Entry *e = s->stack[--s->nstack];
-		Symbol *sym = s->syms[s->nstack];
-		if (warn_unused && !sym->used && sym->name[0] != '_'
+	int i;
+
+	for (i = mark; warn_unused && i < s->nstack; i++) {
+		Symbol *sym = s->syms[i];
+		if (!sym->used && sym->name[0] != '_' && sym->type->kind != TY_ERROR
 		    && (sym->kind == SYM_LET || sym->kind == SYM_VAR || sym->kind == SYM_LDS || sym->kind == SYM_REG))
 			diag_warning(s->d, sym->decl, "unused %s '%s'", sym->kind == SYM_LDS ? "LDS buffer" : "variable",
 				sym->name);
-		e->top = sym->shadow;
+	}
+	while (s->nstack > mark) {
+		Entry *e = s->stack[--s->nstack];
+		e->top = s->syms[s->nstack]->shadow;
 	}
 	s->level--;
 }
@@ -714,8 +718,8 @@ load_module(S *s, Node *imp)
 	const char *saved_dir;
 
 	if (m) {
-		if (!m->ast) {
-			diag_error(s->d, imp->span, "module '%s' imports itself (an import cycle)", name);
+		if (m->loading) {
+			diag_error(s->d, imp->span, "import of module '%s' forms a cycle", name);
 			return NULL;
 		}
 		return m;
@@ -743,12 +747,14 @@ load_module(S *s, Node *imp)
 	m = ARENA_NEW(s->a, SemaModule);
 	m->name = name;
 	m->path = path;
-	add_module(s, m); /* m->ast == NULL marks "loading" */
+	m->loading = true;
+	add_module(s, m);
 	ast = parse_module(s->a, s->d, file, name);
 	saved_dir = s->cur_dir;
 	s->cur_dir = dir_of(s, path);
 	m->ast = ast;
 	check_module(s, m, false);
+	m->loading = false;
 	s->cur_dir = saved_dir;
 	return m;
 }
@@ -955,7 +961,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 		if (given) {
 			v = sema_const(s, given, "an export argument");
 			if (v && t->kind != TY_ERROR && !sema_assignable(s, t, given->type)) {
-				diag_error(s->d, given->span, "'%s' is a '%s' parameter; this value is '%s'", p->name,
+				diag_error(s->d, given->span, "'%s' has type '%s', but this value has type '%s'", p->name,
 					tyname(s, t), tyname(s, given->type));
 				v = NULL;
 			}
@@ -975,7 +981,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 				"compile-time parameter '%s' of kernel '%s' has no value; give it a default, pass -D %s=VALUE, or export an instance",
 				p->name, ki->decl->u.kernel.id, p->name);
 		}
-		sym = sym_new(s, SYM_CTPARAM, p->name, p->span, t);
+		sym = sym_new(s, SYM_CTPARAM, p->name, p->span, v ? t : ty_simple(TY_ERROR));
 		sym->val = v;
 		sym->used = true;
 		sym_bind(s, sym);

@@ -185,6 +185,7 @@ typedef struct SemaModule {
 	AstModule *ast;
 	Symbol **syms;      /* its module-level symbols (atoms, consts, kernels) */
 	int nsyms;
+	bool loading;       /* internal: being checked (import cycles) */
 } SemaModule;
 
 /* One instance of a kernel to emit. */

@@ -881,6 +881,12 @@ named(const Node *call, const char *name)
 	return NULL;
 }
 
+static const char *
+atom_desc(const char *kind)
+{
+	return !strcmp(kind, "mma") ? "an MMA atom" : "a copy atom";
+}
+
 static bool
 atom_kind_is(const Node *atom, const char *k)
 {
@@ -1266,8 +1272,8 @@ check_builtin(S *s, Node *e, int b)
 		if (n == 3) {
 			if (t0->kind == TY_ATOM) {
 				if (!atom_kind_is(t0->atom, "copy"))
-					return err(s, v[0], "copy needs a copy atom, but '%s' is a %s atom", t0->atom->u.atom.id,
-						t0->atom->u.atom.kind);
+					return err(s, v[0], "copy needs a copy atom, but '%s' is %s", t0->atom->u.atom.id,
+						atom_desc(t0->atom->u.atom.kind));
 			} else if (t0->kind != TY_TILED_COPY && t0->kind != TY_THR_COPY)
 				return err(s, v[0], "the first of three copy arguments must be a tiled copy or a copy atom, not '%s'",
 					tyname(s, t0));
@@ -1292,7 +1298,7 @@ check_builtin(S *s, Node *e, int b)
 		if (t0->kind != TY_TILED_MMA && t0->kind != TY_THR_MMA && t0->kind != TY_ATOM)
 			return err(s, v[0], "the first argument of gemm must be a tiled MMA, not '%s'", tyname(s, t0));
 		if (t0->kind == TY_ATOM && !atom_kind_is(atom, "mma"))
-			return err(s, v[0], "gemm needs an MMA atom, but '%s' is a %s atom", atom->u.atom.id, atom->u.atom.kind);
+			return err(s, v[0], "gemm needs an MMA atom, but '%s' is %s", atom->u.atom.id, atom_desc(atom->u.atom.kind));
 		for (i = 1; i < 4; i++)
 			if (v[i]->type->kind != TY_TENSOR)
 				return err(s, v[i], "operand %c of gemm must be a tensor, not '%s'", "?ABC"[i],
@@ -1328,8 +1334,8 @@ check_builtin(S *s, Node *e, int b)
 		if (t0->kind != TY_ATOM)
 			return err(s, v[0], "tiled_copy needs a copy atom, not '%s'", tyname(s, t0));
 		if (!atom_kind_is(t0->atom, "copy"))
-			return err(s, v[0], "tiled_copy needs a copy atom, but '%s' is a %s atom", t0->atom->u.atom.id,
-				t0->atom->u.atom.kind);
+			return err(s, v[0], "tiled_copy needs a copy atom, but '%s' is %s", t0->atom->u.atom.id,
+				atom_desc(t0->atom->u.atom.kind));
 		if (of) {
 			if (thr || val)
 				return err(s, e, "tiled_copy takes either of= or threads= and values=, not both");
@@ -1351,8 +1357,8 @@ check_builtin(S *s, Node *e, int b)
 		if (t0->kind != TY_ATOM)
 			return err(s, v[0], "tiled_mma needs an MMA atom, not '%s'", tyname(s, t0));
 		if (!atom_kind_is(t0->atom, "mma"))
-			return err(s, v[0], "tiled_mma needs an MMA atom, but '%s' is a %s atom", t0->atom->u.atom.id,
-				t0->atom->u.atom.kind);
+			return err(s, v[0], "tiled_mma needs an MMA atom, but '%s' is %s", t0->atom->u.atom.id,
+				atom_desc(t0->atom->u.atom.kind));
 		if (w && (!ty_is_inttuple(w->value->type) || !w->value->cval))
 			return err(s, w->value, "waves= must be a static shape such as (2, 2, 1)");
 		return e->type = ty_atomish(s, TY_TILED_MMA, t0->atom);
@@ -1719,6 +1725,7 @@ sema_expr(S *s, Node *e)
 	case E_TUPLE: t = check_tuple(s, e); break;
 	case E_TILER: {
 		int i;
+		bool all = true;
 		t = ty_new(s, TY_TILER);
 		t->rank = e->u.list.n;
 		for (i = 0; i < e->u.list.n; i++) {
@@ -1731,6 +1738,14 @@ sema_expr(S *s, Node *e)
 				t = err(s, e->u.list.v[i], "a tiler holds layouts or shapes, not '%s'", tyname(s, lt));
 				break;
 			}
+			all &= e->u.list.v[i]->cval != NULL;
+		}
+		if (all && t->kind == TY_TILER) {
+			e->cval = val_new(s, VAL_TUPLE);
+			e->cval->nelems = e->u.list.n;
+			e->cval->elems = ARENA_NEWN(s->a, Value *, e->u.list.n ? e->u.list.n : 1);
+			for (i = 0; i < e->u.list.n; i++)
+				e->cval->elems[i] = e->u.list.v[i]->cval;
 		}
 		e->type = t;
 		break;
