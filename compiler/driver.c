@@ -524,6 +524,12 @@ drv_compile_main(int argc, char **argv)
 		goto out;
 	if (o.syntax_only) {
 		rc = 0;
+		if (o.dep_MD || o.dep_MF) { /* as with clang, -fsyntax-only still writes the depfile */
+			char *def = drv_default_output(o.input, "hsaco");
+			write_depfile(&o, prog, o.output && strcmp(o.output, "-") ? o.output : def, d);
+			free(def);
+			rc = diag_errors(d) ? 1 : 0;
+		}
 		goto out;
 	}
 

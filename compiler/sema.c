@@ -281,7 +281,10 @@ bind_pattern(S *s, Node *pat, Type *t, Value *v, SymKind k, Node *decl)
 	if (pat->kind == E_HOLE)
 		return;
 	if (pat->kind == E_NAME) {
-		Symbol *sym = sym_new(s, k, pat->u.name.id, pat->span, t);
+		Symbol *sym;
+		if (k == SYM_VAR && t->kind == TY_SCALAR && (t->scalar == SC_INT || t->scalar == SC_FLOAT))
+			t = ty_scalar(t->scalar == SC_INT ? SC_I32 : SC_F32); /* a mutable untyped constant gets a concrete type */
+		sym = sym_new(s, k, pat->u.name.id, pat->span, t);
 		sym->val = k == SYM_VAR ? NULL : v;
 		sym->node = decl;
 		pat->u.name.sym = sym;
@@ -333,10 +336,6 @@ check_let(S *s, Node *st)
 		if (want->kind != TY_ERROR)
 			t = want;
 	}
-	if (k == SYM_VAR && t->kind == TY_SCALAR && (t->scalar == SC_INT || t->scalar == SC_FLOAT)) {
-		/* an untyped constant in a mutable variable: give it a concrete type */
-		t = ty_scalar(t->scalar == SC_INT ? SC_I32 : SC_F32);
-	}
 	bind_pattern(s, st->u.let.pat, t, st->u.let.init->cval, k, st);
 }
 
@@ -384,8 +383,12 @@ check_lvalue(S *s, Node *lhs, Type *rt, Node *rhs)
 		if (sym->kind == SYM_VAR) {
 			mark_loop_carried(s, sym);
 		} else if (lt->kind != TY_TENSOR) {
-			diag_error(s->d, lhs->span, "cannot assign to %s '%s'", 
-				sym->kind == SYM_LET ? "constant binding" : "the", sym->name);
+			static const char *what[SYM_NKINDS] = {
+#define X(k, n) n,
+				SEMA_SYMS(X)
+#undef X
+			};
+			diag_error(s->d, lhs->span, "cannot assign to %s '%s'", what[sym->kind], sym->name);
 			diag_note(s->d, sym->decl, "'%s' is declared here%s", sym->name,
 				sym->kind == SYM_LET ? "; use 'var' for a mutable variable" : "");
 			return;

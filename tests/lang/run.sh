@@ -138,3 +138,8 @@ else fail lang/hostile/multi-megabyte "exit $rc after ${secs}s" "$(printf '%s\n'
 # many errors: stops at the error limit
 awk 'BEGIN { for (i = 0; i < 100000; i++) print "const A = $;" }' >"$TMP/many.fly"
 hostile many-errors "$TMP/many.fly" 'too many errors emitted, stopping now'
+
+# ---- dependency files: every imported file is listed, -MP adds phony targets ----
+(cd "$dir" && "$FLYC" -fsyntax-only -I inc -MD -MF "$TMP/dep.d" -MT out.hsaco -MP import-search.fly) >/dev/null 2>&1
+printf 'out.hsaco: \\\n  import-search.fly \\\n  inc/mathconst.fly\n\ninc/mathconst.fly:\n' >"$TMP/dep.want"
+if cmp -s "$TMP/dep.d" "$TMP/dep.want"; then pass lang/cli/depfile; else fail lang/cli/depfile "depfile differs:" "$(cat "$TMP/dep.d" 2>&1)"; fi
