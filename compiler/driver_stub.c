@@ -14,7 +14,6 @@ refuse(const char *what)
 	return 1;
 }
 
-int drv_eval_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc eval'"); }
 int drv_show_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc show'"); }
 
 #include "codegen.h"
