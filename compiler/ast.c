@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ast.h"
+#include "sema.h"
 
 const char *const ast_kind_names[AST_NKINDS] = {
 #define X(k, s, m) s,
@@ -461,6 +462,11 @@ dump_decl(Dump *D, const Node *n)
 		break;
 	case D_CONST:
 		dump_stmt(D, n, 1);
+		if (n->u.let.init && n->u.let.init->cval) { /* the folded value (sema ran) */
+			fputs("    value ", D->o);
+			sema_print_value(D->o, n->u.let.init->cval);
+			fputc('\n', D->o);
+		}
 		break;
 	case D_ATOM:
 		fprintf(D->o, "  atom %s: %s", n->u.atom.id, n->u.atom.kind);

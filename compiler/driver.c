@@ -476,7 +476,7 @@ drv_compile_main(int argc, char **argv)
 	char *text, *modname;
 	size_t len = 0;
 	int file, rc = 1;
-	SemaProgram *prog;
+	SemaProgram *prog = NULL;
 	SemaOptions so;
 	SemaDefine *defs = NULL;
 	AstModule *m;
@@ -562,6 +562,7 @@ drv_compile_main(int argc, char **argv)
 out:
 	if (diag_errors(d))
 		rc = 1;
+	sema_program_free(prog);
 	free(defs);
 	arena_free(a);
 	diag_free(d);

@@ -1242,6 +1242,15 @@ check_module(S *s, SemaModule *m, bool is_main)
 	scope_pop(s, mark, false);
 }
 
+void
+sema_program_free(SemaProgram *p)
+{
+	if (p && p->lay_arena) {
+		lay_arena_free(p->lay_arena);
+		p->lay_arena = NULL;
+	}
+}
+
 SemaProgram *
 sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o)
 {
@@ -1256,6 +1265,10 @@ sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o)
 	s->nbuckets = 1024;
 	s->buckets = ARENA_NEWN(a, Entry *, s->nbuckets);
 	s->prog = ARENA_NEW(a, SemaProgram);
+	s->prog->lay_arena = lay_arena_new();
+	if (!s->prog->lay_arena)
+		ice("out of memory");
+	lay_ctx_init(&s->lc, s->prog->lay_arena);
 	sema_builtins_bind(s);
 	m = ARENA_NEW(a, SemaModule);
 	m->name = main->name;

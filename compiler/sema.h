@@ -20,8 +20,12 @@
  * Run-time leaves (kernel arguments such as M, thread/block ids, loop
  * variables) have no cval; an expression mixing them stays symbolic and code
  * generation computes it. Layouts fold to VAL_LAYOUT when shape and stride
- * are static int tuples; layout algebra calls are checked for arity and
- * operand kinds and stay symbolic (cval NULL) in this version.
+ * are static int tuples, and layout algebra calls (composition, divides,
+ * products, coalesce, complement, inverses, `o`) on static arguments are
+ * evaluated by the layout library (compiler/layout/lay.h): the folded
+ * Value carries the library value in Value.lay; a violated precondition is a
+ * located error. Calls with run-time leaves are type-checked and stay
+ * symbolic (cval NULL).
  *
  * Everything lives in the Arena passed to sema_check.
  */
@@ -31,6 +35,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "layout/lay.h"
 
 /* Scalar element types: kind, spelling, bits, class (i=int, u=unsigned, f=float, b=bool, c=compile-time int). */
 #define SEMA_SCALARS(X) \
@@ -124,6 +129,7 @@ struct Value {
 	struct { int b, m, s; bool on; } swz;
 	ScalarKind scalar;
 	Node *atom;
+	const lay_val *lay;  /* VAL_INT/TUPLE/LAYOUT/SWIZZLE: the same value in the layout library (lay.h), or NULL */
 };
 
 /* Enumerators accepted by schedule and reduction builtins. */
@@ -213,6 +219,7 @@ typedef struct SemaProgram {
 	int nfiles;
 	SemaKernel **kernels;
 	int nkernels;
+	lay_arena *lay_arena;   /* owns the lay_val of every Value.lay; freed by sema_program_free */
 } SemaProgram;
 
 typedef struct SemaDefine {
@@ -233,6 +240,9 @@ typedef struct SemaOptions {
  * must test diag_errors(d) before using it.
  */
 SemaProgram *sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o);
+
+/* Releases what sema_check allocated outside the Arena (the layout library's arena). */
+void sema_program_free(SemaProgram *p);
 
 /* A deep copy of a subtree (types/values/symbols are not copied). */
 Node *ast_clone(Arena *a, const Node *n);

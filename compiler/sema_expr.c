@@ -820,6 +820,21 @@ check_compose(S *s, Node *e)
 	t = ty_new(s, TY_LAYOUT);
 	t->rank = g->rank;
 	t->swizzled = f->kind == TY_SWIZZLE || f->swizzled || g->swizzled;
+	if (f->kind == TY_LAYOUT && e->u.binary.l->cval && e->u.binary.r->cval) {
+		const lay_val *x = val_to_lay(s, e->u.binary.l->cval), *y = val_to_lay(s, e->u.binary.r->cval), *r;
+		if (x && y) {
+			r = lay_composition(&s->lc, x, y);
+			if (s->lc.failed) {
+				err(s, e, "%s", s->lc.err);
+				lay_clear_error(&s->lc);
+				return e->type;
+			}
+			e->cval = val_from_lay(s, r);
+			if (r && (r->kind == LAY_LAYOUT || r->kind == LAY_COMPOSED))
+				t->rank = lay_rank(r->kind == LAY_COMPOSED ? r->u.c.b : r);
+		}
+		return e->type = t;
+	}
 	if (f->kind == TY_SWIZZLE && e->u.binary.l->cval && e->u.binary.r->cval && !e->u.binary.r->cval->swz.on) {
 		e->cval = val_new(s, VAL_LAYOUT);
 		*e->cval = *e->u.binary.r->cval;
@@ -906,7 +921,7 @@ atom_field(const Node *atom, const char *name)
 }
 
 static Type *
-check_builtin(S *s, Node *e, int b)
+check_builtin_type(S *s, Node *e, int b)
 {
 	NodeList *a = &e->u.call.args;
 	Node **v = a->v;
@@ -1434,6 +1449,68 @@ check_builtin(S *s, Node *e, int b)
 	return err(s, e, "'%s' cannot be used here", builtins[b].name);
 }
 
+/*
+ * Folds a layout-algebra call whose arguments are all static with the layout
+ * library; a violated precondition (e.g. composition's divisibility) is a
+ * located error. Calls with run-time leaves stay symbolic (cval NULL).
+ */
+static void
+fold_algebra(S *s, Node *e, int b)
+{
+	NodeList *a = &e->u.call.args;
+	const lay_val *x[3] = {0}, *r = NULL;
+	lay_ctx *c = &s->lc;
+	int i;
+
+	if (e->type->kind == TY_ERROR || a->n > 3 || !c->arena)
+		return;
+	for (i = 0; i < a->n; i++)
+		if (!a->v[i]->cval || !(x[i] = val_to_lay(s, a->v[i]->cval)))
+			return;
+	switch (b) {
+	case B_COMPOSITION: r = lay_composition(c, x[0], x[1]); break;
+	case B_COMPLEMENT: r = lay_complement(c, x[0], x[1]); break;
+	case B_COALESCE: r = lay_coalesce(c, x[0], x[1]); break;
+	case B_LEFT_INVERSE: r = lay_left_inverse(c, x[0]); break;
+	case B_RIGHT_INVERSE: r = lay_right_inverse(c, x[0]); break;
+#define X(B, name) case B: r = lay_##name(c, x[0], x[1]); break;
+	X(B_LOGICAL_DIVIDE, logical_divide) X(B_ZIPPED_DIVIDE, zipped_divide) X(B_TILED_DIVIDE, tiled_divide)
+	X(B_FLAT_DIVIDE, flat_divide) X(B_LOGICAL_PRODUCT, logical_product) X(B_ZIPPED_PRODUCT, zipped_product)
+	X(B_TILED_PRODUCT, tiled_product) X(B_FLAT_PRODUCT, flat_product) X(B_BLOCKED_PRODUCT, blocked_product)
+	X(B_RAKED_PRODUCT, raked_product)
+#undef X
+	case B_MAKE_LAYOUT: r = a->n == 1 ? lay_make_layout(c, x[0]) : NULL; break;
+	case B_COSIZE: r = lay_cosize(c, x[0]); break;
+	default: return;
+	}
+	if (c->failed) {
+		err(s, e, "%s", c->err);
+		lay_clear_error(c);
+		return;
+	}
+	if (!r)
+		return;
+	e->cval = val_from_lay(s, r);
+	if (e->cval && e->type->kind == TY_LAYOUT && (r->kind == LAY_LAYOUT || r->kind == LAY_COMPOSED)) {
+		Type *t = ty_new(s, TY_LAYOUT);
+		t->rank = lay_rank(r->kind == LAY_COMPOSED ? r->u.c.b : r);
+		t->swizzled = r->kind == LAY_COMPOSED;
+		e->type = t;
+	} else if (e->cval && e->type->kind != TY_LAYOUT && e->cval->kind != VAL_INT) {
+		e->cval = NULL; /* a tensor result: the type carries it */
+	}
+}
+
+static Type *
+check_builtin(S *s, Node *e, int b)
+{
+	Type *t = check_builtin_type(s, e, b);
+
+	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
+		fold_algebra(s, e, b);
+	return e->type;
+}
+
 /* Methods: obj.method(args) on tiled copies / MMAs and their slices. */
 static Type *
 check_method(S *s, Node *e, Node *mem)
@@ -1794,4 +1871,96 @@ sema_const(S *s, Node *e, const char *what)
 		return NULL;
 	}
 	return e->cval;
+}
+
+/* ---- bridge to the layout library (compiler/layout/lay.h) ---- */
+
+const lay_val *
+val_to_lay(S *s, Value *v)
+{
+	const lay_val *r = NULL;
+	int i;
+
+	if (!v)
+		return NULL;
+	if (v->lay)
+		return v->lay;
+	switch (v->kind) {
+	case VAL_INT: r = lay_int(&s->lc, v->i); break;
+	case VAL_TUPLE: {
+		const lay_val **e = lay_alloc(s->lc.arena, sizeof *e * (size_t)(v->nelems ? v->nelems : 1));
+		if (!e)
+			return NULL;
+		for (i = 0; i < v->nelems; i++)
+			if (!(e[i] = val_to_lay(s, v->elems[i])))
+				return NULL;
+		r = lay_tuple(&s->lc, v->nelems, e);
+		break;
+	}
+	case VAL_LAYOUT:
+		r = lay_layout(&s->lc, val_to_lay(s, v->shape), val_to_lay(s, v->stride));
+		if (r && v->swz.on)
+			r = lay_composed(&s->lc, lay_swizzle(&s->lc, v->swz.b, v->swz.m, v->swz.s), lay_e_const(&s->lc, 0), r);
+		break;
+	case VAL_SWIZZLE: r = lay_swizzle(&s->lc, v->swz.b, v->swz.m, v->swz.s); break;
+	default: return NULL;
+	}
+	if (s->lc.failed) {
+		lay_clear_error(&s->lc);
+		return NULL;
+	}
+	v->lay = r;
+	return r;
+}
+
+/* A Value for a static library value; NULL when it has run-time leaves or no Value form. */
+Value *
+val_from_lay(S *s, const lay_val *l)
+{
+	Value *v;
+	int i;
+
+	if (!l)
+		return NULL;
+	switch (l->kind) {
+	case LAY_INT:
+		if (!lay_e_known(l->u.i))
+			return NULL;
+		v = val_int(s, l->u.i->value);
+		break;
+	case LAY_TUPLE:
+		v = val_new(s, VAL_TUPLE);
+		v->nelems = l->u.t.n;
+		v->elems = ARENA_NEWN(s->a, Value *, v->nelems ? v->nelems : 1);
+		for (i = 0; i < v->nelems; i++)
+			if (!(v->elems[i] = val_from_lay(s, l->u.t.e[i])))
+				return NULL;
+		break;
+	case LAY_LAYOUT:
+		v = val_new(s, VAL_LAYOUT);
+		if (!(v->shape = val_from_lay(s, l->u.l.shape)) || !(v->stride = val_from_lay(s, l->u.l.stride)))
+			return NULL;
+		break;
+	case LAY_SWIZZLE:
+		v = val_new(s, VAL_SWIZZLE);
+		v->swz.b = l->u.sw.b;
+		v->swz.m = l->u.sw.m;
+		v->swz.s = l->u.sw.s;
+		v->swz.on = true;
+		break;
+	case LAY_COMPOSED:
+		if (!lay_e_is_const(l->u.c.off, 0) || l->u.c.a->kind != LAY_SWIZZLE)
+			return NULL;
+		if (!(v = val_from_lay(s, l->u.c.b)) || v->kind != VAL_LAYOUT)
+			return NULL;
+		v->swz.b = l->u.c.a->u.sw.b;
+		v->swz.m = l->u.c.a->u.sw.m;
+		v->swz.s = l->u.c.a->u.sw.s;
+		v->swz.on = true;
+		break;
+	default:
+		return NULL;
+	}
+	v->lay = l;
+	return v;
 }

@@ -44,7 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = parse_module(a, d, file, "fuzz");
 	if (m && diag_errors(d) == 0) {
 		ast_dump(sink, d, m);
-		sema_check(a, d, m, &o);
+		sema_program_free(sema_check(a, d, m, &o));
 	}
 	arena_free(a);
 	diag_free(d);
