@@ -195,14 +195,19 @@ sema_print_value(FILE *out, const Value *v)
 	case VAL_BOOL: fputs(v->i ? "true" : "false", out); break;
 	case VAL_FLOAT: fprintf(out, "%g", v->f); break;
 	case VAL_STR: fprintf(out, "\"%.*s\"", (int)v->len, v->s); break;
-	case VAL_TUPLE:
-		fputc('(', out);
+	case VAL_TUPLE: {
+		bool tiler = false; /* a tuple of layouts is a tiler: [l1,l2] */
+		for (i = 0; i < v->nelems; i++)
+			tiler |= v->elems[i]->kind == VAL_LAYOUT;
+		fputc(tiler ? '[' : '(', out);
 		for (i = 0; i < v->nelems; i++) {
 			if (i)
 				fputc(',', out);
 			sema_print_value(out, v->elems[i]);
 		}
-		fputc(')', out);
+		fputc(tiler ? ']' : ')', out);
+		break;
+	}
 		break;
 	case VAL_LAYOUT:
 		if (v->swz.on)
@@ -1505,6 +1510,8 @@ static Type *
 check_builtin(S *s, Node *e, int b)
 {
 	Type *t = check_builtin_type(s, e, b);
+
+	e->type = t; /* an error reported on an argument leaves e->type unset */
 
 	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
 		fold_algebra(s, e, b);
