@@ -100,6 +100,7 @@ struct Type {
 	Type **elems;        /* TY_TUPLE */
 	int nelems;
 	Node *atom;          /* TY_ATOM and derived kinds: the D_ATOM declaration */
+	Node *layout;        /* TY_TENSOR: the layout expression of its declaration (parameters, lds, reg), or NULL */
 	int builtin;         /* TY_FUNC: SemaBuiltin */
 };
 

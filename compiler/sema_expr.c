@@ -1055,6 +1055,15 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_SHAPE:
 	case B_STRIDE:
 		if (t0->kind == TY_LAYOUT || t0->kind == TY_TENSOR) {
+			if (t0->kind == TY_TENSOR && t0->layout && t0->layout->kind == E_LAYOUT && t0->layout->type) {
+				Node *part = b == B_SHAPE ? t0->layout->u.binary.l : t0->layout->u.binary.r;
+				e->cval = part->cval;
+				return e->type = part->type;
+			}
+			if (t0->kind == TY_TENSOR && b == B_SHAPE && t0->layout && ty_is_inttuple(t0->layout->type)) {
+				e->cval = t0->layout->cval;
+				return e->type = t0->layout->type;
+			}
 			const Value *lv = v[0]->cval;
 			if (lv && lv->kind == VAL_LAYOUT) {
 				e->cval = b == B_SHAPE ? lv->shape : lv->stride;
@@ -1086,6 +1095,8 @@ check_builtin_type(S *s, Node *e, int b)
 		}
 		if (!e->cval && t0->kind == TY_SCALAR)
 			e->type = t0; /* size of a run-time extent */
+		else if (!e->cval && b != B_RANK)
+			e->type = ty_scalar(SC_I32); /* a run-time size */
 		return e->type;
 	case B_GET: {
 		Value *iv = const_int(s, v[1], "the index of get");
@@ -1747,7 +1758,11 @@ sema_type_expr(S *s, TypeExpr *te)
 		diag_error(s->d, te->layout->span, "a tensor type needs a layout, not '%s'", tyname(s, lt));
 		return ty_simple(TY_ERROR);
 	}
-	return ty_tensor(s, te->space, el, lt->kind == TY_LAYOUT ? lt->rank : rank_of_shape(lt), lt->swizzled);
+	{
+		Type *t = ty_tensor(s, te->space, el, lt->kind == TY_LAYOUT ? lt->rank : rank_of_shape(lt), lt->swizzled);
+		t->layout = te->layout;
+		return t;
+	}
 }
 
 static Type *

@@ -143,3 +143,11 @@ hostile many-errors "$TMP/many.fly" 'too many errors emitted, stopping now'
 (cd "$dir" && "$FLYC" -fsyntax-only -I inc -MD -MF "$TMP/dep.d" -MT out.hsaco -MP import-search.fly) >/dev/null 2>&1
 printf 'out.hsaco: \\\n  import-search.fly \\\n  inc/mathconst.fly\n\ninc/mathconst.fly:\n' >"$TMP/dep.want"
 if cmp -s "$TMP/dep.d" "$TMP/dep.want"; then pass lang/cli/depfile; else fail lang/cli/depfile "depfile differs:" "$(cat "$TMP/dep.d" 2>&1)"; fi
+
+# ---- the stdlib is found relative to the binary: <bindir>/../share/flyc/stdlib (installed layout) ----
+mkdir -p "$TMP/inst/bin" "$TMP/inst/share/flyc/stdlib" "$TMP/work"
+cp "$FLYC" "$TMP/inst/bin/flyc" && cp "$FLY_TOP"/stdlib/*.fly "$TMP/inst/share/flyc/stdlib/"
+printf 'import gfx1201;\nconst W = gfx1201.WAVE_SIZE;\n' >"$TMP/work/k.fly"
+expect_out lang/cli/stdlib-installed 0 '^$' -- "$TMP/inst/bin/flyc" -fsyntax-only "$TMP/work/k.fly"
+rm -rf "$TMP/inst/share"
+expect_out lang/cli/stdlib-missing 1 "module 'gfx1201' not found" -- "$TMP/inst/bin/flyc" -fsyntax-only "$TMP/work/k.fly"
