@@ -449,7 +449,7 @@ check_alloc(S *s, Node *st)
 				lds ? "an LDS" : "a register");
 		} else if (lds && s->kern) {
 			int64_t co = lv->kind == VAL_LAYOUT ? val_cosize(lv) : val_size(lv);
-			int64_t bytes = co < 0 ? -1 : (co * sema_scalar_bits[t->scalar] + 7) / 8;
+			int64_t bytes = co < 0 ? -1 : co > (INT64_C(1) << 40) ? (INT64_C(1) << 40) : (co * sema_scalar_bits[t->scalar] + 7) / 8;
 			SemaKernel *k = s->kern;
 			Symbol **nv = ARENA_NEWN(s->a, Symbol *, k->nlds + 1);
 			if (k->nlds)
@@ -458,7 +458,7 @@ check_alloc(S *s, Node *st)
 			k->lds = nv;
 			if (bytes < 0 || k->lds_bytes < 0)
 				k->lds_bytes = -1;
-			else
+			else if (k->lds_bytes < (INT64_C(1) << 50))
 				k->lds_bytes += bytes;
 			if (k->lds_bytes > 163840) {
 				diag_error(s->d, st->span,
@@ -555,8 +555,9 @@ check_stmt(S *s, Node *st)
 				diag_error(s->d, st->u.for_.hi->span, "a static loop needs compile-time bounds");
 			else if (st->u.for_.step && !st->u.for_.step->cval && st->u.for_.step->type->kind != TY_ERROR)
 				diag_error(s->d, st->u.for_.step->span, "a static loop needs a compile-time step");
-			else if (st->u.for_.lo->cval && st->u.for_.hi->cval
-				 && st->u.for_.hi->cval->i - st->u.for_.lo->cval->i > 65536)
+			else if (st->u.for_.lo->cval && st->u.for_.hi->cval && st->u.for_.lo->cval->kind == VAL_INT
+				 && st->u.for_.hi->cval->kind == VAL_INT && (st->u.for_.hi->cval->i > st->u.for_.lo->cval->i)
+				 && (uint64_t)st->u.for_.hi->cval->i - (uint64_t)st->u.for_.lo->cval->i > 65536)
 				diag_error(s->d, st->span, "a static loop of more than 65536 iterations");
 		}
 		if (vt->kind != TY_SCALAR)

@@ -280,7 +280,7 @@ val_cosize(const Value *l)
 	if (!l || l->kind != VAL_LAYOUT)
 		return -1;
 	sp = span_of(l->shape, l->stride);
-	if (sp < 0)
+	if (sp < 0 || sp > INT64_MAX / 2)
 		return -1;
 	if (l->swz.on) { /* a swizzle permutes within 2^(b+m+s)-aligned blocks */
 		int64_t blk = (int64_t)1 << (l->swz.b + l->swz.m + l->swz.s);
@@ -1159,7 +1159,7 @@ check_builtin_type(S *s, Node *e, int b)
 		if (!(bv = const_int(s, v[0], "swizzle's B")) || !(mv = const_int(s, v[1], "swizzle's M"))
 		    || !(sv = const_int(s, v[2], "swizzle's S")))
 			return e->type = ty_simple(TY_ERROR);
-		if (bv->i < 0 || mv->i < 0 || sv->i < 0 || bv->i + mv->i + sv->i > 30 || (bv->i > 0 && sv->i < bv->i))
+		if (bv->i < 0 || mv->i < 0 || sv->i < 0 || bv->i > 30 || mv->i > 30 || sv->i > 30 || bv->i + mv->i + sv->i > 30 || (bv->i > 0 && sv->i < bv->i))
 			return err(s, e, "invalid swizzle(%lld,%lld,%lld): need B, M, S >= 0, S >= B and B+M+S <= 30",
 				(long long)bv->i, (long long)mv->i, (long long)sv->i);
 		e->cval = val_new(s, VAL_SWIZZLE);
