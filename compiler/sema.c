@@ -34,6 +34,20 @@ entry(S *s, const char *name, bool create)
 			return e;
 	if (!create)
 		return NULL;
+	if (++s->nentries > 2 * s->nbuckets) { /* grow: keep chains short for huge modules */
+		unsigned nb = 2 * s->nbuckets, i;
+		Entry **b = ARENA_NEWN(s->a, Entry *, nb);
+		for (i = 0; i < s->nbuckets; i++)
+			while (s->buckets[i]) {
+				Entry *x = s->buckets[i];
+				s->buckets[i] = x->next;
+				x->next = b[hash(x->name) & (nb - 1)];
+				b[hash(x->name) & (nb - 1)] = x;
+			}
+		s->buckets = b;
+		s->nbuckets = nb;
+		h = hash(name) & (nb - 1);
+	}
 	e = ARENA_NEW(s->a, Entry);
 	e->name = name;
 	e->next = s->buckets[h];
@@ -882,6 +896,7 @@ typedef struct {
 	Symbol *sym;
 	bool failed;
 	bool exported;
+	int ninst;         /* instances to make; with one, the original is annotated in place */
 } KernInfo;
 
 static bool
@@ -936,7 +951,7 @@ push_sym(S *s, Symbol **v, int n, Symbol *x)
 static void
 instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 {
-	Node *k = ast_clone(s->a, ki->decl);
+	Node *k = ki->ninst > 1 ? ast_clone(s->a, ki->decl) : ki->decl;
 	SemaKernel *sk = ARENA_NEW(s->a, SemaKernel);
 	int mark = scope_mark(s), i, j, errs = diag_errors(s->d);
 	bool have_block = false, have_grid = false;
@@ -1196,6 +1211,19 @@ check_module(S *s, SemaModule *m, bool is_main)
 				diag_warning(s->d, SPAN_NONE, "-D %s does not name a compile-time parameter of any kernel",
 					s->o->defines[i].name);
 		}
+		for (i = 0; i < ds->n; i++) {
+			int kk;
+			if (ds->v[i]->kind != D_EXPORT)
+				continue;
+			for (kk = 0; kk < nk; kk++)
+				if (!strcmp(ks[kk].decl->u.kernel.id, ds->v[i]->u.export.kernel)) {
+					ks[kk].ninst++;
+					ks[kk].exported = true;
+				}
+		}
+		for (i = 0; i < nk; i++)
+			if (!ks[i].exported)
+				ks[i].ninst = 1;
 		/* exports */
 		for (i = 0; i < ds->n; i++) {
 			Node *d = ds->v[i];

@@ -10,8 +10,8 @@
  * no export names gives one instance under its own name, its compile-time
  * parameters taking their defaults overridden by -D NAME=VALUE.
  *
- * Each instance owns a private copy of the kernel's AST (ast_clone), annotated
- * in place: every expression node gets `type` (a Type) and, when its value is
+ * An instance annotates the kernel's AST in place; when a kernel has several
+ * instances, each gets a private copy (ast_clone) to annotate: every expression node gets `type` (a Type) and, when its value is
  * known at compile time, `cval` (a Value); every E_NAME gets `u.name.sym`, and
  * every declaring statement (S_LET/S_VAR patterns, S_ALLOC, S_FOR, S_PIPELINE)
  * gets its Symbol. Compile-time parameters are therefore constants inside an

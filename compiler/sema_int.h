@@ -19,7 +19,7 @@ typedef struct S {
 	const SemaOptions *o;
 	SemaProgram *prog;
 	Entry **buckets;
-	unsigned nbuckets;
+	unsigned nbuckets, nentries;
 	Entry **stack;      /* bound entries, popped on scope exit */
 	int nstack, capstack;
 	Symbol **syms;      /* bound symbols in the same order (for unused warnings) */
