@@ -11,8 +11,9 @@
  * parameters taking their defaults overridden by -D NAME=VALUE.
  *
  * An instance annotates the kernel's AST in place; when a kernel has several
- * instances, each gets a private copy (ast_clone) to annotate: every expression node gets `type` (a Type) and, when its value is
- * known at compile time, `cval` (a Value); every E_NAME gets `u.name.sym`, and
+ * instances, each gets a private copy (ast_clone) to annotate. Every
+ * expression node gets `type` (a Type) and, when its value is known at
+ * compile time, `cval` (a Value); every E_NAME gets `u.name.sym`, and
  * every declaring statement (S_LET/S_VAR patterns, S_ALLOC, S_FOR, S_PIPELINE)
  * gets its Symbol. Compile-time parameters are therefore constants inside an
  * instance: `BM * 2` has cval 512 when BM = 256.
