@@ -1380,6 +1380,12 @@ check_builtin_type(S *s, Node *e, int b)
 				return err(s, thr->value, "threads= must be a static layout");
 			if (!is_layoutish(val->value->type) || !val->value->cval)
 				return err(s, val->value, "values= must be a static layout");
+			if (s->kern) {
+				int64_t nt = val_size(thr->value->cval), bt = s->kern->block[0] * s->kern->block[1] * s->kern->block[2];
+				if (nt > 0 && (nt > bt || bt % nt))
+					return err(s, thr->value, "the tiled copy is laid out for %lld threads, which does not divide the workgroup of %lld",
+						(long long)nt, (long long)bt);
+			}
 		}
 		return e->type = ty_atomish(s, TY_TILED_COPY, t0->atom);
 	}
@@ -1392,6 +1398,13 @@ check_builtin_type(S *s, Node *e, int b)
 				atom_desc(t0->atom->u.atom.kind));
 		if (w && (!ty_is_inttuple(w->value->type) || !w->value->cval))
 			return err(s, w->value, "waves= must be a static shape such as (2, 2, 1)");
+		if (s->kern) {
+			Value *th = atom_field(t0->atom, "threads");
+			int64_t nw = w ? val_size(w->value->cval) : 1, bt = s->kern->block[0] * s->kern->block[1] * s->kern->block[2];
+			if (th && th->kind == VAL_INT && nw > 0 && nw <= 1024 && (nw * th->i > bt || bt % (nw * th->i)))
+				return err(s, w ? w->value : e, "the tiled MMA needs %lld waves of %lld lanes (%lld threads), which does not divide the workgroup of %lld",
+					(long long)nw, (long long)th->i, (long long)(nw * th->i), (long long)bt);
+		}
 		return e->type = ty_atomish(s, TY_TILED_MMA, t0->atom);
 	}
 	case B_BARRIER:
