@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ast.h"
+#include "sema.h"
 
 const char *const ast_kind_names[AST_NKINDS] = {
 #define X(k, s, m) s,
@@ -357,8 +358,9 @@ dump_stmt(Dump *D, const Node *s, int lev)
 		return;
 	case S_ALLOC:
 		ind(D, lev);
-		fprintf(D->o, "%s %s: ", sp[s->u.alloc.space], s->u.alloc.id);
-		print_type(D->o, s->u.alloc.type, 0);
+		fprintf(D->o, "%s %s: %s[", sp[s->u.alloc.space], s->u.alloc.id, s->u.alloc.type->name);
+		print_expr(D->o, s->u.alloc.type->layout, 0);
+		fputc(']', D->o);
 		loc(D, s->span);
 		fputc('\n', D->o);
 		return;
@@ -460,6 +462,11 @@ dump_decl(Dump *D, const Node *n)
 		break;
 	case D_CONST:
 		dump_stmt(D, n, 1);
+		if (n->u.let.init && n->u.let.init->cval) { /* the folded value (sema ran) */
+			fputs("    value ", D->o);
+			sema_print_value(D->o, n->u.let.init->cval);
+			fputc('\n', D->o);
+		}
 		break;
 	case D_ATOM:
 		fprintf(D->o, "  atom %s: %s", n->u.atom.id, n->u.atom.kind);

@@ -135,6 +135,7 @@ typedef struct Clause {
 
 struct Node {
 	NodeKind kind;
+	int depth;     /* parser: expression nesting depth (bounded by PARSE_MAX_EXPR_DEPTH) */
 	Span span;
 	Type *type;    /* sema: type of an expression */
 	Value *cval;   /* sema: compile-time value of an expression, or NULL */

@@ -482,7 +482,7 @@ drv_compile_main(int argc, char **argv)
 	char *text, *modname;
 	size_t len = 0;
 	int file, rc = 1;
-	SemaProgram *prog;
+	SemaProgram *prog = NULL;
 	SemaOptions so;
 	SemaDefine *defs = NULL;
 	AstModule *m;
@@ -530,6 +530,12 @@ drv_compile_main(int argc, char **argv)
 		goto out;
 	if (o.syntax_only) {
 		rc = 0;
+		if (o.dep_MD || o.dep_MF) { /* as with clang, -fsyntax-only still writes the depfile */
+			char *def = drv_default_output(o.input, "hsaco");
+			write_depfile(&o, prog, o.output && strcmp(o.output, "-") ? o.output : def, d);
+			free(def);
+			rc = diag_errors(d) ? 1 : 0;
+		}
 		goto out;
 	}
 
@@ -562,6 +568,7 @@ drv_compile_main(int argc, char **argv)
 out:
 	if (diag_errors(d))
 		rc = 1;
+	sema_program_free(prog);
 	free(defs);
 	arena_free(a);
 	diag_free(d);

@@ -21,6 +21,7 @@ struct Parser {
 	Arena *a;
 	Diag *d;
 	AstModule *mod;
+	bool too_deep;
 };
 }
 
@@ -39,6 +40,56 @@ static void yyerror(Span *loc, Parser *P, const char *msg);
 
 #define NEW(k, s) ast_new(P->a, (k), (s))
 
+static int
+depth_of(const Node *n)
+{
+	return n ? n->depth : 0;
+}
+
+/* Records the nesting depth of a new expression node; past PARSE_MAX_EXPR_DEPTH it reports
+ * one error and returns a child instead, so no later pass ever sees an unbounded tree. */
+static Node *
+D(Parser *P, Node *n)
+{
+	int d = 0, i;
+	Node *kid = NULL;
+
+	switch (n->kind) {
+	case E_UNARY: kid = n->u.unary.x; d = depth_of(kid); break;
+	case E_BINARY: case E_LAYOUT: case E_COMPOSE:
+		kid = n->u.binary.l;
+		d = depth_of(n->u.binary.l) > depth_of(n->u.binary.r) ? depth_of(n->u.binary.l) : depth_of(n->u.binary.r);
+		break;
+	case E_CALL: case E_INDEX:
+		kid = n->u.call.callee;
+		d = depth_of(kid);
+		for (i = 0; i < n->u.call.args.n; i++)
+			if (depth_of(n->u.call.args.v[i]) > d)
+				d = depth_of(n->u.call.args.v[i]);
+		for (i = 0; i < n->u.call.named.n; i++)
+			if (depth_of(n->u.call.named.v[i]->value) > d)
+				d = depth_of(n->u.call.named.v[i]->value);
+		break;
+	case E_MEMBER: kid = n->u.member.base; d = depth_of(kid); break;
+	case E_CONVERT: kid = n->u.convert.x; d = depth_of(kid); break;
+	case E_TUPLE: case E_TILER:
+		for (i = 0; i < n->u.list.n; i++)
+			if (depth_of(n->u.list.v[i]) > d)
+				d = depth_of(n->u.list.v[i]);
+		kid = n->u.list.n ? n->u.list.v[0] : NULL;
+		break;
+	default: break;
+	}
+	n->depth = d + 1;
+	if (n->depth > PARSE_MAX_EXPR_DEPTH && kid) {
+		if (!P->too_deep)
+			diag_error(P->d, n->span, "expression is nested too deeply (the limit is %d levels)", PARSE_MAX_EXPR_DEPTH);
+		P->too_deep = true;
+		return kid;
+	}
+	return n;
+}
+
 static Node *
 binop(Parser *P, AstOp op, Node *l, Node *r, Span s)
 {
@@ -46,7 +97,7 @@ binop(Parser *P, AstOp op, Node *l, Node *r, Span s)
 	n->u.binary.op = op;
 	n->u.binary.l = l;
 	n->u.binary.r = r;
-	return n;
+	return D(P, n);
 }
 
 static Node *
@@ -55,7 +106,7 @@ pair(Parser *P, NodeKind k, Node *l, Node *r, Span s)
 	Node *n = NEW(k, s);
 	n->u.binary.l = l;
 	n->u.binary.r = r;
-	return n;
+	return D(P, n);
 }
 
 static Param *
@@ -401,9 +452,9 @@ arm
 
 expr
 	: postfix
-	| '-' expr %prec UNARY { $$ = NEW(E_UNARY, @$); $$->u.unary.op = OP_NEG; $$->u.unary.x = $2; }
-	| '!' expr %prec UNARY { $$ = NEW(E_UNARY, @$); $$->u.unary.op = OP_NOT; $$->u.unary.x = $2; }
-	| '~' expr %prec UNARY { $$ = NEW(E_UNARY, @$); $$->u.unary.op = OP_BNOT; $$->u.unary.x = $2; }
+	| '-' expr %prec UNARY { $$ = NEW(E_UNARY, @$); $$->u.unary.op = OP_NEG; $$->u.unary.x = $2; $$ = D(P, $$); }
+	| '!' expr %prec UNARY { $$ = NEW(E_UNARY, @$); $$->u.unary.op = OP_NOT; $$->u.unary.x = $2; $$ = D(P, $$); }
+	| '~' expr %prec UNARY { $$ = NEW(E_UNARY, @$); $$->u.unary.op = OP_BNOT; $$->u.unary.x = $2; $$ = D(P, $$); }
 	| expr OROR expr { $$ = binop(P, OP_OR, $1, $3, @$); }
 	| expr ANDAND expr { $$ = binop(P, OP_AND, $1, $3, @$); }
 	| expr EQ expr { $$ = binop(P, OP_EQ, $1, $3, @$); }
@@ -430,9 +481,10 @@ postfix
 	: primary
 	| postfix '(' args ')' {
 		$$ = NEW(E_CALL, @$); $$->u.call.callee = $1; $$->u.call.args = $3.pos; $$->u.call.named = $3.named;
+		$$ = D(P, $$);
 	}
-	| postfix '[' expr_list1 ']' { $$ = NEW(E_INDEX, @$); $$->u.call.callee = $1; $$->u.call.args = $3; }
-	| postfix '.' IDENT { $$ = NEW(E_MEMBER, @$); $$->u.member.base = $1; $$->u.member.id = $3; $$->u.member.id_span = @3; }
+	| postfix '[' expr_list1 ']' { $$ = NEW(E_INDEX, @$); $$->u.call.callee = $1; $$->u.call.args = $3; $$ = D(P, $$); }
+	| postfix '.' IDENT { $$ = NEW(E_MEMBER, @$); $$->u.member.base = $1; $$->u.member.id = $3; $$->u.member.id_span = @3; $$ = D(P, $$); }
 	;
 
 primary
@@ -449,9 +501,10 @@ primary
 	| '(' expr ',' expr_list1 ')' {
 		$$ = NEW(E_TUPLE, @$); ast_push(P->a, &$$->u.list, $2);
 		for (int i = 0; i < $4.n; i++) ast_push(P->a, &$$->u.list, $4.v[i]);
+		$$ = D(P, $$);
 	}
-	| '[' expr_list1 ']' { $$ = NEW(E_TILER, @$); $$->u.list = $2; }
-	| CONVERT '<' type '>' '(' expr ')' { $$ = NEW(E_CONVERT, @$); $$->u.convert.to = $3; $$->u.convert.x = $6; }
+	| '[' expr_list1 ']' { $$ = NEW(E_TILER, @$); $$->u.list = $2; $$ = D(P, $$); }
+	| CONVERT '<' type '>' '(' expr ')' { $$ = NEW(E_CONVERT, @$); $$->u.convert.to = $3; $$->u.convert.x = $6; $$ = D(P, $$); }
 	;
 
 expr_list

@@ -34,6 +34,20 @@ entry(S *s, const char *name, bool create)
 			return e;
 	if (!create)
 		return NULL;
+	if (++s->nentries > 2 * s->nbuckets) { /* grow: keep chains short for huge modules */
+		unsigned nb = 2 * s->nbuckets, i;
+		Entry **b = ARENA_NEWN(s->a, Entry *, nb);
+		for (i = 0; i < s->nbuckets; i++)
+			while (s->buckets[i]) {
+				Entry *x = s->buckets[i];
+				s->buckets[i] = x->next;
+				x->next = b[hash(x->name) & (nb - 1)];
+				b[hash(x->name) & (nb - 1)] = x;
+			}
+		s->buckets = b;
+		s->nbuckets = nb;
+		h = hash(name) & (nb - 1);
+	}
 	e = ARENA_NEW(s->a, Entry);
 	e->name = name;
 	e->next = s->buckets[h];
@@ -103,14 +117,18 @@ scope_mark(S *s)
 void
 scope_pop(S *s, int mark, bool warn_unused)
 {
-	while (s->nstack > mark) {
-		Entry *e = s->stack[--s->nstack];
-		Symbol *sym = s->syms[s->nstack];
-		if (warn_unused && !sym->used && sym->name[0] != '_'
+	int i;
+
+	for (i = mark; warn_unused && i < s->nstack; i++) {
+		Symbol *sym = s->syms[i];
+		if (!sym->used && sym->name[0] != '_' && sym->type->kind != TY_ERROR
 		    && (sym->kind == SYM_LET || sym->kind == SYM_VAR || sym->kind == SYM_LDS || sym->kind == SYM_REG))
 			diag_warning(s->d, sym->decl, "unused %s '%s'", sym->kind == SYM_LDS ? "LDS buffer" : "variable",
 				sym->name);
-		e->top = sym->shadow;
+	}
+	while (s->nstack > mark) {
+		Entry *e = s->stack[--s->nstack];
+		e->top = s->syms[s->nstack]->shadow;
 	}
 	s->level--;
 }
@@ -277,7 +295,10 @@ bind_pattern(S *s, Node *pat, Type *t, Value *v, SymKind k, Node *decl)
 	if (pat->kind == E_HOLE)
 		return;
 	if (pat->kind == E_NAME) {
-		Symbol *sym = sym_new(s, k, pat->u.name.id, pat->span, t);
+		Symbol *sym;
+		if (k == SYM_VAR && t->kind == TY_SCALAR && (t->scalar == SC_INT || t->scalar == SC_FLOAT))
+			t = ty_scalar(t->scalar == SC_INT ? SC_I32 : SC_F32); /* a mutable untyped constant gets a concrete type */
+		sym = sym_new(s, k, pat->u.name.id, pat->span, t);
 		sym->val = k == SYM_VAR ? NULL : v;
 		sym->node = decl;
 		pat->u.name.sym = sym;
@@ -329,10 +350,6 @@ check_let(S *s, Node *st)
 		if (want->kind != TY_ERROR)
 			t = want;
 	}
-	if (k == SYM_VAR && t->kind == TY_SCALAR && (t->scalar == SC_INT || t->scalar == SC_FLOAT)) {
-		/* an untyped constant in a mutable variable: give it a concrete type */
-		t = ty_scalar(t->scalar == SC_INT ? SC_I32 : SC_F32);
-	}
 	bind_pattern(s, st->u.let.pat, t, st->u.let.init->cval, k, st);
 }
 
@@ -380,8 +397,12 @@ check_lvalue(S *s, Node *lhs, Type *rt, Node *rhs)
 		if (sym->kind == SYM_VAR) {
 			mark_loop_carried(s, sym);
 		} else if (lt->kind != TY_TENSOR) {
-			diag_error(s->d, lhs->span, "cannot assign to %s '%s'", 
-				sym->kind == SYM_LET ? "constant binding" : "the", sym->name);
+			static const char *what[SYM_NKINDS] = {
+#define X(k, n) n,
+				SEMA_SYMS(X)
+#undef X
+			};
+			diag_error(s->d, lhs->span, "cannot assign to %s '%s'", what[sym->kind], sym->name);
 			diag_note(s->d, sym->decl, "'%s' is declared here%s", sym->name,
 				sym->kind == SYM_LET ? "; use 'var' for a mutable variable" : "");
 			return;
@@ -442,7 +463,7 @@ check_alloc(S *s, Node *st)
 				lds ? "an LDS" : "a register");
 		} else if (lds && s->kern) {
 			int64_t co = lv->kind == VAL_LAYOUT ? val_cosize(lv) : val_size(lv);
-			int64_t bytes = co < 0 ? -1 : (co * sema_scalar_bits[t->scalar] + 7) / 8;
+			int64_t bytes = co < 0 ? -1 : co > (INT64_C(1) << 40) ? (INT64_C(1) << 40) : (co * sema_scalar_bits[t->scalar] + 7) / 8;
 			SemaKernel *k = s->kern;
 			Symbol **nv = ARENA_NEWN(s->a, Symbol *, k->nlds + 1);
 			if (k->nlds)
@@ -451,7 +472,7 @@ check_alloc(S *s, Node *st)
 			k->lds = nv;
 			if (bytes < 0 || k->lds_bytes < 0)
 				k->lds_bytes = -1;
-			else
+			else if (k->lds_bytes < (INT64_C(1) << 50))
 				k->lds_bytes += bytes;
 			if (k->lds_bytes > 163840) {
 				diag_error(s->d, st->span,
@@ -548,8 +569,9 @@ check_stmt(S *s, Node *st)
 				diag_error(s->d, st->u.for_.hi->span, "a static loop needs compile-time bounds");
 			else if (st->u.for_.step && !st->u.for_.step->cval && st->u.for_.step->type->kind != TY_ERROR)
 				diag_error(s->d, st->u.for_.step->span, "a static loop needs a compile-time step");
-			else if (st->u.for_.lo->cval && st->u.for_.hi->cval
-				 && st->u.for_.hi->cval->i - st->u.for_.lo->cval->i > 65536)
+			else if (st->u.for_.lo->cval && st->u.for_.hi->cval && st->u.for_.lo->cval->kind == VAL_INT
+				 && st->u.for_.hi->cval->kind == VAL_INT && (st->u.for_.hi->cval->i > st->u.for_.lo->cval->i)
+				 && (uint64_t)st->u.for_.hi->cval->i - (uint64_t)st->u.for_.lo->cval->i > 65536)
 				diag_error(s->d, st->span, "a static loop of more than 65536 iterations");
 		}
 		if (vt->kind != TY_SCALAR)
@@ -714,8 +736,8 @@ load_module(S *s, Node *imp)
 	const char *saved_dir;
 
 	if (m) {
-		if (!m->ast) {
-			diag_error(s->d, imp->span, "module '%s' imports itself (an import cycle)", name);
+		if (m->loading) {
+			diag_error(s->d, imp->span, "import of module '%s' forms a cycle", name);
 			return NULL;
 		}
 		return m;
@@ -743,12 +765,14 @@ load_module(S *s, Node *imp)
 	m = ARENA_NEW(s->a, SemaModule);
 	m->name = name;
 	m->path = path;
-	add_module(s, m); /* m->ast == NULL marks "loading" */
+	m->loading = true;
+	add_module(s, m);
 	ast = parse_module(s->a, s->d, file, name);
 	saved_dir = s->cur_dir;
 	s->cur_dir = dir_of(s, path);
 	m->ast = ast;
 	check_module(s, m, false);
+	m->loading = false;
 	s->cur_dir = saved_dir;
 	return m;
 }
@@ -872,6 +896,7 @@ typedef struct {
 	Symbol *sym;
 	bool failed;
 	bool exported;
+	int ninst;         /* instances to make; with one, the original is annotated in place */
 } KernInfo;
 
 static bool
@@ -926,7 +951,7 @@ push_sym(S *s, Symbol **v, int n, Symbol *x)
 static void
 instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 {
-	Node *k = ast_clone(s->a, ki->decl);
+	Node *k = ki->ninst > 1 ? ast_clone(s->a, ki->decl) : ki->decl;
 	SemaKernel *sk = ARENA_NEW(s->a, SemaKernel);
 	int mark = scope_mark(s), i, j, errs = diag_errors(s->d);
 	bool have_block = false, have_grid = false;
@@ -955,7 +980,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 		if (given) {
 			v = sema_const(s, given, "an export argument");
 			if (v && t->kind != TY_ERROR && !sema_assignable(s, t, given->type)) {
-				diag_error(s->d, given->span, "'%s' is a '%s' parameter; this value is '%s'", p->name,
+				diag_error(s->d, given->span, "'%s' has type '%s', but this value has type '%s'", p->name,
 					tyname(s, t), tyname(s, given->type));
 				v = NULL;
 			}
@@ -975,7 +1000,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 				"compile-time parameter '%s' of kernel '%s' has no value; give it a default, pass -D %s=VALUE, or export an instance",
 				p->name, ki->decl->u.kernel.id, p->name);
 		}
-		sym = sym_new(s, SYM_CTPARAM, p->name, p->span, t);
+		sym = sym_new(s, SYM_CTPARAM, p->name, p->span, v ? t : ty_simple(TY_ERROR));
 		sym->val = v;
 		sym->used = true;
 		sym_bind(s, sym);
@@ -1186,6 +1211,19 @@ check_module(S *s, SemaModule *m, bool is_main)
 				diag_warning(s->d, SPAN_NONE, "-D %s does not name a compile-time parameter of any kernel",
 					s->o->defines[i].name);
 		}
+		for (i = 0; i < ds->n; i++) {
+			int kk;
+			if (ds->v[i]->kind != D_EXPORT)
+				continue;
+			for (kk = 0; kk < nk; kk++)
+				if (!strcmp(ks[kk].decl->u.kernel.id, ds->v[i]->u.export.kernel)) {
+					ks[kk].ninst++;
+					ks[kk].exported = true;
+				}
+		}
+		for (i = 0; i < nk; i++)
+			if (!ks[i].exported)
+				ks[i].ninst = 1;
 		/* exports */
 		for (i = 0; i < ds->n; i++) {
 			Node *d = ds->v[i];
@@ -1233,6 +1271,15 @@ check_module(S *s, SemaModule *m, bool is_main)
 	scope_pop(s, mark, false);
 }
 
+void
+sema_program_free(SemaProgram *p)
+{
+	if (p && p->lay_arena) {
+		lay_arena_free(p->lay_arena);
+		p->lay_arena = NULL;
+	}
+}
+
 SemaProgram *
 sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o)
 {
@@ -1247,6 +1294,10 @@ sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o)
 	s->nbuckets = 1024;
 	s->buckets = ARENA_NEWN(a, Entry *, s->nbuckets);
 	s->prog = ARENA_NEW(a, SemaProgram);
+	s->prog->lay_arena = lay_arena_new();
+	if (!s->prog->lay_arena)
+		ice("out of memory");
+	lay_ctx_init(&s->lc, s->prog->lay_arena);
 	sema_builtins_bind(s);
 	m = ARENA_NEW(a, SemaModule);
 	m->name = main->name;

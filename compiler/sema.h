@@ -10,9 +10,10 @@
  * no export names gives one instance under its own name, its compile-time
  * parameters taking their defaults overridden by -D NAME=VALUE.
  *
- * Each instance owns a private copy of the kernel's AST (ast_clone), annotated
- * in place: every expression node gets `type` (a Type) and, when its value is
- * known at compile time, `cval` (a Value); every E_NAME gets `u.name.sym`, and
+ * An instance annotates the kernel's AST in place; when a kernel has several
+ * instances, each gets a private copy (ast_clone) to annotate. Every
+ * expression node gets `type` (a Type) and, when its value is known at
+ * compile time, `cval` (a Value); every E_NAME gets `u.name.sym`, and
  * every declaring statement (S_LET/S_VAR patterns, S_ALLOC, S_FOR, S_PIPELINE)
  * gets its Symbol. Compile-time parameters are therefore constants inside an
  * instance: `BM * 2` has cval 512 when BM = 256.
@@ -20,8 +21,12 @@
  * Run-time leaves (kernel arguments such as M, thread/block ids, loop
  * variables) have no cval; an expression mixing them stays symbolic and code
  * generation computes it. Layouts fold to VAL_LAYOUT when shape and stride
- * are static int tuples; layout algebra calls are checked for arity and
- * operand kinds and stay symbolic (cval NULL) in this version.
+ * are static int tuples, and layout algebra calls (composition, divides,
+ * products, coalesce, complement, inverses, `o`) on static arguments are
+ * evaluated by the layout library (compiler/layout/lay.h): the folded
+ * Value carries the library value in Value.lay; a violated precondition is a
+ * located error. Calls with run-time leaves are type-checked and stay
+ * symbolic (cval NULL).
  *
  * Everything lives in the Arena passed to sema_check.
  */
@@ -31,6 +36,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "layout/lay.h"
 
 /* Scalar element types: kind, spelling, bits, class (i=int, u=unsigned, f=float, b=bool, c=compile-time int). */
 #define SEMA_SCALARS(X) \
@@ -95,6 +101,7 @@ struct Type {
 	Type **elems;        /* TY_TUPLE */
 	int nelems;
 	Node *atom;          /* TY_ATOM and derived kinds: the D_ATOM declaration */
+	Node *layout;        /* TY_TENSOR: the layout expression of its declaration (parameters, lds, reg), or NULL */
 	int builtin;         /* TY_FUNC: SemaBuiltin */
 };
 
@@ -124,6 +131,7 @@ struct Value {
 	struct { int b, m, s; bool on; } swz;
 	ScalarKind scalar;
 	Node *atom;
+	const lay_val *lay;  /* VAL_INT/TUPLE/LAYOUT/SWIZZLE: the same value in the layout library (lay.h), or NULL */
 };
 
 /* Enumerators accepted by schedule and reduction builtins. */
@@ -185,6 +193,7 @@ typedef struct SemaModule {
 	AstModule *ast;
 	Symbol **syms;      /* its module-level symbols (atoms, consts, kernels) */
 	int nsyms;
+	bool loading;       /* internal: being checked (import cycles) */
 } SemaModule;
 
 /* One instance of a kernel to emit. */
@@ -212,6 +221,7 @@ typedef struct SemaProgram {
 	int nfiles;
 	SemaKernel **kernels;
 	int nkernels;
+	lay_arena *lay_arena;   /* owns the lay_val of every Value.lay; freed by sema_program_free */
 } SemaProgram;
 
 typedef struct SemaDefine {
@@ -232,6 +242,9 @@ typedef struct SemaOptions {
  * must test diag_errors(d) before using it.
  */
 SemaProgram *sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o);
+
+/* Releases what sema_check allocated outside the Arena (the layout library's arena). */
+void sema_program_free(SemaProgram *p);
 
 /* A deep copy of a subtree (types/values/symbols are not copied). */
 Node *ast_clone(Arena *a, const Node *n);

@@ -195,14 +195,19 @@ sema_print_value(FILE *out, const Value *v)
 	case VAL_BOOL: fputs(v->i ? "true" : "false", out); break;
 	case VAL_FLOAT: fprintf(out, "%g", v->f); break;
 	case VAL_STR: fprintf(out, "\"%.*s\"", (int)v->len, v->s); break;
-	case VAL_TUPLE:
-		fputc('(', out);
+	case VAL_TUPLE: {
+		bool tiler = false; /* a tuple of layouts is a tiler: [l1,l2] */
+		for (i = 0; i < v->nelems; i++)
+			tiler |= v->elems[i]->kind == VAL_LAYOUT;
+		fputc(tiler ? '[' : '(', out);
 		for (i = 0; i < v->nelems; i++) {
 			if (i)
 				fputc(',', out);
 			sema_print_value(out, v->elems[i]);
 		}
-		fputc(')', out);
+		fputc(tiler ? ']' : ')', out);
+		break;
+	}
 		break;
 	case VAL_LAYOUT:
 		if (v->swz.on)
@@ -275,7 +280,7 @@ val_cosize(const Value *l)
 	if (!l || l->kind != VAL_LAYOUT)
 		return -1;
 	sp = span_of(l->shape, l->stride);
-	if (sp < 0)
+	if (sp < 0 || sp > INT64_MAX / 2)
 		return -1;
 	if (l->swz.on) { /* a swizzle permutes within 2^(b+m+s)-aligned blocks */
 		int64_t blk = (int64_t)1 << (l->swz.b + l->swz.m + l->swz.s);
@@ -820,6 +825,21 @@ check_compose(S *s, Node *e)
 	t = ty_new(s, TY_LAYOUT);
 	t->rank = g->rank;
 	t->swizzled = f->kind == TY_SWIZZLE || f->swizzled || g->swizzled;
+	if (f->kind == TY_LAYOUT && e->u.binary.l->cval && e->u.binary.r->cval) {
+		const lay_val *x = val_to_lay(s, e->u.binary.l->cval), *y = val_to_lay(s, e->u.binary.r->cval), *r;
+		if (x && y) {
+			r = lay_composition(&s->lc, x, y);
+			if (s->lc.failed) {
+				err(s, e, "%s", s->lc.err);
+				lay_clear_error(&s->lc);
+				return e->type;
+			}
+			e->cval = val_from_lay(s, r);
+			if (r && (r->kind == LAY_LAYOUT || r->kind == LAY_COMPOSED))
+				t->rank = lay_rank(r->kind == LAY_COMPOSED ? r->u.c.b : r);
+		}
+		return e->type = t;
+	}
 	if (f->kind == TY_SWIZZLE && e->u.binary.l->cval && e->u.binary.r->cval && !e->u.binary.r->cval->swz.on) {
 		e->cval = val_new(s, VAL_LAYOUT);
 		*e->cval = *e->u.binary.r->cval;
@@ -881,6 +901,12 @@ named(const Node *call, const char *name)
 	return NULL;
 }
 
+static const char *
+atom_desc(const char *kind)
+{
+	return !strcmp(kind, "mma") ? "an MMA atom" : "a copy atom";
+}
+
 static bool
 atom_kind_is(const Node *atom, const char *k)
 {
@@ -900,7 +926,7 @@ atom_field(const Node *atom, const char *name)
 }
 
 static Type *
-check_builtin(S *s, Node *e, int b)
+check_builtin_type(S *s, Node *e, int b)
 {
 	NodeList *a = &e->u.call.args;
 	Node **v = a->v;
@@ -1029,6 +1055,15 @@ check_builtin(S *s, Node *e, int b)
 	case B_SHAPE:
 	case B_STRIDE:
 		if (t0->kind == TY_LAYOUT || t0->kind == TY_TENSOR) {
+			if (t0->kind == TY_TENSOR && t0->layout && t0->layout->kind == E_LAYOUT && t0->layout->type) {
+				Node *part = b == B_SHAPE ? t0->layout->u.binary.l : t0->layout->u.binary.r;
+				e->cval = part->cval;
+				return e->type = part->type;
+			}
+			if (t0->kind == TY_TENSOR && b == B_SHAPE && t0->layout && ty_is_inttuple(t0->layout->type)) {
+				e->cval = t0->layout->cval;
+				return e->type = t0->layout->type;
+			}
 			const Value *lv = v[0]->cval;
 			if (lv && lv->kind == VAL_LAYOUT) {
 				e->cval = b == B_SHAPE ? lv->shape : lv->stride;
@@ -1060,6 +1095,8 @@ check_builtin(S *s, Node *e, int b)
 		}
 		if (!e->cval && t0->kind == TY_SCALAR)
 			e->type = t0; /* size of a run-time extent */
+		else if (!e->cval && b != B_RANK)
+			e->type = ty_scalar(SC_I32); /* a run-time size */
 		return e->type;
 	case B_GET: {
 		Value *iv = const_int(s, v[1], "the index of get");
@@ -1122,7 +1159,7 @@ check_builtin(S *s, Node *e, int b)
 		if (!(bv = const_int(s, v[0], "swizzle's B")) || !(mv = const_int(s, v[1], "swizzle's M"))
 		    || !(sv = const_int(s, v[2], "swizzle's S")))
 			return e->type = ty_simple(TY_ERROR);
-		if (bv->i < 0 || mv->i < 0 || sv->i < 0 || bv->i + mv->i + sv->i > 30 || (bv->i > 0 && sv->i < bv->i))
+		if (bv->i < 0 || mv->i < 0 || sv->i < 0 || bv->i > 30 || mv->i > 30 || sv->i > 30 || bv->i + mv->i + sv->i > 30 || (bv->i > 0 && sv->i < bv->i))
 			return err(s, e, "invalid swizzle(%lld,%lld,%lld): need B, M, S >= 0, S >= B and B+M+S <= 30",
 				(long long)bv->i, (long long)mv->i, (long long)sv->i);
 		e->cval = val_new(s, VAL_SWIZZLE);
@@ -1266,8 +1303,8 @@ check_builtin(S *s, Node *e, int b)
 		if (n == 3) {
 			if (t0->kind == TY_ATOM) {
 				if (!atom_kind_is(t0->atom, "copy"))
-					return err(s, v[0], "copy needs a copy atom, but '%s' is a %s atom", t0->atom->u.atom.id,
-						t0->atom->u.atom.kind);
+					return err(s, v[0], "copy needs a copy atom, but '%s' is %s", t0->atom->u.atom.id,
+						atom_desc(t0->atom->u.atom.kind));
 			} else if (t0->kind != TY_TILED_COPY && t0->kind != TY_THR_COPY)
 				return err(s, v[0], "the first of three copy arguments must be a tiled copy or a copy atom, not '%s'",
 					tyname(s, t0));
@@ -1292,7 +1329,7 @@ check_builtin(S *s, Node *e, int b)
 		if (t0->kind != TY_TILED_MMA && t0->kind != TY_THR_MMA && t0->kind != TY_ATOM)
 			return err(s, v[0], "the first argument of gemm must be a tiled MMA, not '%s'", tyname(s, t0));
 		if (t0->kind == TY_ATOM && !atom_kind_is(atom, "mma"))
-			return err(s, v[0], "gemm needs an MMA atom, but '%s' is a %s atom", atom->u.atom.id, atom->u.atom.kind);
+			return err(s, v[0], "gemm needs an MMA atom, but '%s' is %s", atom->u.atom.id, atom_desc(atom->u.atom.kind));
 		for (i = 1; i < 4; i++)
 			if (v[i]->type->kind != TY_TENSOR)
 				return err(s, v[i], "operand %c of gemm must be a tensor, not '%s'", "?ABC"[i],
@@ -1328,8 +1365,8 @@ check_builtin(S *s, Node *e, int b)
 		if (t0->kind != TY_ATOM)
 			return err(s, v[0], "tiled_copy needs a copy atom, not '%s'", tyname(s, t0));
 		if (!atom_kind_is(t0->atom, "copy"))
-			return err(s, v[0], "tiled_copy needs a copy atom, but '%s' is a %s atom", t0->atom->u.atom.id,
-				t0->atom->u.atom.kind);
+			return err(s, v[0], "tiled_copy needs a copy atom, but '%s' is %s", t0->atom->u.atom.id,
+				atom_desc(t0->atom->u.atom.kind));
 		if (of) {
 			if (thr || val)
 				return err(s, e, "tiled_copy takes either of= or threads= and values=, not both");
@@ -1343,6 +1380,12 @@ check_builtin(S *s, Node *e, int b)
 				return err(s, thr->value, "threads= must be a static layout");
 			if (!is_layoutish(val->value->type) || !val->value->cval)
 				return err(s, val->value, "values= must be a static layout");
+			if (s->kern) {
+				int64_t nt = val_size(thr->value->cval), bt = s->kern->block[0] * s->kern->block[1] * s->kern->block[2];
+				if (nt > 0 && (nt > bt || bt % nt))
+					return err(s, thr->value, "the tiled copy is laid out for %lld threads, which does not divide the workgroup of %lld",
+						(long long)nt, (long long)bt);
+			}
 		}
 		return e->type = ty_atomish(s, TY_TILED_COPY, t0->atom);
 	}
@@ -1351,10 +1394,17 @@ check_builtin(S *s, Node *e, int b)
 		if (t0->kind != TY_ATOM)
 			return err(s, v[0], "tiled_mma needs an MMA atom, not '%s'", tyname(s, t0));
 		if (!atom_kind_is(t0->atom, "mma"))
-			return err(s, v[0], "tiled_mma needs an MMA atom, but '%s' is a %s atom", t0->atom->u.atom.id,
-				t0->atom->u.atom.kind);
+			return err(s, v[0], "tiled_mma needs an MMA atom, but '%s' is %s", t0->atom->u.atom.id,
+				atom_desc(t0->atom->u.atom.kind));
 		if (w && (!ty_is_inttuple(w->value->type) || !w->value->cval))
 			return err(s, w->value, "waves= must be a static shape such as (2, 2, 1)");
+		if (s->kern) {
+			Value *th = atom_field(t0->atom, "threads");
+			int64_t nw = w ? val_size(w->value->cval) : 1, bt = s->kern->block[0] * s->kern->block[1] * s->kern->block[2];
+			if (th && th->kind == VAL_INT && nw > 0 && nw <= 1024 && (nw * th->i > bt || bt % (nw * th->i)))
+				return err(s, w ? w->value : e, "the tiled MMA needs %lld waves of %lld lanes (%lld threads), which does not divide the workgroup of %lld",
+					(long long)nw, (long long)th->i, (long long)(nw * th->i), (long long)bt);
+		}
 		return e->type = ty_atomish(s, TY_TILED_MMA, t0->atom);
 	}
 	case B_BARRIER:
@@ -1426,6 +1476,70 @@ check_builtin(S *s, Node *e, int b)
 		return e->type = t0->scalar == SC_INT ? ty_scalar(SC_FLOAT) : t0;
 	}
 	return err(s, e, "'%s' cannot be used here", builtins[b].name);
+}
+
+/*
+ * Folds a layout-algebra call whose arguments are all static with the layout
+ * library; a violated precondition (e.g. composition's divisibility) is a
+ * located error. Calls with run-time leaves stay symbolic (cval NULL).
+ */
+static void
+fold_algebra(S *s, Node *e, int b)
+{
+	NodeList *a = &e->u.call.args;
+	const lay_val *x[3] = {0}, *r = NULL;
+	lay_ctx *c = &s->lc;
+	int i;
+
+	if (e->type->kind == TY_ERROR || a->n > 3 || !c->arena)
+		return;
+	for (i = 0; i < a->n; i++)
+		if (!a->v[i]->cval || !(x[i] = val_to_lay(s, a->v[i]->cval)))
+			return;
+	switch (b) {
+	case B_COMPOSITION: r = lay_composition(c, x[0], x[1]); break;
+	case B_COMPLEMENT: r = lay_complement(c, x[0], x[1]); break;
+	case B_COALESCE: r = lay_coalesce(c, x[0], x[1]); break;
+	case B_LEFT_INVERSE: r = lay_left_inverse(c, x[0]); break;
+	case B_RIGHT_INVERSE: r = lay_right_inverse(c, x[0]); break;
+#define X(B, name) case B: r = lay_##name(c, x[0], x[1]); break;
+	X(B_LOGICAL_DIVIDE, logical_divide) X(B_ZIPPED_DIVIDE, zipped_divide) X(B_TILED_DIVIDE, tiled_divide)
+	X(B_FLAT_DIVIDE, flat_divide) X(B_LOGICAL_PRODUCT, logical_product) X(B_ZIPPED_PRODUCT, zipped_product)
+	X(B_TILED_PRODUCT, tiled_product) X(B_FLAT_PRODUCT, flat_product) X(B_BLOCKED_PRODUCT, blocked_product)
+	X(B_RAKED_PRODUCT, raked_product)
+#undef X
+	case B_MAKE_LAYOUT: r = a->n == 1 ? lay_make_layout(c, x[0]) : NULL; break;
+	case B_COSIZE: r = lay_cosize(c, x[0]); break;
+	default: return;
+	}
+	if (c->failed) {
+		err(s, e, "%s", c->err);
+		lay_clear_error(c);
+		return;
+	}
+	if (!r)
+		return;
+	e->cval = val_from_lay(s, r);
+	if (e->cval && e->type->kind == TY_LAYOUT && (r->kind == LAY_LAYOUT || r->kind == LAY_COMPOSED)) {
+		Type *t = ty_new(s, TY_LAYOUT);
+		t->rank = lay_rank(r->kind == LAY_COMPOSED ? r->u.c.b : r);
+		t->swizzled = r->kind == LAY_COMPOSED;
+		e->type = t;
+	} else if (e->cval && e->type->kind != TY_LAYOUT && e->cval->kind != VAL_INT) {
+		e->cval = NULL; /* a tensor result: the type carries it */
+	}
+}
+
+static Type *
+check_builtin(S *s, Node *e, int b)
+{
+	Type *t = check_builtin_type(s, e, b);
+
+	e->type = t; /* an error reported on an argument leaves e->type unset */
+
+	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
+		fold_algebra(s, e, b);
+	return e->type;
 }
 
 /* Methods: obj.method(args) on tiled copies / MMAs and their slices. */
@@ -1657,7 +1771,11 @@ sema_type_expr(S *s, TypeExpr *te)
 		diag_error(s->d, te->layout->span, "a tensor type needs a layout, not '%s'", tyname(s, lt));
 		return ty_simple(TY_ERROR);
 	}
-	return ty_tensor(s, te->space, el, lt->kind == TY_LAYOUT ? lt->rank : rank_of_shape(lt), lt->swizzled);
+	{
+		Type *t = ty_tensor(s, te->space, el, lt->kind == TY_LAYOUT ? lt->rank : rank_of_shape(lt), lt->swizzled);
+		t->layout = te->layout;
+		return t;
+	}
 }
 
 static Type *
@@ -1719,6 +1837,7 @@ sema_expr(S *s, Node *e)
 	case E_TUPLE: t = check_tuple(s, e); break;
 	case E_TILER: {
 		int i;
+		bool all = true;
 		t = ty_new(s, TY_TILER);
 		t->rank = e->u.list.n;
 		for (i = 0; i < e->u.list.n; i++) {
@@ -1731,6 +1850,14 @@ sema_expr(S *s, Node *e)
 				t = err(s, e->u.list.v[i], "a tiler holds layouts or shapes, not '%s'", tyname(s, lt));
 				break;
 			}
+			all &= e->u.list.v[i]->cval != NULL;
+		}
+		if (all && t->kind == TY_TILER) {
+			e->cval = val_new(s, VAL_TUPLE);
+			e->cval->nelems = e->u.list.n;
+			e->cval->elems = ARENA_NEWN(s->a, Value *, e->u.list.n ? e->u.list.n : 1);
+			for (i = 0; i < e->u.list.n; i++)
+				e->cval->elems[i] = e->u.list.v[i]->cval;
 		}
 		e->type = t;
 		break;
@@ -1779,4 +1906,96 @@ sema_const(S *s, Node *e, const char *what)
 		return NULL;
 	}
 	return e->cval;
+}
+
+/* ---- bridge to the layout library (compiler/layout/lay.h) ---- */
+
+const lay_val *
+val_to_lay(S *s, Value *v)
+{
+	const lay_val *r = NULL;
+	int i;
+
+	if (!v)
+		return NULL;
+	if (v->lay)
+		return v->lay;
+	switch (v->kind) {
+	case VAL_INT: r = lay_int(&s->lc, v->i); break;
+	case VAL_TUPLE: {
+		const lay_val **e = lay_alloc(s->lc.arena, sizeof *e * (size_t)(v->nelems ? v->nelems : 1));
+		if (!e)
+			return NULL;
+		for (i = 0; i < v->nelems; i++)
+			if (!(e[i] = val_to_lay(s, v->elems[i])))
+				return NULL;
+		r = lay_tuple(&s->lc, v->nelems, e);
+		break;
+	}
+	case VAL_LAYOUT:
+		r = lay_layout(&s->lc, val_to_lay(s, v->shape), val_to_lay(s, v->stride));
+		if (r && v->swz.on)
+			r = lay_composed(&s->lc, lay_swizzle(&s->lc, v->swz.b, v->swz.m, v->swz.s), lay_e_const(&s->lc, 0), r);
+		break;
+	case VAL_SWIZZLE: r = lay_swizzle(&s->lc, v->swz.b, v->swz.m, v->swz.s); break;
+	default: return NULL;
+	}
+	if (s->lc.failed) {
+		lay_clear_error(&s->lc);
+		return NULL;
+	}
+	v->lay = r;
+	return r;
+}
+
+/* A Value for a static library value; NULL when it has run-time leaves or no Value form. */
+Value *
+val_from_lay(S *s, const lay_val *l)
+{
+	Value *v;
+	int i;
+
+	if (!l)
+		return NULL;
+	switch (l->kind) {
+	case LAY_INT:
+		if (!lay_e_known(l->u.i))
+			return NULL;
+		v = val_int(s, l->u.i->value);
+		break;
+	case LAY_TUPLE:
+		v = val_new(s, VAL_TUPLE);
+		v->nelems = l->u.t.n;
+		v->elems = ARENA_NEWN(s->a, Value *, v->nelems ? v->nelems : 1);
+		for (i = 0; i < v->nelems; i++)
+			if (!(v->elems[i] = val_from_lay(s, l->u.t.e[i])))
+				return NULL;
+		break;
+	case LAY_LAYOUT:
+		v = val_new(s, VAL_LAYOUT);
+		if (!(v->shape = val_from_lay(s, l->u.l.shape)) || !(v->stride = val_from_lay(s, l->u.l.stride)))
+			return NULL;
+		break;
+	case LAY_SWIZZLE:
+		v = val_new(s, VAL_SWIZZLE);
+		v->swz.b = l->u.sw.b;
+		v->swz.m = l->u.sw.m;
+		v->swz.s = l->u.sw.s;
+		v->swz.on = true;
+		break;
+	case LAY_COMPOSED:
+		if (!lay_e_is_const(l->u.c.off, 0) || l->u.c.a->kind != LAY_SWIZZLE)
+			return NULL;
+		if (!(v = val_from_lay(s, l->u.c.b)) || v->kind != VAL_LAYOUT)
+			return NULL;
+		v->swz.b = l->u.c.a->u.sw.b;
+		v->swz.m = l->u.c.a->u.sw.m;
+		v->swz.s = l->u.c.a->u.sw.s;
+		v->swz.on = true;
+		break;
+	default:
+		return NULL;
+	}
+	v->lay = l;
+	return v;
 }

@@ -19,7 +19,7 @@ typedef struct S {
 	const SemaOptions *o;
 	SemaProgram *prog;
 	Entry **buckets;
-	unsigned nbuckets;
+	unsigned nbuckets, nentries;
 	Entry **stack;      /* bound entries, popped on scope exit */
 	int nstack, capstack;
 	Symbol **syms;      /* bound symbols in the same order (for unused warnings) */
@@ -34,6 +34,7 @@ typedef struct S {
 	const char *cur_dir;/* directory of the module being checked */
 	int nextid;
 	int level;          /* current scope nesting level */
+	lay_ctx lc;         /* layout library context (arena in prog->lay_arena) */
 	int *marks;         /* stack heights of open scopes */
 	int nmarks, capmarks;
 } S;
@@ -51,6 +52,8 @@ const char *tyname(S *s, const Type *t);
 
 /* values */
 Value *val_int(S *s, int64_t i);
+const lay_val *val_to_lay(S *s, Value *v);
+Value *val_from_lay(S *s, const lay_val *l);
 Value *val_new(S *s, ValueKind k);
 
 /* scopes */

@@ -18,6 +18,7 @@
 #include "diag.h"
 
 #define PARSE_MAX_NESTING 256
+#define PARSE_MAX_EXPR_DEPTH 1000
 
 typedef struct Lexer {
 	const unsigned char *src, *cur, *lim, *tok, *mark;
