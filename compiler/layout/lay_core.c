@@ -261,6 +261,8 @@ lay_e_neg(lay_ctx *c, const lay_expr *a)
 	return e;
 }
 
+static int expr_equal(const lay_expr *a, const lay_expr *b);
+
 const lay_expr *
 lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 {
@@ -305,7 +307,10 @@ lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 			if (k == LAY_E_CDIV && multiple_of(a, b->value))
 				k = LAY_E_DIV;   /* exact division */
 		}
-		if (a == b && k == LAY_E_DIV) return lay_e_const(c, 1);
+		if (expr_equal(a, b)) return lay_e_const(c, 1);
+		/* (x*y)/y -> x: exact */
+		if (a->kind == LAY_E_MUL && expr_equal(a->b, b)) return a->a;
+		if (a->kind == LAY_E_MUL && expr_equal(a->a, b)) return a->b;
 		break;
 	case LAY_E_MOD:
 		if (lay_e_is_const(b, 1)) return lay_e_const(c, 0);

@@ -405,6 +405,7 @@ parse_primary(lay_reader *r)
 	if (len) {
 		const lay_val *b;
 		int lo, hi;
+		const char *start = r->p;
 		r->p += len;
 		if (!strcmp(name, "_"))
 			return lay_underscore(r->c);
@@ -444,8 +445,10 @@ parse_primary(lay_reader *r)
 				lay_fail(r->c, "%s failed", name);
 			return v;
 		}
-		if (peekc(r) == '(')
+		if (peekc(r) == '(') {
+			r->tok = start;
 			return err(r, "unknown operation '%s'", name);
+		}
 		/* an unbound name: a run-time value */
 		lay_reader_var(r, name, r->nvars, 1);
 		return lookup(r, name);
