@@ -276,6 +276,8 @@ lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 			return NULL;
 		return lay_e_const(c, r);
 	}
+	if ((k == LAY_E_DIV || k == LAY_E_MOD || k == LAY_E_CDIV) && lay_e_is_const(b, 0))
+		return lay_fail(c, "division by zero");
 	/* algebraic identities; the other operand is symbolic */
 	switch (k) {
 	case LAY_E_ADD:
