@@ -14,5 +14,4 @@ refuse(const char *what)
 	return 1;
 }
 
-int drv_show_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc show'"); }
 int drv_compile_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("compiling .fly files"); }
