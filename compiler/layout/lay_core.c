@@ -147,7 +147,7 @@ lay_e_const(lay_ctx *c, int64_t v)
 
 	if (e) {
 		e->value = v;
-		e->div = v < 0 ? -v : v;
+		e->div = v == INT64_MIN ? 1 : v < 0 ? -v : v;
 	}
 	return e;
 }
@@ -283,10 +283,19 @@ lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 	case LAY_E_ADD:
 		if (lay_e_is_const(a, 0)) return b;
 		if (lay_e_is_const(b, 0)) return a;
+		if (a->kind == LAY_E_CONST) { const lay_expr *t = a; a = b; b = t; }  /* x + k */
+		/* (x + k1) + k2 -> x + (k1 + k2) */
+		if (b->kind == LAY_E_CONST && a->kind == LAY_E_ADD && a->b->kind == LAY_E_CONST)
+			return lay_e_bin(c, LAY_E_ADD, a->a, lay_e_bin(c, LAY_E_ADD, a->b, b));
 		break;
 	case LAY_E_SUB:
 		if (lay_e_is_const(b, 0)) return a;
-		if (a == b) return lay_e_const(c, 0);
+		if (expr_equal(a, b)) return lay_e_const(c, 0);
+		if (b->kind == LAY_E_CONST && b->value != INT64_MIN)   /* x - k -> x + (-k) */
+			return lay_e_bin(c, LAY_E_ADD, a, lay_e_const(c, -b->value));
+		/* (x + y) - y -> x */
+		if (a->kind == LAY_E_ADD && expr_equal(a->b, b)) return a->a;
+		if (a->kind == LAY_E_ADD && expr_equal(a->a, b)) return a->b;
 		break;
 	case LAY_E_MUL:
 		if (lay_e_is_const(a, 0) || lay_e_is_const(b, 0)) return lay_e_const(c, 0);
@@ -461,6 +470,14 @@ put_expr(sbuf *s, const lay_expr *e, int need)
 		put_expr(s, e->b, 0);
 		put(s, ")");
 		break;
+	case LAY_E_ADD:
+		if (e->b->kind == LAY_E_CONST && e->b->value < 0 && e->b->value != INT64_MIN) {
+			put_expr(s, e->a, 1);
+			snprintf(num, sizeof num, "-%lld", -(long long)e->b->value);
+			put(s, num);
+			break;
+		}
+		/* fall through */
 	default:
 		put_expr(s, e->a, p == 0 ? 3 : p);
 		put(s, expr_op[e->kind]);

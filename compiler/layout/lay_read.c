@@ -22,6 +22,7 @@ struct lay_reader {
 	lay_ctx *c;
 	binding *names;
 	int nvars;
+	int depth;           /* nesting depth, bounded */
 	/* current line */
 	const char *src, *p;
 	const char *tok;     /* start of the current token */
@@ -476,15 +477,19 @@ parse_postfix(lay_reader *r)
 static const lay_val *
 parse_unary(lay_reader *r)
 {
-	if (accept(r, '-')) {
-		const lay_val *v = parse_unary(r);
-		if (!v)
-			return NULL;
-		if (v->kind != LAY_INT)
-			return lay_fail(r->c, "unary '-' needs an integer");
-		return lay_int_e(r->c, lay_e_neg(r->c, v->u.i));
-	}
-	return parse_postfix(r);
+	const lay_val *v;
+	int negs = 0;
+
+	while (accept(r, '-'))
+		negs++;
+	v = parse_postfix(r);
+	if (!v || !negs)
+		return v;
+	if (v->kind != LAY_INT)
+		return lay_fail(r->c, "unary '-' needs an integer");
+	if (negs % 2)
+		v = lay_int_e(r->c, lay_e_neg(r->c, v->u.i));
+	return v;
 }
 
 static const lay_val *
@@ -553,8 +558,23 @@ at_o(lay_reader *r)
 	return n == 1 && name[0] == 'o';
 }
 
+static const lay_val *parse_expr1(lay_reader *r);
+
 static const lay_val *
 parse_expr(lay_reader *r)
+{
+	const lay_val *v;
+
+	if (r->depth >= 256)
+		return err(r, "expression nested too deeply", "");
+	r->depth++;
+	v = parse_expr1(r);
+	r->depth--;
+	return v;
+}
+
+static const lay_val *
+parse_expr1(lay_reader *r)
 {
 	const lay_val *v = parse_layout(r);
 
@@ -588,6 +608,7 @@ lay_read_eval(lay_reader *r, const char *text, int *is_let)
 	const lay_val *v;
 
 	*is_let = 0;
+	r->depth = 0;
 	r->src = r->p = r->tok = text;
 	n = peek_name(r, name, sizeof name);
 	if (n == 3 && !strcmp(name, "let")) {
