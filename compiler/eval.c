@@ -209,8 +209,6 @@ drv_show_main(int argc, char **argv)
 	lay_ctx_init(&c, a);
 	r = lay_reader_new(&c);
 	v = r ? lay_read_eval(r, expr, &is_let) : NULL;
-	if (v && v->kind == LAY_VIEW)
-		v = v->u.v.l;
 	if (v && v->kind == LAY_TUPLE && v->u.t.n == 2 && v->u.t.e[1]->kind == LAY_LAYOUT && lay_is_inttuple(v->u.t.e[0])) {
 		mn = v->u.t.e[0];    /* (tiler_mn, layout_tv) from make_layout_tv */
 		tv = v->u.t.e[1];

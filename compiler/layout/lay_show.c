@@ -49,12 +49,12 @@ grid_dims(lay_ctx *c, const lay_val *l, int64_t *m, int64_t *n)
 	const lay_val *s;
 	int r = lay_rank(l);
 
-	if (!lay_is_layoutish(l)) {
+	if (!lay_is_layoutish(l) && l->kind != LAY_VIEW) {
 		lay_fail(c, "show: expects a layout, not a %s", lay_kind_name(l->kind));
 		return -1;
 	}
 	s = lay_shape(c, l);
-	if (!lay_is_static(s)) {
+	if (!s || !lay_is_static(s)) {
 		lay_fail(c, "show: the layout must be static (known integers)");
 		return -1;
 	}
@@ -67,8 +67,8 @@ grid_dims(lay_ctx *c, const lay_val *l, int64_t *m, int64_t *n)
 		lay_fail(c, "show: expects a rank-1 or rank-2 layout (rank %d); group modes first", r);
 		return -1;
 	}
-	*m = lay_size(c, lay_get(c, l, 0))->u.i->value;
-	*n = lay_size(c, lay_get(c, l, 1))->u.i->value;
+	*m = lay_size(c, tget(c, s, 0))->u.i->value;
+	*n = lay_size(c, tget(c, s, 1))->u.i->value;
 	if (*m * *n > 1 << 20) {
 		lay_fail(c, "show: the layout is too large to draw (%lld elements)", (long long)(*m * *n));
 		return -1;
@@ -205,8 +205,8 @@ tv_build(lay_ctx *c, const lay_val *tv, const lay_val *mn, tvmap *t)
 	}
 	for (i = 0; i < cells; i++)
 		t->thr[i] = t->val[i] = -1;
-	nt = lay_size(c, lay_get(c, tv, 0))->u.i->value;
-	nv = lay_size(c, lay_get(c, tv, 1))->u.i->value;
+	nt = lay_size(c, tget(c, tv->u.l.shape, 0))->u.i->value;
+	nv = lay_size(c, tget(c, tv->u.l.shape, 1))->u.i->value;
 	for (i = 0; i < nt; i++)
 		for (j = 0; j < nv; j++) {
 			if (value_at(c, tv, lay_tuple2(c, lay_int(c, i), lay_int(c, j)), &off))
