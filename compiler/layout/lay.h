@@ -315,6 +315,12 @@ void lay_reader_var(lay_reader *r, const char *name, int id, int64_t div);
 const lay_val *lay_read_eval(lay_reader *r, const char *text, int *is_let);
 /* Names of the operations the reader knows, NULL-terminated. */
 extern const char *const lay_read_ops[];
+/*
+ * Call operation NAME (one of lay_read_ops, with the spellings of the
+ * language: "composition", "logical_divide", ...) on evaluated arguments;
+ * checks the argument count.  For a front end that parses its own syntax.
+ */
+const lay_val *lay_call(lay_ctx *c, const char *name, int n, const lay_val *const *args);
 
 /* ----------------------------------------------------- drawing (show) --- */
 

@@ -166,12 +166,12 @@ parse_list(lay_reader *r, int close, vec *out, int *trailing)
 }
 
 static int
-want_int(lay_reader *r, const lay_val *v, const char *op, int64_t *out)
+want_int(lay_ctx *c, const lay_val *v, const char *op, int64_t *out)
 {
 	if (!v)
 		return 0;
 	if (v->kind != LAY_INT || !lay_e_known(v->u.i)) {
-		lay_fail(r->c, "%s: expects a compile-time integer, got %s", op, lay_to_string(r->c, v));
+		lay_fail(c, "%s: expects a compile-time integer, got %s", op, lay_to_string(c, v));
 		return 0;
 	}
 	*out = v->u.i->value;
@@ -180,15 +180,15 @@ want_int(lay_reader *r, const lay_val *v, const char *op, int64_t *out)
 
 /* get(x, i, j, ...) path */
 static const lay_val *
-get_path(lay_reader *r, const lay_val *x, int n, const lay_val *const *a, const char *op)
+get_path(lay_ctx *c, const lay_val *x, int n, const lay_val *const *a, const char *op)
 {
 	int i;
 	int64_t k;
 
 	for (i = 0; i < n; i++) {
-		if (!want_int(r, a[i], op, &k))
+		if (!want_int(c, a[i], op, &k))
 			return NULL;
-		x = lay_get(r->c, x, (int)k);
+		x = lay_get(c, x, (int)k);
 	}
 	return x;
 }
@@ -222,16 +222,28 @@ const char *const lay_read_ops[] = {
 	NULL
 };
 
-static const lay_val *
-call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
+static int op_arity(const char *name, int *lo, int *hi);
+
+const lay_val *
+lay_call(lay_ctx *c, const char *name, int n, const lay_val *const *a)
 {
-	lay_ctx *c = r->c;
 	int64_t x, y, z;
-	int i;
+	int i, lo, hi;
+
+	for (i = 0; i < n; i++)
+		if (!a[i])
+			return NULL;
+	if (!op_arity(name, &lo, &hi))
+		return lay_fail(c, "unknown operation '%s'", name);
+	if (n < lo || n > hi) {
+		if (lo == hi)
+			return lay_fail(c, "%s takes %d argument%s, got %d", name, lo, lo == 1 ? "" : "s", n);
+		return lay_fail(c, "%s takes %d to %d arguments, got %d", name, lo, hi, n);
+	}
 
 #define IS(s) (!strcmp(name, s))
 	if (IS("size") || IS("cosize") || IS("rank") || IS("depth") || IS("shape") || IS("stride")) {
-		const lay_val *v = get_path(r, a[0], n - 1, a + 1, name);
+		const lay_val *v = get_path(c, a[0], n - 1, a + 1, name);
 		if (!v)
 			return NULL;
 		if (IS("size")) return lay_size(c, v);
@@ -242,9 +254,9 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 		return lay_stride(c, v);
 	}
 	if (IS("get"))
-		return get_path(r, a[0], n - 1, a + 1, name);
+		return get_path(c, a[0], n - 1, a + 1, name);
 	if (IS("take") || IS("group")) {
-		if (!want_int(r, a[1], name, &x) || !want_int(r, a[2], name, &y))
+		if (!want_int(c, a[1], name, &x) || !want_int(c, a[2], name, &y))
 			return NULL;
 		return IS("take") ? lay_take(c, a[0], (int)x, (int)y) : lay_group(c, a[0], (int)x, (int)y);
 	}
@@ -253,7 +265,7 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 		if (!is)
 			return NULL;
 		for (i = 1; i < n; i++) {
-			if (!want_int(r, a[i], name, &x))
+			if (!want_int(c, a[i], name, &x))
 				return NULL;
 			is[i - 1] = (int)x;
 		}
@@ -296,12 +308,12 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 	if (IS("max_common_vector")) return lay_max_common_vector(c, a[0], a[1]);
 	if (IS("max_common_layout")) return lay_max_common_layout(c, a[0], a[1]);
 	if (IS("upcast") || IS("downcast")) {
-		if (!want_int(r, a[1], name, &x))
+		if (!want_int(c, a[1], name, &x))
 			return NULL;
 		return IS("upcast") ? lay_upcast(c, a[0], x) : lay_downcast(c, a[0], x);
 	}
 	if (IS("recast")) {
-		if (!want_int(r, a[1], name, &x) || !want_int(r, a[2], name, &y))
+		if (!want_int(c, a[1], name, &x) || !want_int(c, a[2], name, &y))
 			return NULL;
 		return lay_recast(c, a[0], x, y);
 	}
@@ -328,7 +340,7 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 	}
 	if (IS("make_ordered_layout")) return lay_make_ordered_layout(c, a[0], a[1]);
 	if (IS("swizzle")) {
-		if (!want_int(r, a[0], name, &x) || !want_int(r, a[1], name, &y) || !want_int(r, a[2], name, &z))
+		if (!want_int(c, a[0], name, &x) || !want_int(c, a[1], name, &y) || !want_int(c, a[2], name, &z))
 			return NULL;
 		return lay_swizzle(c, (int)x, (int)y, (int)z);
 	}
@@ -418,8 +430,8 @@ parse_primary(lay_reader *r)
 				return NULL;
 			if (items.n != 3)
 				return err(r, "Sw<B,M,S> needs three integers", "");
-			if (!want_int(r, items.e[0], "Sw", &x) || !want_int(r, items.e[1], "Sw", &y) ||
-			    !want_int(r, items.e[2], "Sw", &z))
+			if (!want_int(r->c, items.e[0], "Sw", &x) || !want_int(r->c, items.e[1], "Sw", &y) ||
+			    !want_int(r->c, items.e[2], "Sw", &z))
 				return NULL;
 			return lay_swizzle(r->c, (int)x, (int)y, (int)z);
 		}
@@ -433,15 +445,7 @@ parse_primary(lay_reader *r)
 				return NULL;
 			if (!parse_list(r, ')', &args, &tr) || args.bad)
 				return NULL;
-			if (args.n < lo || args.n > hi) {
-				char m[120];
-				snprintf(m, sizeof m, "%s takes %d%s%d arguments, got %d", name, lo,
-				         hi > lo ? " to " : "", hi > lo ? hi : 0, args.n);
-				if (hi == lo)
-					snprintf(m, sizeof m, "%s takes %d argument%s, got %d", name, lo, lo == 1 ? "" : "s", args.n);
-				return lay_fail(r->c, "%s", m);
-			}
-			v = call_op(r, name, args.n, args.e);
+			v = lay_call(r->c, name, args.n, args.e);
 			if (!v && !r->c->failed)
 				lay_fail(r->c, "%s failed", name);
 			return v;
