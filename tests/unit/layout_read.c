@@ -68,7 +68,7 @@ test_syntax(void **state)
 	check("(4,8):(1,4)(1,2)", "9");             /* L(i,j) == L((i,j)) */
 	check("((4,8):(1,4))((_,2))", "(4):(1)");   /* slicing */
 	check("composition((6,2):(8,2), (4,3):(3,1))(5)", "32");   /* B(5) = 4, A(4) = 32 */
-	check("composition((6,2):(8,2), 4:3, 3:1)", "((2,2),3):((24,2),8)");   /* extra arguments form a tiler */
+	check("composition((6,2):(8,2), 4:3, 3:1)", "(4,3):(24,2)");   /* = composition(A, [4:3, 3:1]): 6:8 o 4:3, 2:2 o 3:1 */
 	check("make_layout((2,3,4), LayoutRight)", "(2,3,4):(12,4,1)");
 	check("0x10", "16");
 }
