@@ -213,7 +213,9 @@ is_marker(const lay_val *v, const char *name)
 	X(max_common_vector, 2, 2) X(max_common_layout, 2, 2) \
 	X(upcast, 2, 2) X(downcast, 2, 2) X(recast, 3, 3) X(make_layout_tv, 2, 2) \
 	X(local_tile, 3, 4) X(local_partition, 3, 4) X(tile_to_shape, 2, 3) \
-	X(make_layout, 1, 16) X(make_ordered_layout, 2, 2) X(swizzle, 3, 3) X(nullspace, 1, 1)
+	X(make_layout, 1, 16) X(make_ordered_layout, 2, 2) X(swizzle, 3, 3) X(nullspace, 1, 1) \
+	X(compact_col_major, 1, 2) X(compact_row_major, 1, 2) X(inner_product, 2, 2) X(max_alignment, 1, 1) \
+	X(with_shape, 2, 2) X(gcd, 2, 2)
 
 const char *const lay_read_ops[] = {
 #define X(n, lo, hi) #n,
@@ -345,6 +347,16 @@ lay_call(lay_ctx *c, const char *name, int n, const lay_val *const *a)
 		return lay_swizzle(c, (int)x, (int)y, (int)z);
 	}
 	if (IS("nullspace")) return lay_nullspace(c, a[0]);
+	if (IS("compact_col_major") || IS("compact_row_major")) {
+		const lay_val *cur = n > 1 ? a[1] : lay_int(c, 1);
+		if (!lay_is_inttuple(a[0]) || cur->kind != LAY_INT)
+			return lay_fail(c, "%s: expects a shape and an integer", name);
+		return IS("compact_col_major") ? compact_col(c, a[0], &cur) : compact_row(c, a[0], &cur);
+	}
+	if (IS("inner_product")) return lay_inner_product(c, a[0], a[1]);
+	if (IS("max_alignment")) return lay_max_alignment(c, a[0]);
+	if (IS("with_shape")) return lay_composition(c, a[0], lay_make_layout(c, a[1]));
+	if (IS("gcd")) return lay_gcd(c, a[0], a[1]);
 #undef IS
 	return lay_fail(c, "unknown operation '%s'", name);
 }
