@@ -468,6 +468,80 @@ bundle_layout(void **state)
 	free(bnd);
 }
 
+/* A view's element offset is its own layout plus the offsets of every view
+ * up to the root (layouts of views are in the root's memory offsets); an
+ * identity tensor yields its offsets. */
+static void
+views_and_identity(void **state)
+{
+	for (long base = 0; base < 3; base++)
+		for (long c = 0; c < 8; c++) {
+			IrModule *m = ir_module_new();
+			IrFunc *f = ir_func_new(m, "k", (IrLoc){ 0 });
+			IrBuilder b = ir_builder(f);
+			IrLayout l, vl, wl, il;
+			IrDiag d = diag();
+			IrPassOpts po = { 0 };
+			int64_t v;
+
+			ir_func_param(f, "p", IR_PARAM_PTR, IR_F32, 4);
+			ir_layout_parse(m, "(16,8):(1,16)", &l);
+			ir_layout_parse(m, "(4,2):(16,64)", &vl);   /* a 4x2 view with its own strides */
+			ir_layout_parse(m, "(8):(2)", &wl);
+			ir_layout_parse(m, "(100):(1)", &il);
+			IrRef t = ir_b_tensor_global(&b, ir_b_arg(&b, 0), IR_F32, l, IR_ADDR_AUTO, "p");
+			IrRef off = ir_b_const(&b, ir_ty(IR_I32), 5 + base);
+			IrRef vw = ir_b_tensor_view(&b, t, off, vl);
+			IrRef w2 = ir_b_tensor_view(&b, vw, ir_b_const(&b, ir_ty(IR_I32), 1), wl);
+			IrRef cc = ir_b_const(&b, ir_ty(IR_I32), c);
+			IrRef ld = ir_b_tload(&b, w2, 1, 1, &cc);
+			IrRef ld2 = ir_b_tload(&b, vw, 1, 1, &cc);
+			IrRef id = ir_b_tensor_identity(&b, il);
+			IrRef cid = ir_b_tload(&b, id, 1, 1, &cc);
+			ir_b_tstore(&b, t, ir_b_cvt(&b, ir_ty(IR_F32), cid), 1, &cc);
+			ir_b_ret(&b);
+			po.verify = 1;
+			assert_int_equal(ir_run_passes(m, tgt_find("gfx950"), &po, &d), 0);
+			assert_int_equal(f->inst[ld].op, IR_OP_LD);
+			assert_int_equal(f->inst[ld].ops[0], t);             /* rebased on the root */
+			assert_true(ir_const_value(f, f->inst[ld].ops[1], &v));
+			/* layouts of views map to the root's memory offsets: w2(c) = 2c + 1 + vw's 5+base */
+			assert_int_equal(v, 2 * c + 1 + 5 + base);
+			assert_true(ir_const_value(f, f->inst[ld2].ops[1], &v));
+			assert_int_equal(v, 5 + base + (c % 4) * 16 + (c / 4) * 64);
+			assert_true(ir_const_value(f, cid, &v));                  /* identity: the offset */
+			assert_int_equal(v, c);
+			ir_module_free(m);
+		}
+}
+
+static void
+while_loop_verifies(void **state)
+{
+	IrModule *m = ir_module_new();
+	IrFunc *f = ir_func_new(m, "k", (IrLoc){ 0 });
+	IrBuilder b = ir_builder(f);
+	IrDiag d = diag();
+	IrRef init = ir_b_const(&b, ir_ty(IR_I32), 0), before, body, ys[2];
+
+	IrRef w = ir_b_while(&b, 1, &init, &before);
+	ys[0] = ir_b_cmp(&b, IR_LT, before, ir_b_const(&b, ir_ty(IR_I32), 10));
+	ys[1] = before;
+	ir_b_yield(&b, 2, ys);
+	ir_b_while_body(&b, w, &body);
+	IrRef nx = ir_b_bin(&b, IR_OP_ADD, body, ir_b_const(&b, ir_ty(IR_I32), 3));
+	ir_b_yield(&b, 1, &nx);
+	ir_b_end(&b);
+	ir_b_proj(&b, w, 0);
+	ir_b_ret(&b);
+	assert_int_equal(ir_verify(f, &d), 0);
+	/* a condition region yielding a non-boolean is caught */
+	f->inst[f->reg[f->inst[w].region[0]].inst[f->reg[f->inst[w].region[0]].n - 1]].ops[0] = before;
+	assert_int_not_equal(ir_verify(f, &d), 0);
+	assert_non_null(strstr(last_error, "while condition region"));
+	ir_module_free(m);
+}
+
 int
 main(void)
 {
@@ -482,6 +556,8 @@ main(void)
 		cmocka_unit_test(hoist_invariants),
 		cmocka_unit_test(meta_text),
 		cmocka_unit_test(bundle_layout),
+		cmocka_unit_test(views_and_identity),
+		cmocka_unit_test(while_loop_verifies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
