@@ -17,5 +17,13 @@ config.substitutions.append(("%top", os.path.abspath(os.path.join(os.path.dirnam
 for tool in ["FileCheck", "llvm-readelf", "llvm-objdump", "clang-offload-bundler", "llvm-dwarfdump", "llvm-objcopy"]:
     config.substitutions.append(("%" + tool.replace("-", "_").lower(), tool + "-22"))
 config.substitutions.append(("%lld", os.path.join(bindir, "ld.lld")))
+config.substitutions.append(("%python", "python3"))
+# the simulator's runner (built from runtime/tools/flyc-sim.c when present)
+sim = os.path.join(build, "bin", "flyc-sim")
+if os.environ.get("FLY_SIM_BIN"):
+    sim = os.environ["FLY_SIM_BIN"]
+config.substitutions.insert(0, ("%flyc_sim", sim))
+if os.access(sim, os.X_OK):
+    config.available_features.add("flyc-sim")
 config.environment["PATH"] = os.pathsep.join([bindir, "/usr/bin", "/bin"])
 config.environment["LC_ALL"] = "C"

@@ -1,5 +1,7 @@
 # Code generator tier: lit + FileCheck tests on flyc IR, LLVM IR, ISA, code
 # objects, bundles and metadata. One PASS/FAIL/SKIP line per test.
+# sim-examples runs compiled examples on the simulator when BUILD/bin/flyc-sim
+# exists (or FLY_SIM_BIN names it); otherwise it is reported as SKIP.
 . "$FLY_TOP/tests/lib.sh"
 LIT=/usr/lib/llvm-22/bin/lit
 case "$FLY_BUILD" in /*) build=$FLY_BUILD ;; *) build=$FLY_TOP/$FLY_BUILD ;; esac
