@@ -848,6 +848,8 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run)
 	}
 }
 
+static void copy_views(Cg *c, Node *n, IrRef s, IrRef d);
+
 /* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
 static void
 copy(Cg *c, Node *n)
@@ -868,6 +870,11 @@ copy(Cg *c, Node *n)
 	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
 		return;
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
+	if (s_view && d_view && !pn) {
+		c->b.loc = loc_of(c, n->span);
+		copy_views(c, n, s, d);
+		return;
+	}
 	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
 		unsupported(c, n->span, "a copy other than between a tensor view and a register fragment");
 		return;
@@ -1088,6 +1095,138 @@ reduce(Cg *c, Node *n, int is_sum)
 	return res;
 }
 
+/* named argument NAME of call n, or NULL */
+static Node *
+named_arg(Node *n, const char *name)
+{
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, name))
+			return n->u.call.named.v[i]->value;
+	return NULL;
+}
+
+/* the node a lazily bound name stands for (tiled copies, their slices) */
+static Node *
+lazy_of(Cg *c, Node *n)
+{
+	return n->kind == E_NAME && n->u.name.sym ? lookup_lazy(c, n->u.name.sym) : NULL;
+}
+
+/* slice.partition_S(T) / partition_D(T) of tiled_copy(atom, threads=L, values=V):
+ * as CuTe's make_tiled_copy (raked product), thread i at thread coordinate
+ * t (L(t) = i) owns element c_k = t_k * V_k + v_k of each tile of
+ * size T_k * V_k, for every value coordinate v of V; the tiles repeat over
+ * T. The result is a view of shape (V, R_0, R_1, ...) with R_k the number of
+ * tiles along mode k. L must be a compact layout (a permutation of the
+ * thread indices) and T's modes leaves. */
+static IrRef
+partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
+{
+	Node *thr = named_arg(tc, "threads"), *val = named_arg(tc, "values");
+	IrLayout L, V;
+	IrRef t, idx, off;
+	IrTensor *T;
+	int r;
+
+	if (!thr || !val || layout_of(c, thr, &L) || layout_of(c, val, &V) || L.sw.b || V.sw.b ||
+	    !ir_tuple_is_static(L.shape) || !ir_tuple_is_static(L.stride) || !ir_tuple_is_static(V.shape)) {
+		unsupported(c, tc->span, "a tiled copy without static threads= and values= layouts");
+		return 0;
+	}
+	if (!(t = expr(c, tn)) || !(idx = expr(c, slice_call->u.call.args.v[0])))
+		return 0;
+	if (!is_tensor_val(c, t)) {
+		unsupported(c, tn->span, "partitioning this value");
+		return 0;
+	}
+	T = tensor_of(c, t);
+	r = ir_tuple_rank(T->layout.shape);
+	if (r != ir_tuple_rank(L.shape) || r != ir_tuple_rank(V.shape) || r > 4) {
+		unsupported(c, n->span, "a partition whose ranks differ from the tiled copy's");
+		return 0;
+	}
+	/* L compact: sorted by stride, each stride is the product of the smaller modes' sizes */
+	int64_t ts[4], td[4], vs[4];
+	for (int k = 0; k < r; k++) {
+		IrTuple *a = mode_of(L.shape, k), *b = mode_of(L.stride, k), *v = mode_of(V.shape, k);
+		if (a->n || b->n || v->n) {
+			unsupported(c, n->span, "nested thread or value layouts in a tiled copy");
+			return 0;
+		}
+		ts[k] = a->value; td[k] = b->value; vs[k] = v->value;
+	}
+	{
+		int64_t covered = 1;
+		for (int step = 0; step < r; step++) {
+			int found = -1;
+			for (int k = 0; k < r; k++)
+				if (td[k] == covered)
+					found = k;
+			if (found < 0) {
+				unsupported(c, thr->span, "a thread layout that is not a compact permutation");
+				return 0;
+			}
+			covered *= ts[found];
+		}
+	}
+	IrType ot = off_type(c, t);
+	IrType i32 = ir_ty(IR_I32);
+	IrTuple *s[8], *d[8];
+	int ns = 0;
+	IrTuple *vsh[4], *vst[4];
+	off = ir_b_const(&c->b, ot, 0);
+	idx = to_type(c, idx, i32);
+	for (int k = 0; k < r; k++) {
+		IrTuple *sm = mode_of(T->layout.shape, k), *dm = mode_of(T->layout.stride, k);
+		if (sm->n) {
+			unsupported(c, tn->span, "partitioning a tensor with nested modes");
+			return 0;
+		}
+		/* thread coordinate t_k = (idx / stride_k) % size_k */
+		IrRef tk = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, idx, ir_b_const(&c->b, i32, td[k])),
+		                    ir_b_const(&c->b, i32, ts[k]));
+		IrRef e = ir_b_bin(&c->b, IR_OP_MUL, to_type(c, tk, ot), ir_b_const(&c->b, ot, vs[k]));
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, e, leaf_val(c, dm, ot)));
+		vsh[k] = ir_tuple_int(c->m, vs[k]);
+		vst[k] = dm;
+	}
+	/* the value mode, then one repeat mode per tensor mode */
+	IrLayout vm = layout_of_modes(c, vsh, vst, r);
+	s[ns] = vm.shape; d[ns++] = vm.stride;
+	for (int k = 0; k < r; k++) {
+		IrTuple *sm = mode_of(T->layout.shape, k), *dm = mode_of(T->layout.stride, k);
+		int64_t tile = ts[k] * vs[k];
+		if (sm->dyn) {
+			unsupported(c, tn->span, "partitioning a tensor with a run-time extent");
+			return 0;
+		}
+		if (sm->value % tile) {
+			unsupported(c, tn->span, "a tensor whose extent is not a multiple of the tiled copy's tile");
+			return 0;
+		}
+		s[ns] = ir_tuple_int(c->m, sm->value / tile);
+		d[ns++] = scale(c, dm, ir_tuple_int(c->m, tile));
+	}
+	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+}
+
+/* copy between two views of equal static size, element order colexicographic */
+static void
+copy_views(Cg *c, Node *n, IrRef s, IrRef d)
+{
+	int64_t ns = view_size(c, s), nd = view_size(c, d);
+	if (ns <= 0 || ns != nd || ns > MAXLANES) {
+		unsupported(c, n->span, "a copy between views of different or run-time sizes");
+		return;
+	}
+	if (tensor_of(c, s)->elem != tensor_of(c, d)->elem) {
+		unsupported(c, n->span, "a copy between element types");
+		return;
+	}
+	IrRef v = load_view(c, s, (unsigned)ns, contiguous(c, s));
+	store_view(c, d, v, (unsigned)ns, contiguous(c, d));
+}
+
 /* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
 static IrRef
 fragment_like(Cg *c, Node *n)
@@ -1115,6 +1254,21 @@ call(Cg *c, Node *n)
 	int na = n->u.call.args.n, ok = 1;
 	IrRef a[3] = { 0 };
 
+	if (!fn && cal->kind == E_MEMBER &&
+	    (!strcmp(cal->u.member.id, "partition_S") || !strcmp(cal->u.member.id, "partition_D")) && na == 1) {
+		Node *sl = lazy_of(c, cal->u.member.base);
+		Node *tc = sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER
+		           ? lazy_of(c, sl->u.call.callee->u.member.base) : NULL;
+		if (!tc && sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER &&
+		    sl->u.call.callee->u.member.base->kind == E_CALL)
+			tc = sl->u.call.callee->u.member.base;
+		if (!tc || tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME ||
+		    strcmp(tc->u.call.callee->u.name.id, "tiled_copy") || named_arg(tc, "of")) {
+			unsupported(c, n->span, "partitions of this kind of slice");
+			return 0;
+		}
+		return partition(c, n, sl, tc, n->u.call.args.v[0]);
+	}
 	if (!fn) {
 		unsupported(c, n->span, "this call");
 		return 0;
@@ -1767,8 +1921,23 @@ stmt(Cg *c, Node *n)
 					bind_lazy(c, p->u.name.sym, in);
 				return;
 			}
-			if (ty->kind == TY_TILED_COPY || ty->kind == TY_ATOM) {
-				/* used only as the first argument of copy: nothing to compute */
+			if (ty->kind == TY_TILED_COPY || ty->kind == TY_THR_COPY) {
+				/* resolved where partitions and copies use them */
+				if (p->kind == E_NAME && p->u.name.sym)
+					bind_lazy(c, p->u.name.sym, in);
+				return;
+			}
+			if (ty->kind == TY_ATOM)
+				return;
+			if (p->kind == E_NAME && p->u.name.sym && !p->u.name.sym->used &&
+			    (ty->kind == TY_TENSOR || ty->kind == TY_LAYOUT || ty->kind == TY_TUPLE)) {
+				/* an unused view or layout: nothing to compute */
+				return;
+			}
+			if (in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
+			    !strcmp(in->u.call.callee->u.name.id, "composition")) {
+				if (p->kind == E_NAME && p->u.name.sym)
+					bind_lazy(c, p->u.name.sym, in);
 				return;
 			}
 			if (ty->kind != TY_TENSOR) {
