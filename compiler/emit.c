@@ -500,7 +500,13 @@ compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *st
 		goto done;
 	}
 	if (o->emit == EMIT_ASM || o->save_temps) {
-		if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &mb)) {
+		/* code generation rewrites the module (control-flow structurizing
+		 * inserts amdgcn.if/else), so a second emission needs a fresh copy */
+		LLVMModuleRef src = o->emit == EMIT_ASM ? mod : LLVMCloneModule(mod);
+		LLVMBool bad = LLVMTargetMachineEmitToMemoryBuffer(tm, src, LLVMAssemblyFile, &msg, &mb);
+		if (src != mod)
+			LLVMDisposeModule(src);
+		if (bad) {
 			errl(d, "AMDGPU backend failed: %s%s", msg, "");
 			goto done;
 		}
