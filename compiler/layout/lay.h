@@ -278,6 +278,12 @@ const lay_val *lay_tile_to_shape(lay_ctx *c, const lay_val *block, const lay_val
 const lay_val *lay_local_tile(lay_ctx *c, const lay_val *t, const lay_val *tiler, const lay_val *coord, const lay_val *proj);
 const lay_val *lay_local_partition(lay_ctx *c, const lay_val *t, const lay_val *tile, const lay_val *index, const lay_val *proj);
 const lay_val *lay_nullspace(lay_ctx *c, const lay_val *l);
+/* sum of products of congruent int tuples */
+const lay_val *lay_inner_product(lay_ctx *c, const lay_val *a, const lay_val *b);
+/* the largest N for which upcast(L, N) passes its divisibility checks */
+const lay_val *lay_max_alignment(lay_ctx *c, const lay_val *l);
+/* gcd of all leaves of a and b (known integers) */
+const lay_val *lay_gcd(lay_ctx *c, const lay_val *a, const lay_val *b);
 
 /* -------------------------------------------------------- printing --- */
 
@@ -315,6 +321,12 @@ void lay_reader_var(lay_reader *r, const char *name, int id, int64_t div);
 const lay_val *lay_read_eval(lay_reader *r, const char *text, int *is_let);
 /* Names of the operations the reader knows, NULL-terminated. */
 extern const char *const lay_read_ops[];
+/*
+ * Call operation NAME (one of lay_read_ops, with the spellings of the
+ * language: "composition", "logical_divide", ...) on evaluated arguments;
+ * checks the argument count.  For a front end that parses its own syntax.
+ */
+const lay_val *lay_call(lay_ctx *c, const char *name, int n, const lay_val *const *args);
 
 /* ----------------------------------------------------- drawing (show) --- */
 

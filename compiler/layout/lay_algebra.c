@@ -1479,3 +1479,85 @@ lay_nullspace(lay_ctx *c, const lay_val *l)
 		return L(c, K(1), K(0));
 	return L(c, unwrap(vec_tuple(c, &s)), unwrap(vec_tuple(c, &d)));
 }
+
+/* ------------------------------------------------------------ misc --- */
+
+const lay_val *
+lay_inner_product(lay_ctx *c, const lay_val *a, const lay_val *b)
+{
+	const lay_val *r;
+	int i;
+
+	if (!a || !b)
+		return NULL;
+	if (a->kind == LAY_TUPLE && b->kind == LAY_TUPLE) {
+		if (a->u.t.n != b->u.t.n)
+			return lay_fail(c, "inner_product: mismatched ranks");
+		r = K(0);
+		for (i = 0; i < a->u.t.n; i++)
+			r = iop(c, LAY_E_ADD, r, lay_inner_product(c, a->u.t.e[i], b->u.t.e[i]));
+		return r;
+	}
+	return iop(c, LAY_E_MUL, a, b);
+}
+
+static int64_t
+gcd_leaves(const lay_val *x, int64_t g, int *ok)
+{
+	int i;
+
+	if (x->kind == LAY_TUPLE) {
+		for (i = 0; i < x->u.t.n; i++)
+			g = gcd_leaves(x->u.t.e[i], g, ok);
+		return g;
+	}
+	if (x->kind != LAY_INT || !lay_e_known(x->u.i)) {
+		*ok = 0;
+		return g;
+	}
+	return gcd64(g, x->u.i->value);
+}
+
+const lay_val *
+lay_gcd(lay_ctx *c, const lay_val *a, const lay_val *b)
+{
+	int ok = 1;
+	int64_t g;
+
+	if (!a || !b)
+		return NULL;
+	g = gcd_leaves(b, gcd_leaves(a, 0, &ok), &ok);
+	if (!ok)
+		return lay_fail(c, "gcd: expects known integers");
+	return K(g);
+}
+
+static const lay_val *
+keep_static(lay_ctx *c, const lay_val *x, void *arg)
+{
+	return lay_is_static(x) ? x : K(*(int64_t *)arg);
+}
+
+const lay_val *
+lay_max_alignment(lay_ctx *c, const lay_val *l)
+{
+	const lay_val *fl, *f, *p;
+	int64_t one = 1, zero = 0;
+
+	if (!l)
+		return NULL;
+	if (l->kind == LAY_COMPOSED)
+		return lay_gcd(c, K((int64_t)1 << l->u.c.a->u.sw.m),
+		               lay_gcd(c, lay_is_static(lay_int_e(c, l->u.c.off)) ? lay_int_e(c, l->u.c.off) : K(1),
+		                       lay_max_alignment(c, l->u.c.b)));
+	if (l->kind != LAY_LAYOUT)
+		return lay_fail(c, "max_alignment: expects a layout");
+	fl = lay_coalesce(c, l, NULL);
+	if (!fl)
+		return NULL;
+	f = L(c, tmap(c, fl->u.l.shape, keep_static, &one), tmap(c, fl->u.l.stride, keep_static, &zero));
+	p = lay_logical_divide(c, f, lay_right_inverse(c, f));
+	if (!p)
+		return NULL;
+	return lay_gcd(c, lay_size(c, tget(c, p->u.l.shape, 0)), tget(c, p->u.l.stride, 1));
+}

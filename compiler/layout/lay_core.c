@@ -147,7 +147,7 @@ lay_e_const(lay_ctx *c, int64_t v)
 
 	if (e) {
 		e->value = v;
-		e->div = v < 0 ? -v : v;
+		e->div = v == INT64_MIN ? 1 : v < 0 ? -v : v;
 	}
 	return e;
 }
@@ -261,6 +261,8 @@ lay_e_neg(lay_ctx *c, const lay_expr *a)
 	return e;
 }
 
+static int expr_equal(const lay_expr *a, const lay_expr *b);
+
 const lay_expr *
 lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 {
@@ -274,15 +276,26 @@ lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 			return NULL;
 		return lay_e_const(c, r);
 	}
+	if ((k == LAY_E_DIV || k == LAY_E_MOD || k == LAY_E_CDIV) && lay_e_is_const(b, 0))
+		return lay_fail(c, "division by zero");
 	/* algebraic identities; the other operand is symbolic */
 	switch (k) {
 	case LAY_E_ADD:
 		if (lay_e_is_const(a, 0)) return b;
 		if (lay_e_is_const(b, 0)) return a;
+		if (a->kind == LAY_E_CONST) { const lay_expr *t = a; a = b; b = t; }  /* x + k */
+		/* (x + k1) + k2 -> x + (k1 + k2) */
+		if (b->kind == LAY_E_CONST && a->kind == LAY_E_ADD && a->b->kind == LAY_E_CONST)
+			return lay_e_bin(c, LAY_E_ADD, a->a, lay_e_bin(c, LAY_E_ADD, a->b, b));
 		break;
 	case LAY_E_SUB:
 		if (lay_e_is_const(b, 0)) return a;
-		if (a == b) return lay_e_const(c, 0);
+		if (expr_equal(a, b)) return lay_e_const(c, 0);
+		if (b->kind == LAY_E_CONST && b->value != INT64_MIN)   /* x - k -> x + (-k) */
+			return lay_e_bin(c, LAY_E_ADD, a, lay_e_const(c, -b->value));
+		/* (x + y) - y -> x */
+		if (a->kind == LAY_E_ADD && expr_equal(a->b, b)) return a->a;
+		if (a->kind == LAY_E_ADD && expr_equal(a->a, b)) return a->b;
 		break;
 	case LAY_E_MUL:
 		if (lay_e_is_const(a, 0) || lay_e_is_const(b, 0)) return lay_e_const(c, 0);
@@ -305,7 +318,10 @@ lay_e_bin(lay_ctx *c, lay_expr_kind k, const lay_expr *a, const lay_expr *b)
 			if (k == LAY_E_CDIV && multiple_of(a, b->value))
 				k = LAY_E_DIV;   /* exact division */
 		}
-		if (a == b && k == LAY_E_DIV) return lay_e_const(c, 1);
+		if (expr_equal(a, b)) return lay_e_const(c, 1);
+		/* (x*y)/y -> x: exact */
+		if (a->kind == LAY_E_MUL && expr_equal(a->b, b)) return a->a;
+		if (a->kind == LAY_E_MUL && expr_equal(a->a, b)) return a->b;
 		break;
 	case LAY_E_MOD:
 		if (lay_e_is_const(b, 1)) return lay_e_const(c, 0);
@@ -454,6 +470,14 @@ put_expr(sbuf *s, const lay_expr *e, int need)
 		put_expr(s, e->b, 0);
 		put(s, ")");
 		break;
+	case LAY_E_ADD:
+		if (e->b->kind == LAY_E_CONST && e->b->value < 0 && e->b->value != INT64_MIN) {
+			put_expr(s, e->a, 1);
+			snprintf(num, sizeof num, "-%lld", -(long long)e->b->value);
+			put(s, num);
+			break;
+		}
+		/* fall through */
 	default:
 		put_expr(s, e->a, p == 0 ? 3 : p);
 		put(s, expr_op[e->kind]);

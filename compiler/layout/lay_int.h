@@ -7,6 +7,37 @@
 
 #include "layout/lay.h"
 
+/* The helpers below are shared by the files of compiler/layout/ only; at link
+ * level they carry the module prefix (layi_) like every exported name. */
+#define vec_push        layi_vec_push
+#define vec_tuple       layi_vec_tuple
+#define iop             layi_iop
+#define iabs            layi_iabs
+#define isignum         layi_isignum
+#define rank_of         layi_rank_of
+#define is_tuple        layi_is_tuple
+#define tget            layi_tget
+#define lget            layi_lget
+#define repeat_like     layi_repeat_like
+#define product         layi_product
+#define shape_of        layi_shape_of
+#define tappend         layi_tappend
+#define tprepend        layi_tprepend
+#define tappend_n       layi_tappend_n
+#define tflatten        layi_tflatten
+#define tflatten_tuple  layi_tflatten_tuple
+#define unwrap          layi_unwrap
+#define tzip            layi_tzip
+#define tzip2_by        layi_tzip2_by
+#define tslice          layi_tslice
+#define tdice           layi_tdice
+#define compact_col     layi_compact_col
+#define compact_row     layi_compact_row
+#define crd2idx_l       layi_crd2idx_l
+#define on_layout       layi_on_layout
+#define tmap            layi_tmap
+#define product_like    layi_product_like
+
 /* A growable list of values in the arena; `bad` once an element was NULL. */
 typedef struct vec {
 	const lay_val **e;

@@ -22,6 +22,7 @@ struct lay_reader {
 	lay_ctx *c;
 	binding *names;
 	int nvars;
+	int depth;           /* nesting depth, bounded */
 	/* current line */
 	const char *src, *p;
 	const char *tok;     /* start of the current token */
@@ -165,12 +166,12 @@ parse_list(lay_reader *r, int close, vec *out, int *trailing)
 }
 
 static int
-want_int(lay_reader *r, const lay_val *v, const char *op, int64_t *out)
+want_int(lay_ctx *c, const lay_val *v, const char *op, int64_t *out)
 {
 	if (!v)
 		return 0;
 	if (v->kind != LAY_INT || !lay_e_known(v->u.i)) {
-		lay_fail(r->c, "%s: expects a compile-time integer, got %s", op, lay_to_string(r->c, v));
+		lay_fail(c, "%s: expects a compile-time integer, got %s", op, lay_to_string(c, v));
 		return 0;
 	}
 	*out = v->u.i->value;
@@ -179,15 +180,15 @@ want_int(lay_reader *r, const lay_val *v, const char *op, int64_t *out)
 
 /* get(x, i, j, ...) path */
 static const lay_val *
-get_path(lay_reader *r, const lay_val *x, int n, const lay_val *const *a, const char *op)
+get_path(lay_ctx *c, const lay_val *x, int n, const lay_val *const *a, const char *op)
 {
 	int i;
 	int64_t k;
 
 	for (i = 0; i < n; i++) {
-		if (!want_int(r, a[i], op, &k))
+		if (!want_int(c, a[i], op, &k))
 			return NULL;
-		x = lay_get(r->c, x, (int)k);
+		x = lay_get(c, x, (int)k);
 	}
 	return x;
 }
@@ -212,7 +213,9 @@ is_marker(const lay_val *v, const char *name)
 	X(max_common_vector, 2, 2) X(max_common_layout, 2, 2) \
 	X(upcast, 2, 2) X(downcast, 2, 2) X(recast, 3, 3) X(make_layout_tv, 2, 2) \
 	X(local_tile, 3, 4) X(local_partition, 3, 4) X(tile_to_shape, 2, 3) \
-	X(make_layout, 1, 16) X(make_ordered_layout, 2, 2) X(swizzle, 3, 3) X(nullspace, 1, 1)
+	X(make_layout, 1, 16) X(make_ordered_layout, 2, 2) X(swizzle, 3, 3) X(nullspace, 1, 1) \
+	X(compact_col_major, 1, 2) X(compact_row_major, 1, 2) X(inner_product, 2, 2) X(max_alignment, 1, 1) \
+	X(with_shape, 2, 2) X(gcd, 2, 2)
 
 const char *const lay_read_ops[] = {
 #define X(n, lo, hi) #n,
@@ -221,16 +224,28 @@ const char *const lay_read_ops[] = {
 	NULL
 };
 
-static const lay_val *
-call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
+static int op_arity(const char *name, int *lo, int *hi);
+
+const lay_val *
+lay_call(lay_ctx *c, const char *name, int n, const lay_val *const *a)
 {
-	lay_ctx *c = r->c;
 	int64_t x, y, z;
-	int i;
+	int i, lo, hi;
+
+	for (i = 0; i < n; i++)
+		if (!a[i])
+			return NULL;
+	if (!op_arity(name, &lo, &hi))
+		return lay_fail(c, "unknown operation '%s'", name);
+	if (n < lo || n > hi) {
+		if (lo == hi)
+			return lay_fail(c, "%s takes %d argument%s, got %d", name, lo, lo == 1 ? "" : "s", n);
+		return lay_fail(c, "%s takes %d to %d arguments, got %d", name, lo, hi, n);
+	}
 
 #define IS(s) (!strcmp(name, s))
 	if (IS("size") || IS("cosize") || IS("rank") || IS("depth") || IS("shape") || IS("stride")) {
-		const lay_val *v = get_path(r, a[0], n - 1, a + 1, name);
+		const lay_val *v = get_path(c, a[0], n - 1, a + 1, name);
 		if (!v)
 			return NULL;
 		if (IS("size")) return lay_size(c, v);
@@ -241,9 +256,9 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 		return lay_stride(c, v);
 	}
 	if (IS("get"))
-		return get_path(r, a[0], n - 1, a + 1, name);
+		return get_path(c, a[0], n - 1, a + 1, name);
 	if (IS("take") || IS("group")) {
-		if (!want_int(r, a[1], name, &x) || !want_int(r, a[2], name, &y))
+		if (!want_int(c, a[1], name, &x) || !want_int(c, a[2], name, &y))
 			return NULL;
 		return IS("take") ? lay_take(c, a[0], (int)x, (int)y) : lay_group(c, a[0], (int)x, (int)y);
 	}
@@ -252,7 +267,7 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 		if (!is)
 			return NULL;
 		for (i = 1; i < n; i++) {
-			if (!want_int(r, a[i], name, &x))
+			if (!want_int(c, a[i], name, &x))
 				return NULL;
 			is[i - 1] = (int)x;
 		}
@@ -295,12 +310,12 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 	if (IS("max_common_vector")) return lay_max_common_vector(c, a[0], a[1]);
 	if (IS("max_common_layout")) return lay_max_common_layout(c, a[0], a[1]);
 	if (IS("upcast") || IS("downcast")) {
-		if (!want_int(r, a[1], name, &x))
+		if (!want_int(c, a[1], name, &x))
 			return NULL;
 		return IS("upcast") ? lay_upcast(c, a[0], x) : lay_downcast(c, a[0], x);
 	}
 	if (IS("recast")) {
-		if (!want_int(r, a[1], name, &x) || !want_int(r, a[2], name, &y))
+		if (!want_int(c, a[1], name, &x) || !want_int(c, a[2], name, &y))
 			return NULL;
 		return lay_recast(c, a[0], x, y);
 	}
@@ -327,11 +342,21 @@ call_op(lay_reader *r, const char *name, int n, const lay_val *const *a)
 	}
 	if (IS("make_ordered_layout")) return lay_make_ordered_layout(c, a[0], a[1]);
 	if (IS("swizzle")) {
-		if (!want_int(r, a[0], name, &x) || !want_int(r, a[1], name, &y) || !want_int(r, a[2], name, &z))
+		if (!want_int(c, a[0], name, &x) || !want_int(c, a[1], name, &y) || !want_int(c, a[2], name, &z))
 			return NULL;
 		return lay_swizzle(c, (int)x, (int)y, (int)z);
 	}
 	if (IS("nullspace")) return lay_nullspace(c, a[0]);
+	if (IS("compact_col_major") || IS("compact_row_major")) {
+		const lay_val *cur = n > 1 ? a[1] : lay_int(c, 1);
+		if (!lay_is_inttuple(a[0]) || cur->kind != LAY_INT)
+			return lay_fail(c, "%s: expects a shape and an integer", name);
+		return IS("compact_col_major") ? compact_col(c, a[0], &cur) : compact_row(c, a[0], &cur);
+	}
+	if (IS("inner_product")) return lay_inner_product(c, a[0], a[1]);
+	if (IS("max_alignment")) return lay_max_alignment(c, a[0]);
+	if (IS("with_shape")) return lay_composition(c, a[0], lay_make_layout(c, a[1]));
+	if (IS("gcd")) return lay_gcd(c, a[0], a[1]);
 #undef IS
 	return lay_fail(c, "unknown operation '%s'", name);
 }
@@ -405,6 +430,7 @@ parse_primary(lay_reader *r)
 	if (len) {
 		const lay_val *b;
 		int lo, hi;
+		const char *start = r->p;
 		r->p += len;
 		if (!strcmp(name, "_"))
 			return lay_underscore(r->c);
@@ -416,8 +442,8 @@ parse_primary(lay_reader *r)
 				return NULL;
 			if (items.n != 3)
 				return err(r, "Sw<B,M,S> needs three integers", "");
-			if (!want_int(r, items.e[0], "Sw", &x) || !want_int(r, items.e[1], "Sw", &y) ||
-			    !want_int(r, items.e[2], "Sw", &z))
+			if (!want_int(r->c, items.e[0], "Sw", &x) || !want_int(r->c, items.e[1], "Sw", &y) ||
+			    !want_int(r->c, items.e[2], "Sw", &z))
 				return NULL;
 			return lay_swizzle(r->c, (int)x, (int)y, (int)z);
 		}
@@ -431,21 +457,15 @@ parse_primary(lay_reader *r)
 				return NULL;
 			if (!parse_list(r, ')', &args, &tr) || args.bad)
 				return NULL;
-			if (args.n < lo || args.n > hi) {
-				char m[120];
-				snprintf(m, sizeof m, "%s takes %d%s%d arguments, got %d", name, lo,
-				         hi > lo ? " to " : "", hi > lo ? hi : 0, args.n);
-				if (hi == lo)
-					snprintf(m, sizeof m, "%s takes %d argument%s, got %d", name, lo, lo == 1 ? "" : "s", args.n);
-				return lay_fail(r->c, "%s", m);
-			}
-			v = call_op(r, name, args.n, args.e);
+			v = lay_call(r->c, name, args.n, args.e);
 			if (!v && !r->c->failed)
 				lay_fail(r->c, "%s failed", name);
 			return v;
 		}
-		if (peekc(r) == '(')
+		if (peekc(r) == '(') {
+			r->tok = start;
 			return err(r, "unknown operation '%s'", name);
+		}
 		/* an unbound name: a run-time value */
 		lay_reader_var(r, name, r->nvars, 1);
 		return lookup(r, name);
@@ -473,15 +493,19 @@ parse_postfix(lay_reader *r)
 static const lay_val *
 parse_unary(lay_reader *r)
 {
-	if (accept(r, '-')) {
-		const lay_val *v = parse_unary(r);
-		if (!v)
-			return NULL;
-		if (v->kind != LAY_INT)
-			return lay_fail(r->c, "unary '-' needs an integer");
-		return lay_int_e(r->c, lay_e_neg(r->c, v->u.i));
-	}
-	return parse_postfix(r);
+	const lay_val *v;
+	int negs = 0;
+
+	while (accept(r, '-'))
+		negs++;
+	v = parse_postfix(r);
+	if (!v || !negs)
+		return v;
+	if (v->kind != LAY_INT)
+		return lay_fail(r->c, "unary '-' needs an integer");
+	if (negs % 2)
+		v = lay_int_e(r->c, lay_e_neg(r->c, v->u.i));
+	return v;
 }
 
 static const lay_val *
@@ -550,8 +574,23 @@ at_o(lay_reader *r)
 	return n == 1 && name[0] == 'o';
 }
 
+static const lay_val *parse_expr1(lay_reader *r);
+
 static const lay_val *
 parse_expr(lay_reader *r)
+{
+	const lay_val *v;
+
+	if (r->depth >= 256)
+		return err(r, "expression nested too deeply", "");
+	r->depth++;
+	v = parse_expr1(r);
+	r->depth--;
+	return v;
+}
+
+static const lay_val *
+parse_expr1(lay_reader *r)
 {
 	const lay_val *v = parse_layout(r);
 
@@ -585,6 +624,7 @@ lay_read_eval(lay_reader *r, const char *text, int *is_let)
 	const lay_val *v;
 
 	*is_let = 0;
+	r->depth = 0;
 	r->src = r->p = r->tok = text;
 	n = peek_name(r, name, sizeof name);
 	if (n == 3 && !strcmp(name, "let")) {

@@ -27,7 +27,8 @@ int lay_show_grid(lay_ctx *c, const lay_val *l, FILE *f);
 int lay_show_tv(lay_ctx *c, const lay_val *tv, const lay_val *mn, FILE *f);
 /* SVG of a layout (offsets) or of a thread-value layout (tv with mn). */
 int lay_show_svg(lay_ctx *c, const lay_val *l, const lay_val *tv_mn, FILE *f);
-/* Bank of every element and conflicts per access phase. */
-int lay_show_banks(lay_ctx *c, const lay_val *l, int elem_bytes, const lay_arch_banks *arch, FILE *f);
+/* Bank of every element and conflicts per access phase: lane i of access k
+ * loads vec_bytes (4, 8, 16) of consecutive elements of the layout's domain. */
+int lay_show_banks(lay_ctx *c, const lay_val *l, int elem_bytes, int vec_bytes, const lay_arch_banks *arch, FILE *f);
 
 #endif
