@@ -1139,9 +1139,13 @@ check_module(S *s, SemaModule *m, bool is_main)
 	NodeList *ds = &m->ast->decls;
 	KernInfo *ks = ARENA_NEWN(s->a, KernInfo, ds->n + 1);
 
+	/* imports first, so an imported module never sees this module's names */
+	for (j = 0; j < 2; j++)
 	for (i = 0; i < ds->n; i++) {
 		Node *d = ds->v[i];
 		Symbol *sym;
+		if ((d->kind == D_IMPORT) != (j == 0))
+			continue;
 		switch (d->kind) {
 		case D_IMPORT: {
 			SemaModule *im = load_module(s, d);
