@@ -771,7 +771,12 @@ load_module(S *s, Node *imp)
 	saved_dir = s->cur_dir;
 	s->cur_dir = dir_of(s, path);
 	m->ast = ast;
-	check_module(s, m, false);
+	{
+		int before = diag_errors(s->d);
+		check_module(s, m, false);
+		if (diag_errors(s->d) > before)
+			diag_note(s->d, imp->span, "in module '%s' imported here", name);
+	}
 	m->loading = false;
 	s->cur_dir = saved_dir;
 	return m;
