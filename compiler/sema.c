@@ -1100,8 +1100,19 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 				diag_error(s->d, c->args.v[0]->span, "waves_per_eu must be from 1 to 16");
 			else if (v)
 				sk->waves_per_eu = (int)v->i;
+		} else if (!strcmp(c->name, "targets")) {
+			if (c->args.n < 1)
+				diag_error(s->d, c->span, "targets() names at least one architecture");
+			for (j = 0; j < c->args.n; j++) {
+				Node *x = c->args.v[j];
+				unsigned bit = x->kind == E_NAME ? sema_target_bit(x->u.name.id) : 0;
+				if (!bit)
+					diag_error(s->d, x->span, "targets() takes architecture names: gfx950, gfx1201");
+				sk->targets |= bit;
+				x->type = ty_simple(TY_ENUM);
+			}
 		} else
-			diag_error(s->d, c->span, "unknown kernel clause '%s' (expected block, grid or waves_per_eu)", c->name);
+			diag_error(s->d, c->span, "unknown kernel clause '%s' (expected block, grid, waves_per_eu or targets)", c->name);
 	}
 	if (!have_block)
 		diag_error(s->d, k->u.kernel.id_span, "kernel '%s' needs a block(N) clause giving its workgroup size",
@@ -1278,6 +1289,16 @@ check_module(S *s, SemaModule *m, bool is_main)
 			}
 	}
 	scope_pop(s, mark, false);
+}
+
+unsigned
+sema_target_bit(const char *arch)
+{
+	if (!strcmp(arch, "gfx950"))
+		return SEMA_TARGET_GFX950;
+	if (!strcmp(arch, "gfx1201"))
+		return SEMA_TARGET_GFX1201;
+	return 0;
 }
 
 void

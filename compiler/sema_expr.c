@@ -1718,6 +1718,10 @@ check_member(S *s, Node *e)
 				sym->used = true;
 				if (sym->kind == SYM_KERNEL)
 					return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
+				if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
+				    && !(s->kern->targets & sema_target_bit(m->name)))
+					return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
+						m->name, id, m->name, s->kern->decl->u.kernel.id);
 				e->cval = sym->val;
 				return e->type = sym->type;
 			}
