@@ -771,7 +771,12 @@ load_module(S *s, Node *imp)
 	saved_dir = s->cur_dir;
 	s->cur_dir = dir_of(s, path);
 	m->ast = ast;
-	check_module(s, m, false);
+	{
+		int before = diag_errors(s->d);
+		check_module(s, m, false);
+		if (diag_errors(s->d) > before)
+			diag_note(s->d, imp->span, "in module '%s' imported here", name);
+	}
 	m->loading = false;
 	s->cur_dir = saved_dir;
 	return m;
@@ -1095,8 +1100,19 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 				diag_error(s->d, c->args.v[0]->span, "waves_per_eu must be from 1 to 16");
 			else if (v)
 				sk->waves_per_eu = (int)v->i;
+		} else if (!strcmp(c->name, "targets")) {
+			if (c->args.n < 1)
+				diag_error(s->d, c->span, "targets() names at least one architecture");
+			for (j = 0; j < c->args.n; j++) {
+				Node *x = c->args.v[j];
+				unsigned bit = x->kind == E_NAME ? sema_target_bit(x->u.name.id) : 0;
+				if (!bit)
+					diag_error(s->d, x->span, "targets() takes architecture names: gfx950, gfx1201");
+				sk->targets |= bit;
+				x->type = ty_simple(TY_ENUM);
+			}
 		} else
-			diag_error(s->d, c->span, "unknown kernel clause '%s' (expected block, grid or waves_per_eu)", c->name);
+			diag_error(s->d, c->span, "unknown kernel clause '%s' (expected block, grid, waves_per_eu or targets)", c->name);
 	}
 	if (!have_block)
 		diag_error(s->d, k->u.kernel.id_span, "kernel '%s' needs a block(N) clause giving its workgroup size",
@@ -1139,9 +1155,13 @@ check_module(S *s, SemaModule *m, bool is_main)
 	NodeList *ds = &m->ast->decls;
 	KernInfo *ks = ARENA_NEWN(s->a, KernInfo, ds->n + 1);
 
+	/* imports first, so an imported module never sees this module's names */
+	for (j = 0; j < 2; j++)
 	for (i = 0; i < ds->n; i++) {
 		Node *d = ds->v[i];
 		Symbol *sym;
+		if ((d->kind == D_IMPORT) != (j == 0))
+			continue;
 		switch (d->kind) {
 		case D_IMPORT: {
 			SemaModule *im = load_module(s, d);
@@ -1269,6 +1289,16 @@ check_module(S *s, SemaModule *m, bool is_main)
 			}
 	}
 	scope_pop(s, mark, false);
+}
+
+unsigned
+sema_target_bit(const char *arch)
+{
+	if (!strcmp(arch, "gfx950"))
+		return SEMA_TARGET_GFX950;
+	if (!strcmp(arch, "gfx1201"))
+		return SEMA_TARGET_GFX1201;
+	return 0;
 }
 
 void

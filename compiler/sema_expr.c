@@ -1510,6 +1510,7 @@ fold_algebra(S *s, Node *e, int b)
 #undef X
 	case B_MAKE_LAYOUT: r = a->n == 1 ? lay_make_layout(c, x[0]) : NULL; break;
 	case B_COSIZE: r = lay_cosize(c, x[0]); break;
+	case B_CRD2IDX: r = lay_crd2idx(c, x[0], x[1], x[2]); break;
 	default: return;
 	}
 	if (c->failed) {
@@ -1520,6 +1521,8 @@ fold_algebra(S *s, Node *e, int b)
 	if (!r)
 		return;
 	e->cval = val_from_lay(s, r);
+	if (e->cval && e->cval->kind == VAL_INT)
+		e->type = ty_scalar(SC_INT);
 	if (e->cval && e->type->kind == TY_LAYOUT && (r->kind == LAY_LAYOUT || r->kind == LAY_COMPOSED)) {
 		Type *t = ty_new(s, TY_LAYOUT);
 		t->rank = lay_rank(r->kind == LAY_COMPOSED ? r->u.c.b : r);
@@ -1537,7 +1540,7 @@ check_builtin(S *s, Node *e, int b)
 
 	e->type = t; /* an error reported on an argument leaves e->type unset */
 
-	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
+	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || b == B_CRD2IDX || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
 		fold_algebra(s, e, b);
 	return e->type;
 }
@@ -1715,6 +1718,10 @@ check_member(S *s, Node *e)
 				sym->used = true;
 				if (sym->kind == SYM_KERNEL)
 					return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
+				if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
+				    && !(s->kern->targets & sema_target_bit(m->name)))
+					return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
+						m->name, id, m->name, s->kern->decl->u.kernel.id);
 				e->cval = sym->val;
 				return e->type = sym->type;
 			}
@@ -1735,7 +1742,7 @@ check_member(S *s, Node *e)
 			case VAL_TYPE: e->type = ty_new(s, TY_TYPE); e->type->scalar = v->scalar; return e->type;
 			case VAL_STR: return e->type = ty_simple(TY_STR);
 			case VAL_LAYOUT: e->type = ty_new(s, TY_LAYOUT); return e->type;
-			default: return e->type = ty_new(s, TY_TUPLE);
+			default: return e->type = type_of_value(s, v);
 			}
 		}
 		return err(s, e, "atom '%s' has no field '%s'", t->atom->u.atom.id, id);

@@ -151,3 +151,17 @@ printf 'import gfx1201;\nconst W = gfx1201.WAVE_SIZE;\n' >"$TMP/work/k.fly"
 expect_out lang/cli/stdlib-installed 0 '^$' -- "$TMP/inst/bin/flyc" -fsyntax-only "$TMP/work/k.fly"
 rm -rf "$TMP/inst/share"
 expect_out lang/cli/stdlib-missing 1 "module 'gfx1201' not found" -- "$TMP/inst/bin/flyc" -fsyntax-only "$TMP/work/k.fly"
+
+# ---- the manual covers the language: every builtin is documented, every rule test is listed ----
+missing=""
+for b in $(sed -n 's/.*X(B_[A-Z0-9_]*, "\([a-z0-9_]*\)".*/\1/p' "$FLY_TOP/compiler/sema_expr.c"; \
+	   grep -o 'X(B_[A-Z0-9_]*, "[a-z0-9_]*"' "$FLY_TOP/compiler/sema_expr.c" | sed 's/.*"\(.*\)"/\1/'); do
+	grep -q "\`$b\`\|\`$b(" "$FLY_TOP/docs/language.md" || missing="$missing $b"
+done
+if [ -z "$missing" ]; then pass lang/doc/builtins-documented; else fail lang/doc/builtins-documented "not in docs/language.md:$missing"; fi
+missing=""
+for e in "$dir"/*.err; do
+	n=$(basename "$e" .err)
+	grep -q "\`$n\`" "$FLY_TOP/docs/language.md" || missing="$missing $n"
+done
+if [ -z "$missing" ]; then pass lang/doc/rules-listed; else fail lang/doc/rules-listed "not listed in docs/language.md section 11:$missing"; fi
