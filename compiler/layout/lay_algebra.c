@@ -886,6 +886,42 @@ logical_product_f(lay_ctx *c, const lay_val *l, const lay_val *t)
 }
 
 /*
+ * logical_product(A, Sw o B): the product with B, and a new swizzle that
+ * acts on the result's strides as Sw acted on B's (CuTe: find the Y and Z
+ * bits B actually reaches, map them through B and the new layout).
+ */
+static const lay_val *
+product_swizzled_tiler(lay_ctx *c, const lay_val *l, const lay_val *t)
+{
+	const lay_val *sw = t->u.c.a, *b = t->u.c.b, *nl, *proj, *onl, *bits, *nz, *ny;
+	int bb = sw->u.sw.b, m = sw->u.sw.m, as = sw->u.sw.s < 0 ? -sw->u.sw.s : sw->u.sw.s;
+	int64_t act, az, ay;
+	const lay_val *ps[5], *pd[5];
+
+	if (!lay_e_is_const(t->u.c.off, 0))
+		return lay_fail(c, "logical_product: a swizzled tiler must have offset 0");
+	nl = lay_logical_product(c, l, b);
+	ps[0] = K((int64_t)1 << m); ps[1] = K((int64_t)1 << bb); ps[2] = K((int64_t)1 << (as - bb));
+	ps[3] = K((int64_t)1 << bb); ps[4] = K(1);
+	pd[0] = K(0); pd[1] = K((int64_t)1 << m); pd[2] = K(0); pd[3] = K((int64_t)1 << (m + as)); pd[4] = K(0);
+	proj = L(c, lay_tuple(c, 5, ps), lay_tuple(c, 5, pd));
+	onl = lay_composition(c, proj, b);
+	if (!nl || !onl)
+		return NULL;
+	bits = lay_apply(c, onl, iop(c, LAY_E_SUB, lay_size(c, onl), K(1)));
+	if (!bits || !lay_is_static(bits))
+		return bits ? lay_fail(c, "logical_product: a swizzled tiler must be static") : NULL;
+	act = bits->u.i->value;
+	az = act & (int64_t)sw_zmask(sw);
+	ay = act & (int64_t)sw_ymask(sw);
+	nz = lay_apply(c, nl, lay_tuple2(c, K(0), lay_apply(c, b, K(az))));
+	ny = lay_apply(c, nl, lay_tuple2(c, K(0), lay_apply(c, b, K(ay))));
+	if (!nz || !ny || !lay_is_static(nz) || !lay_is_static(ny))
+		return NULL;
+	return lay_composition(c, make_swizzle(c, (uint64_t)ny->u.i->value, (uint64_t)nz->u.i->value), nl);
+}
+
+/*
  * logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)):
  * mode 0 is A, mode 1 is B's arrangement of copies of A.
  * logical_product((2,2):(4,1), 6:1) = ((2,2),(2,3)):((4,1),(2,8)).
@@ -908,6 +944,8 @@ lay_logical_product(lay_ctx *c, const lay_val *l, const lay_val *t)
 		return l;
 	case LAY_INT:
 		return lay_logical_product(c, l, lay_make_layout(c, t));
+	case LAY_COMPOSED:
+		return product_swizzled_tiler(c, l, t);
 	default:
 		return lay_fail(c, "logical_product: the tiler cannot be a %s", lay_kind_name(t->kind));
 	}

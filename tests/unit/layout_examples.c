@@ -186,6 +186,10 @@ static const struct example examples[] = {
 	{ "coalesce((2,(4,2)):(1,(2,16)), (1,1))",
 	  "(2,(4,2)):(1,(2,16))" },
 
+	{ "logical_product((2,2):(1,2), swizzle(1,1,2) o (4,4):(4,1))",
+	  "Sw<1,3,2> o 0 o ((2,2),(4,4)):((1,2),(16,4))" },
+	{ "logical_product(4:1, swizzle(2,0,3) o (8,8):(8,1))",
+	  "Sw<2,2,3> o 0 o (4,(8,8)):(1,(32,4))" },
 };
 
 static void
