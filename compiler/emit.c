@@ -12,6 +12,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -345,6 +346,13 @@ emit_bundle(int n, const char *const *archs, const uint8_t *const *objs, const s
 
 static int llvm_ready;
 
+/* LLVM's fatal errors end the process (LLVM's own choice); say clearly who failed. */
+static void
+llvm_fatal(const char *reason)
+{
+	fprintf(stderr, "flyc: internal compiler error in LLVM: %s\n", reason);
+}
+
 static void
 init_llvm(const EmitOptions *o)
 {
@@ -355,6 +363,7 @@ init_llvm(const EmitOptions *o)
 	LLVMInitializeAMDGPUTargetMC();
 	LLVMInitializeAMDGPUAsmPrinter();
 	LLVMInitializeAMDGPUAsmParser();
+	LLVMInstallFatalErrorHandler(llvm_fatal);
 	if (o->nmllvm > 0) {
 		const char **argv = calloc((size_t)o->nmllvm + 2, sizeof *argv);
 		if (!argv)
