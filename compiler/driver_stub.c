@@ -1,19 +1,9 @@
 /*
- * driver_stub.c — sub-commands whose implementation has not landed yet.
+ * driver_stub.c — entry points whose implementation has not landed yet.
  * Each refuses with a clear message and exit status 1 (never a silent success).
  * A module that implements an entry deletes it from here.
+ *
+ * Every entry of FLYC_SUBCOMMANDS, drv_compile_main and cg_run (codegen.c)
+ * is implemented now.
  */
-#include <stdio.h>
-
 #include "driver.h"
-
-static int
-refuse(const char *what)
-{
-	fprintf(stderr, "flyc: error: %s is not available in this build yet\n", what);
-	return 1;
-}
-
-int drv_eval_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc eval'"); }
-int drv_show_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("'flyc show'"); }
-int drv_compile_main(int argc, char **argv) { (void)argc; (void)argv; return refuse("compiling .fly files"); }

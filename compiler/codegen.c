@@ -1,0 +1,2286 @@
+/*
+ * codegen.c — cg_run: checked kernels (sema.h) to flyc IR (ir.h), then the
+ * back end (emit.h). This is the pipeline in one place:
+ *
+ *   for each SemaKernel: signature + metadata -> IR params, block, grid, requires
+ *                        body statements     -> IR instructions (this file)
+ *   emit_compile: IR passes, LLVM lowering, O-level pipeline, objects, ld.lld,
+ *                 bundles, resource usage
+ *
+ * Supported in this version (everything else is a located "not supported by
+ * code generation yet" error, never a wrong program):
+ *   - kernel signatures: global tensors with static or run-time layouts
+ *     (leaves are integers, compile-time values or run-time integer
+ *     parameters), scalar parameters, block/grid/requires/waves_per_eu;
+ *   - let/var bindings, assignment (variables, and tensor elements t[i, j]),
+ *     if/else and for loops (variables assigned inside become loop-carried
+ *     values), lds buffers with static (swizzled, multi-stage) layouts;
+ *   - expressions: literals and compile-time values, parameters, thread.x/y/z,
+ *     block.x/y/z, integer/float/boolean arithmetic and comparisons,
+ *     convert<T>, tensor element reads t[i, j], min/max/ceil_div, sqrt,
+ *     rsqrt, exp2, fma;
+ *   - schedule controls: barrier(), wait(vmem=N, lds=N), sched_group(kind, n),
+ *     sched_barrier(), setprio(n).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "emit.h"
+#include "ir.h"
+#include "target/target.h"
+
+typedef struct Binding Binding;
+struct Binding {
+	Symbol *sym;
+	IrRef val;
+	Node *lazy;         /* a predicate (elem_less call) evaluated where it is used */
+	Binding *next;
+};
+
+typedef struct {
+	Diag *d;
+	SemaKernel *k;
+	IrModule *m;
+	IrFunc *f;
+	IrBuilder b;
+	Binding *env;       /* innermost first */
+	int failed;
+	const char *file;   /* source file name for IR locations */
+} Cg;
+
+/* ---- locations, errors ---- */
+
+static IrLoc
+loc_of(Cg *c, Span s)
+{
+	IrLoc l = { 0 };
+	int line = 0, col = 0;
+
+	if (s.file >= 0) {
+		diag_line_col(c->d, s.file, s.lo, &line, &col);
+		l.file = diag_file_name(c->d, s.file);
+		l.line = line;
+		l.col = col;
+		l.span_file = s.file + 1;
+		l.span_lo = s.lo;
+		l.span_hi = s.hi;
+	}
+	return l;
+}
+
+static void
+unsupported(Cg *c, Span s, const char *what)
+{
+	if (!c->failed)
+		diag_error(c->d, s, "%s is not supported by code generation yet", what);
+	c->failed = 1;
+}
+
+static void
+ir_sink(void *ctx, IrLoc loc, const char *msg)
+{
+	Diag *d = ctx;
+	Span s = SPAN_NONE;
+
+	if (loc.span_file > 0) {
+		s.file = loc.span_file - 1;
+		s.lo = loc.span_lo;
+		s.hi = loc.span_hi;
+	}
+	diag_error(d, s, "%s", msg);
+}
+
+/* ---- environment ---- */
+
+static void
+bind(Cg *c, Symbol *s, IrRef v)
+{
+	Binding *b = ir_alloc(c->m, sizeof *b);
+	b->sym = s;
+	b->val = v;
+	b->next = c->env;
+	c->env = b;
+}
+
+static void
+bind_lazy(Cg *c, Symbol *s, Node *n)
+{
+	Binding *b = ir_alloc(c->m, sizeof *b);
+	b->sym = s;
+	b->lazy = n;
+	b->next = c->env;
+	c->env = b;
+}
+
+static Node *
+lookup_lazy(Cg *c, Symbol *s)
+{
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == s)
+			return b->lazy;
+	return NULL;
+}
+
+static IrRef
+lookup(Cg *c, Symbol *s)
+{
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == s)
+			return b->val;
+	return 0;
+}
+
+/* ---- types ---- */
+
+static int
+scalar_of(ScalarKind k, IrScalar *out)
+{
+	switch (k) {
+	case SC_BOOL: *out = IR_I1; return 1;
+	case SC_I8: case SC_U8: *out = IR_I8; return 1;
+	case SC_I16: case SC_U16: *out = IR_I16; return 1;
+	case SC_INT: case SC_I32: case SC_U32: *out = IR_I32; return 1;
+	case SC_I64: case SC_U64: *out = IR_I64; return 1;
+	case SC_F16: *out = IR_F16; return 1;
+	case SC_BF16: *out = IR_BF16; return 1;
+	case SC_F32: case SC_FLOAT: *out = IR_F32; return 1;
+	default: return 0;
+	}
+}
+
+static int
+is_unsigned(ScalarKind k)
+{
+	return k == SC_U8 || k == SC_U16 || k == SC_U32 || k == SC_U64;
+}
+
+/* ---- RPN for .flyc.meta (grid, requires) ---- */
+
+typedef struct { char *p; size_t n, cap; int bad; } Str;
+
+static void
+sput(Str *s, const char *t)
+{
+	size_t k = strlen(t);
+	if (s->n + k + 2 > s->cap) {
+		s->cap = (s->n + k + 2) * 2;
+		s->p = realloc(s->p, s->cap);
+		if (!s->p)
+			IR_ICE("out of memory");
+	}
+	if (s->n)
+		s->p[s->n++] = ' ';
+	memcpy(s->p + s->n, t, k);
+	s->n += k;
+	s->p[s->n] = 0;
+}
+
+static void
+rpn(Cg *c, Node *n, Str *s)
+{
+	char buf[64];
+
+	if (n->cval && (n->cval->kind == VAL_INT || n->cval->kind == VAL_BOOL)) {
+		snprintf(buf, sizeof buf, "%lld", (long long)n->cval->i);
+		sput(s, buf);
+		return;
+	}
+	switch (n->kind) {
+	case E_INT:
+		snprintf(buf, sizeof buf, "%lld", (long long)n->u.ival);
+		sput(s, buf);
+		return;
+	case E_NAME:
+		if (n->u.name.sym && n->u.name.sym->kind == SYM_PARAM && n->u.name.sym->type &&
+		    n->u.name.sym->type->kind == TY_SCALAR) {
+			snprintf(buf, sizeof buf, "$%s", n->u.name.id);
+			sput(s, buf);
+			return;
+		}
+		break;
+	case E_UNARY:
+		if (n->u.unary.op == OP_NEG) {
+			sput(s, "0");
+			rpn(c, n->u.unary.x, s);
+			sput(s, "-");
+			return;
+		}
+		if (n->u.unary.op == OP_NOT) {
+			rpn(c, n->u.unary.x, s);
+			sput(s, "!");
+			return;
+		}
+		break;
+	case E_BINARY: {
+		static const struct { AstOp op; const char *t; } ops[] = {
+			{ OP_ADD, "+" }, { OP_SUB, "-" }, { OP_MUL, "*" }, { OP_DIV, "/" }, { OP_MOD, "%" },
+			{ OP_EQ, "==" }, { OP_NE, "!=" }, { OP_LT, "<" }, { OP_LE, "<=" }, { OP_GT, ">" },
+			{ OP_GE, ">=" }, { OP_AND, "&&" }, { OP_OR, "||" } };
+		for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+			if (ops[i].op == n->u.binary.op) {
+				rpn(c, n->u.binary.l, s);
+				rpn(c, n->u.binary.r, s);
+				sput(s, ops[i].t);
+				return;
+			}
+		break;
+	}
+	case E_CALL: {
+		Node *cal = n->u.call.callee;
+		const char *fn = cal->kind == E_NAME ? cal->u.name.id : NULL;
+		if (fn && n->u.call.args.n == 2 &&
+		    (!strcmp(fn, "ceil_div") || !strcmp(fn, "min") || !strcmp(fn, "max"))) {
+			rpn(c, n->u.call.args.v[0], s);
+			rpn(c, n->u.call.args.v[1], s);
+			sput(s, fn);
+			return;
+		}
+		if (fn && !strcmp(fn, "aligned") && n->u.call.args.n == 2 &&
+		    n->u.call.args.v[0]->kind == E_NAME) {
+			snprintf(buf, sizeof buf, "@%s", n->u.call.args.v[0]->u.name.id);
+			sput(s, buf);
+			rpn(c, n->u.call.args.v[1], s);
+			sput(s, "%");
+			sput(s, "0");
+			sput(s, "==");
+			return;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	s->bad = 1;
+}
+
+static const char *
+rpn_of(Cg *c, Node *n, const char *what)
+{
+	Str s = { 0 };
+	const char *r;
+
+	rpn(c, n, &s);
+	if (s.bad || !s.p) {
+		diag_error(c->d, n->span, "this %s cannot be written as launch metadata (integers, scalar "
+		           "parameters, + - * / %% comparisons, && || !, min, max, ceil_div, aligned)", what);
+		c->failed = 1;
+		free(s.p);
+		return NULL;
+	}
+	r = ir_strdup(c->m, s.p);
+	free(s.p);
+	return r;
+}
+
+static const char *
+source_text(Cg *c, Span s)
+{
+	size_t len;
+	const char *t;
+	char *r;
+
+	if (s.file < 0 || !(t = diag_file_text(c->d, s.file, &len)) || s.hi > len || s.lo > s.hi)
+		return NULL;
+	r = ir_alloc(c->m, s.hi - s.lo + 1);
+	for (uint32_t i = s.lo; i < s.hi; i++)
+		r[i - s.lo] = (t[i] == '\n' || t[i] == '\r' || t[i] == '\t') ? ' ' : t[i];
+	return r;
+}
+
+/* ---- layouts ---- */
+
+static IrTuple *
+tuple_of_value(Cg *c, const Value *v)
+{
+	if (v->kind == VAL_INT)
+		return ir_tuple_int(c->m, v->i);
+	if (v->kind == VAL_TUPLE) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)(v->nelems ? v->nelems : 1));
+		for (int i = 0; i < v->nelems; i++)
+			if (!(k[i] = tuple_of_value(c, v->elems[i])))
+				return NULL;
+		return v->nelems == 1 ? k[0] : ir_tuple_of(c->m, v->nelems, k);
+	}
+	return NULL;
+}
+
+static IrRef expr(Cg *c, Node *n);
+
+static IrTuple *
+tuple_of_node(Cg *c, Node *n)
+{
+	if (n->cval)
+		return tuple_of_value(c, n->cval);
+	if (n->kind == E_TUPLE) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)(n->u.list.n ? n->u.list.n : 1));
+		for (int i = 0; i < n->u.list.n; i++)
+			if (!(k[i] = tuple_of_node(c, n->u.list.v[i])))
+				return NULL;
+		return n->u.list.n == 1 ? k[0] : ir_tuple_of(c->m, n->u.list.n, k);
+	}
+	/* a run-time integer leaf */
+	if (n->type && n->type->kind == TY_SCALAR) {
+		IrScalar s;
+		if (!scalar_of(n->type->scalar, &s) || !(s == IR_I32 || s == IR_I64))
+			return NULL;
+		IrRef v = expr(c, n);
+		return v ? ir_tuple_dyn(c->m, v) : NULL;
+	}
+	return NULL;
+}
+
+static int
+layout_of(Cg *c, Node *n, IrLayout *out)
+{
+	memset(out, 0, sizeof *out);
+	if (n->cval && n->cval->kind == VAL_LAYOUT) {
+		const Value *v = n->cval;
+		out->shape = tuple_of_value(c, v->shape);
+		out->stride = tuple_of_value(c, v->stride);
+		if (v->swz.on) {
+			out->sw.b = v->swz.b;
+			out->sw.m = v->swz.m;
+			out->sw.s = v->swz.s;
+		}
+		return out->shape && out->stride ? 0 : -1;
+	}
+	if (n->kind == E_LAYOUT) {
+		out->shape = tuple_of_node(c, n->u.binary.l);
+		out->stride = tuple_of_node(c, n->u.binary.r);
+		return out->shape && out->stride ? 0 : -1;
+	}
+	return -1;
+}
+
+/* ---- expressions ---- */
+
+static IrType
+type_of(Cg *c, Node *n, int *ok)
+{
+	IrScalar s;
+	/* scalars, and register fragments (their element type; lanes come from values) */
+	if (n->type && (n->type->kind == TY_SCALAR || (n->type->kind == TY_TENSOR && n->type->space == SPACE_REG)) &&
+	    scalar_of(n->type->scalar, &s))
+		return ir_ty(s);
+	*ok = 0;
+	return ir_ty(IR_VOID);
+}
+
+static IrRef
+konst(Cg *c, IrType t, const Value *v)
+{
+	if (ir_ty_is_float(t))
+		return ir_b_fconst(&c->b, t, v->kind == VAL_FLOAT ? v->f : (double)v->i);
+	return ir_b_const(&c->b, t, v->kind == VAL_FLOAT ? (int64_t)v->f : v->i);
+}
+
+/* value v converted to type t (ints/floats/bools), no-op when equal; a
+ * scalar meets a vector type by conversion then splat, a vector keeps its
+ * lanes when t is a scalar type */
+static IrRef
+to_type(Cg *c, IrRef v, IrType t)
+{
+	IrType vt = c->f->inst[v].ty;
+	if (vt.lanes > 1 && t.lanes == 1)
+		t = ir_vec((IrScalar)t.kind, vt.lanes);
+	if (ir_ty_eq(vt, t))
+		return v;
+	if (vt.lanes == 1 && t.lanes > 1) {
+		v = to_type(c, v, ir_ty((IrScalar)t.kind));
+		return ir_b_splat(&c->b, t, v);
+	}
+	return ir_b_cvt(&c->b, t, v);
+}
+
+/* the wider lane count of two values (for elementwise math on fragments) */
+static IrType
+lanes_of(Cg *c, IrType t, IrRef a, IrRef b)
+{
+	unsigned la = c->f->inst[a].ty.lanes, lb = b ? c->f->inst[b].ty.lanes : 1;
+	unsigned l = la > lb ? la : lb;
+	return l > 1 ? ir_vec((IrScalar)t.kind, l) : t;
+}
+
+static IrRef
+tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
+{
+	Node *base = n->u.call.callee;
+	*t = expr(c, base);
+	if (!*t)
+		return 0;
+	if (c->f->inst[*t].ty.kind != IR_TENSOR) {
+		unsupported(c, n->span, "indexing a value that is not a tensor");
+		return 0;
+	}
+	if (n->u.call.args.n > 8) {
+		unsupported(c, n->span, "more than 8 coordinates");
+		return 0;
+	}
+	*nc = (uint32_t)n->u.call.args.n;
+	for (int i = 0; i < n->u.call.args.n; i++) {
+		Node *a = n->u.call.args.v[i];
+		if (a->kind == E_HOLE) {
+			unsupported(c, a->span, "slicing with '_'");
+			return 0;
+		}
+		IrRef v = expr(c, a);
+		if (!v)
+			return 0;
+		if (!ir_ty_is_int(c->f->inst[v].ty) || c->f->inst[v].ty.kind == IR_I1) {
+			diag_error(c->d, a->span, "a tensor coordinate must be an integer");
+			c->failed = 1;
+			return 0;
+		}
+		coords[i] = v;
+	}
+	return *t;
+}
+
+/* ---- tensor views, fragments, copies ---- */
+
+static int
+is_tensor_val(Cg *c, IrRef r)
+{
+	return r && r != (IrRef)-1 && c->f->inst[r].ty.kind == IR_TENSOR;
+}
+
+static IrTensor *
+tensor_of(Cg *c, IrRef r)
+{
+	return &c->f->tensor[c->f->inst[r].aux];
+}
+
+/* the index type for offsets into tensor t: i64 for global memory, else i32 */
+static IrType
+off_type(Cg *c, IrRef t)
+{
+	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
+	return ir_ty(R->space == IR_SPACE_GLOBAL ? IR_I64 : IR_I32);
+}
+
+static IrRef
+leaf_val(Cg *c, const IrTuple *x, IrType t)
+{
+	if (!x->dyn)
+		return ir_b_const(&c->b, t, x->value);
+	return to_type(c, x->dyn, t);
+}
+
+static IrRef
+tsize(Cg *c, const IrTuple *x, IrType t)
+{
+	IrRef p;
+	if (!x->n)
+		return leaf_val(c, x, t);
+	p = ir_b_const(&c->b, t, 1);
+	for (int i = 0; i < x->n; i++)
+		p = ir_b_bin(&c->b, IR_OP_MUL, p, tsize(c, x->kid[i], t));
+	return p;
+}
+
+/* offset of 1-D coordinate k in mode (s, d), colexicographic, as IR ops */
+static IrRef
+eval_mode(Cg *c, const IrTuple *s, const IrTuple *d, IrRef k, IrType t)
+{
+	IrRef o;
+	k = to_type(c, k, t);
+	if (!s->n)
+		return ir_b_bin(&c->b, IR_OP_MUL, k, leaf_val(c, d, t));
+	o = ir_b_const(&c->b, t, 0);
+	for (int i = 0; i < s->n; i++) {
+		IrRef ki = k;
+		if (i + 1 < s->n) {
+			IrRef sz = tsize(c, s->kid[i], t);
+			ki = ir_b_bin(&c->b, IR_OP_REM, k, sz);
+			k = ir_b_bin(&c->b, IR_OP_DIV, k, sz);
+		}
+		o = ir_b_bin(&c->b, IR_OP_ADD, o, eval_mode(c, s->kid[i], d->kid[i], ki, t));
+	}
+	return o;
+}
+
+/* stride tree d scaled by leaf f (static or run-time) */
+static IrTuple *
+scale(Cg *c, const IrTuple *d, const IrTuple *f)
+{
+	if (d->n) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)d->n);
+		for (int i = 0; i < d->n; i++)
+			k[i] = scale(c, d->kid[i], f);
+		return ir_tuple_of(c->m, d->n, k);
+	}
+	if (!d->dyn && !f->dyn)
+		return ir_tuple_int(c->m, d->value * f->value);
+	if (!d->dyn && d->value == 1)
+		return (IrTuple *)f;
+	IrType t = ir_ty(IR_I32);
+	return ir_tuple_dyn(c->m, ir_b_bin(&c->b, IR_OP_MUL, leaf_val(c, d, t), leaf_val(c, f, t)));
+}
+
+static IrTuple *
+mode_of(const IrTuple *x, int m)
+{
+	return x->n ? x->kid[m] : (IrTuple *)x;
+}
+
+static IrLayout
+layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
+{
+	IrLayout l = { 0 };
+	if (n == 1) {
+		l.shape = s[0];
+		l.stride = d[0];
+	} else {
+		l.shape = ir_tuple_of(c->m, n, s);
+		l.stride = ir_tuple_of(c->m, n, d);
+	}
+	return l;
+}
+
+/* local_tile(T, tile, coord) on modes that are leaves */
+static IrRef
+local_tile(Cg *c, Node *n)
+{
+	Node *tn = n->u.call.args.v[0], *tile = n->u.call.args.v[1], *co = n->u.call.args.v[2];
+	IrRef t = expr(c, tn), off;
+	IrTensor *T;
+	IrTuple *s[16], *d[16], *x, *rest_s[8], *rest_d[8];
+	int nt, ns = 0, r, nrest = 0;
+	int64_t tv[8];
+	IrType ot;
+
+	if (!t)
+		return 0;
+	if (!is_tensor_val(c, t)) {
+		unsupported(c, tn->span, "local_tile of this value");
+		return 0;
+	}
+	T = tensor_of(c, t);
+	if (T->layout.sw.b) {
+		unsupported(c, n->span, "local_tile of a swizzled tensor");
+		return 0;
+	}
+	if (!tile->cval || (tile->cval->kind != VAL_INT && tile->cval->kind != VAL_TUPLE)) {
+		unsupported(c, tile->span, "a local_tile tile that is not a static shape");
+		return 0;
+	}
+	if (tile->cval->kind == VAL_INT) {
+		nt = 1;
+		tv[0] = tile->cval->i;
+	} else {
+		nt = tile->cval->nelems;
+		for (int i = 0; i < nt && i < 8; i++) {
+			if (tile->cval->elems[i]->kind != VAL_INT) {
+				unsupported(c, tile->span, "a nested local_tile tile");
+				return 0;
+			}
+			tv[i] = tile->cval->elems[i]->i;
+		}
+	}
+	r = ir_tuple_rank(T->layout.shape);
+	if (nt > 8 || nt > r || (co->kind == E_TUPLE ? co->u.list.n : 1) != nt) {
+		unsupported(c, n->span, "local_tile with these ranks");
+		return 0;
+	}
+	ot = off_type(c, t);
+	off = ir_b_const(&c->b, ot, 0);
+	for (int m = 0; m < r; m++) {
+		IrTuple *sm = mode_of(T->layout.shape, m), *dm = mode_of(T->layout.stride, m);
+		if (m >= nt) {
+			s[ns] = sm; d[ns++] = dm;
+			continue;
+		}
+		if (sm->n) {
+			unsupported(c, n->span, "local_tile of a nested mode");
+			return 0;
+		}
+		Node *cm = co->kind == E_TUPLE ? co->u.list.v[m] : co;
+		x = ir_tuple_int(c->m, tv[m]);
+		s[ns] = x; d[ns++] = dm;
+		if (cm->kind == E_HOLE) {
+			/* keep the tile-count mode: ceil(S / t) : t*d */
+			IrRef cnt = !sm->dyn ? ir_b_const(&c->b, ir_ty(IR_I32), (sm->value + tv[m] - 1) / tv[m])
+			          : ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_ADD, leaf_val(c, sm, ir_ty(IR_I32)),
+			                                                 ir_b_const(&c->b, ir_ty(IR_I32), tv[m] - 1)),
+			                     ir_b_const(&c->b, ir_ty(IR_I32), tv[m]));
+			int64_t cv;
+			rest_s[nrest] = ir_const_value(c->f, cnt, &cv) ? ir_tuple_int(c->m, cv) : ir_tuple_dyn(c->m, cnt);
+			rest_d[nrest++] = scale(c, dm, x);
+			continue;
+		}
+		IrRef k = expr(c, cm);
+		if (!k)
+			return 0;
+		k = ir_b_bin(&c->b, IR_OP_MUL, to_type(c, k, ot), ir_b_const(&c->b, ot, tv[m]));
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, k, leaf_val(c, dm, ot)));
+	}
+	for (int i = 0; i < nrest && ns < 16; i++) {
+		s[ns] = rest_s[i];
+		d[ns++] = rest_d[i];
+	}
+	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+}
+
+/* local_partition(T, L, i): thread i's values of T under the thread-value
+ * layout L = (thread mode, value mode), T of rank 1: value v is T(L(i, v)). */
+static IrRef
+local_partition(Cg *c, Node *n)
+{
+	Node *tn = n->u.call.args.v[0], *ln = n->u.call.args.v[1], *in = n->u.call.args.v[2];
+	IrRef t = expr(c, tn), i, off;
+	IrTensor *T;
+	IrLayout L;
+	IrType ot;
+
+	if (!t)
+		return 0;
+	if (!is_tensor_val(c, t) || layout_of(c, ln, &L) || ir_tuple_rank(L.shape) != 2 || L.sw.b) {
+		unsupported(c, n->span, "local_partition other than a tensor by a (thread, value) layout");
+		return 0;
+	}
+	T = tensor_of(c, t);
+	if (T->layout.shape->n || T->layout.sw.b) {
+		unsupported(c, tn->span, "local_partition of a tensor of rank > 1");
+		return 0;
+	}
+	if (!(i = expr(c, in)))
+		return 0;
+	ot = off_type(c, t);
+	/* thread part: T's stride times L's thread-mode offset */
+	off = ir_b_bin(&c->b, IR_OP_MUL, eval_mode(c, L.shape->kid[0], L.stride->kid[0], i, ot),
+	               leaf_val(c, T->layout.stride, ot));
+	IrLayout v = { L.shape->kid[1], scale(c, L.stride->kid[1], T->layout.stride), { 0, 0, 0 } };
+	return ir_b_tensor_view(&c->b, t, off, v);
+}
+
+/* T[c0, _, ...]: fixed modes add their offsets, '_' modes stay */
+static IrRef
+slice(Cg *c, Node *n, IrRef t)
+{
+	IrTensor *T = tensor_of(c, t);
+	int r = ir_tuple_rank(T->layout.shape), ns = 0;
+	IrTuple *s[16], *d[16];
+	IrType ot = off_type(c, t);
+	IrRef off = ir_b_const(&c->b, ot, 0);
+
+	if (n->u.call.args.n != r || r > 16 || T->layout.sw.b) {
+		unsupported(c, n->span, "this slice");
+		return 0;
+	}
+	for (int m = 0; m < r; m++) {
+		Node *a = n->u.call.args.v[m];
+		if (a->kind == E_HOLE) {
+			s[ns] = mode_of(T->layout.shape, m);
+			d[ns++] = mode_of(T->layout.stride, m);
+			continue;
+		}
+		IrRef k = expr(c, a);
+		if (!k)
+			return 0;
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, eval_mode(c, mode_of(T->layout.shape, m),
+		                                              mode_of(T->layout.stride, m), k, ot));
+	}
+	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+}
+
+/* make_identity(S): element c is its own (colexicographic) index */
+static IrRef
+make_identity(Cg *c, Node *n)
+{
+	Node *sn = n->u.call.args.v[0];
+	IrTuple *s = tuple_of_node(c, sn);
+	IrLayout l = { 0 };
+
+	if (!s || s->n) {
+		unsupported(c, sn->span, "make_identity of a shape of rank > 1");
+		return 0;
+	}
+	l.shape = s;
+	l.stride = ir_tuple_int(c->m, 1);
+	return ir_b_tensor_identity(&c->b, l);
+}
+
+/* number of elements of a view with a static shape, or -1 */
+static int64_t
+view_size(Cg *c, IrRef t)
+{
+	return ir_tuple_size(tensor_of(c, t)->layout.shape);
+}
+
+static void
+flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTuple **fd, int *n)
+{
+	if (!s->n) {
+		if (*n < 32) {
+			fs[*n] = s;
+			fd[(*n)++] = d;
+		}
+		return;
+	}
+	for (int i = 0; i < s->n; i++)
+		flatten_modes(s->kid[i], d->kid[i], fs, fd, n);
+}
+
+/* how many leading elements of the view sit at offsets 0, 1, 2, ... (the
+ * run a vector access may cover); 1 when none */
+static int64_t
+contiguous(Cg *c, IrRef t)
+{
+	IrTensor *T = tensor_of(c, t);
+	const IrTuple *fs[32], *fd[32];
+	int nf = 0;
+	int64_t expect = 1;
+
+	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	for (int i = 0; i < nf; i++) {
+		if (fs[i]->dyn || fd[i]->dyn)
+			break;
+		if (fs[i]->value == 1)
+			continue;
+		if (fd[i]->value != expect)
+			break;
+		expect *= fs[i]->value;
+	}
+	return expect;
+}
+
+/* elements per access: at most 16 bytes, dividing both the run and n */
+static unsigned
+piece_of(IrScalar elem, unsigned n, int64_t run)
+{
+	unsigned es = (ir_scalar_bits(elem) + 7) / 8, p = 16 / (es ? es : 1);
+	if (p < 1)
+		p = 1;
+	while (p > 1 && (run % p || n % p))
+		p /= 2;
+	return p;
+}
+
+/* predicate for value v of a copy: pred=elem_less(cid, S) evaluated lazily */
+static IrRef
+pred_at(Cg *c, Node *p, unsigned v)
+{
+	Node *lz = p->kind == E_NAME && p->u.name.sym ? lookup_lazy(c, p->u.name.sym) : NULL;
+	Node *el = lz ? lz : p;
+	if (el->kind == E_CALL && el->u.call.callee->kind == E_NAME &&
+	    !strcmp(el->u.call.callee->u.name.id, "elem_less") && el->u.call.args.n == 2) {
+		IrRef cid = expr(c, el->u.call.args.v[0]);
+		Node *bn = el->u.call.args.v[1];
+		IrRef k, b, x;
+		if (!cid)
+			return 0;
+		if (!is_tensor_val(c, cid)) {
+			unsupported(c, el->span, "elem_less on this value");
+			return 0;
+		}
+		k = ir_b_const(&c->b, ir_ty(IR_I32), v);
+		x = ir_b_tload(&c->b, cid, 1, 1, &k);
+		if (!(b = expr(c, bn)))
+			return 0;
+		return ir_b_cmp(&c->b, IR_LT, x, to_type(c, b, ir_ty(IR_I32)));
+	}
+	IrRef b = expr(c, p);
+	if (b && c->f->inst[b].ty.lanes == 1)
+		return to_type(c, b, ir_ty(IR_I1));
+	if (b)
+		unsupported(c, p->span, "this predicate");
+	return 0;
+}
+
+enum { MAXLANES = 64 };
+
+static IrRef
+zero_i32(Cg *c)
+{
+	return ir_b_const(&c->b, ir_ty(IR_I32), 0);
+}
+
+/* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
+static IrRef
+load_view(Cg *c, IrRef t, unsigned n, int64_t run)
+{
+	IrTensor *T = tensor_of(c, t);
+	unsigned piece = piece_of(T->elem, n, run);
+	IrRef acc;
+
+	if (n == 1) {
+		IrRef z = zero_i32(c);
+		return ir_b_tload(&c->b, t, 1, 1, &z);
+	}
+	if (piece == n) {
+		IrRef z = zero_i32(c);
+		return ir_b_tload(&c->b, t, n, 1, &z);
+	}
+	acc = ir_b_splat(&c->b, ir_vec(T->elem, n), ir_ty_is_float(ir_ty(T->elem))
+	                 ? ir_b_fconst(&c->b, ir_ty(T->elem), 0) : ir_b_const(&c->b, ir_ty(T->elem), 0));
+	for (unsigned k = 0; k < n; k += piece) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k);
+		IrRef v = ir_b_tload(&c->b, t, piece, 1, &co);
+		for (unsigned j = 0; j < piece; j++)
+			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, v, j) : v, k + j);
+	}
+	return acc;
+}
+
+static void
+store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run)
+{
+	IrTensor *T = tensor_of(c, t);
+	unsigned piece = piece_of(T->elem, n, run);
+
+	if (piece == n) {
+		IrRef co = zero_i32(c);
+		ir_b_tstore(&c->b, t, val, 1, &co);
+		return;
+	}
+	for (unsigned k = 0; k < n; k += piece) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k), v;
+		if (piece == 1) {
+			v = ir_b_extract(&c->b, val, k);
+		} else {
+			v = ir_b_splat(&c->b, ir_vec(T->elem, piece), ir_b_extract(&c->b, val, k));
+			for (unsigned j = 1; j < piece; j++)
+				v = ir_b_insert(&c->b, v, ir_b_extract(&c->b, val, k + j), j);
+		}
+		ir_b_tstore(&c->b, t, v, 1, &co);
+	}
+}
+
+static void copy_views(Cg *c, Node *n, IrRef s, IrRef d);
+
+/* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
+static void
+copy(Cg *c, Node *n)
+{
+	int na = n->u.call.args.n;
+	Node *sn, *dn, *pn = NULL;
+	IrRef s, d, pv[MAXLANES], all = 0;
+
+	if (na < 2 || na > 3) {
+		unsupported(c, n->span, "this copy");
+		return;
+	}
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, "pred"))
+			pn = n->u.call.named.v[i]->value;
+	sn = n->u.call.args.v[na - 2];
+	dn = n->u.call.args.v[na - 1];
+	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
+		return;
+	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
+	if (s_view && d_view && !pn) {
+		c->b.loc = loc_of(c, n->span);
+		copy_views(c, n, s, d);
+		return;
+	}
+	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
+		unsupported(c, n->span, "a copy other than between a tensor view and a register fragment");
+		return;
+	}
+	IrRef view = s_view ? s : d;
+	int64_t nel = view_size(c, view);
+	if (nel <= 0 || nel > MAXLANES) {
+		unsupported(c, n->span, "a copy of a view without a small static size");
+		return;
+	}
+	IrTensor *T = tensor_of(c, view);
+	unsigned nn = (unsigned)nel;
+	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
+	int64_t vec = contiguous(c, view);
+	if (!s_view) {
+		if (c->f->inst[s].ty.lanes != vt.lanes) {
+			unsupported(c, n->span, "a copy between shapes of different sizes");
+			return;
+		}
+		s = to_type(c, s, vt);
+	}
+	c->b.loc = loc_of(c, n->span);
+	if (!pn) {
+		if (s_view)
+			bind(c, dn->u.name.sym, load_view(c, s, nn, vec));
+		else
+			store_view(c, d, s, nn, vec);
+		return;
+	}
+	/* predicated: all lanes in range -> the vector path; else element by element */
+	for (unsigned v = 0; v < nn; v++) {
+		if (!(pv[v] = pred_at(c, pn, v)))
+			return;
+		all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pv[v]) : pv[v];
+	}
+	if (s_view) {
+		IrRef old = lookup(c, dn->u.name.sym);
+		if (!old || !ir_ty_eq(c->f->inst[old].ty, vt)) {
+			unsupported(c, dn->span, "a predicated copy into a fragment of another shape");
+			return;
+		}
+		IrRef iff = ir_b_if(&c->b, all, 1, &vt);
+		IrRef fast = load_view(c, s, nn, vec);
+		ir_b_yield(&c->b, 1, &fast);
+		ir_b_else(&c->b);
+		IrRef acc = old;
+		for (unsigned v = 0; v < nn; v++) {
+			IrType et = ir_ty(T->elem);
+			IrRef e1 = ir_b_if(&c->b, pv[v], 1, &et);
+			IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
+			IrRef x = ir_b_tload(&c->b, s, 1, 1, &co);
+			ir_b_yield(&c->b, 1, &x);
+			ir_b_else(&c->b);
+			IrRef keep = nn > 1 ? ir_b_extract(&c->b, acc, v) : acc;
+			ir_b_yield(&c->b, 1, &keep);
+			ir_b_end(&c->b);
+			IrRef got = ir_b_proj(&c->b, e1, 0);
+			acc = nn > 1 ? ir_b_insert(&c->b, acc, got, v) : got;
+		}
+		ir_b_yield(&c->b, 1, &acc);
+		ir_b_end(&c->b);
+		bind(c, dn->u.name.sym, ir_b_proj(&c->b, iff, 0));
+		return;
+	}
+	ir_b_if(&c->b, all, 0, NULL);
+	store_view(c, d, s, nn, vec);
+	ir_b_else(&c->b);
+	for (unsigned v = 0; v < nn; v++) {
+		ir_b_if(&c->b, pv[v], 0, NULL);
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
+		ir_b_tstore(&c->b, d, nn > 1 ? ir_b_extract(&c->b, s, v) : s, 1, &co);
+		ir_b_end(&c->b);
+	}
+	ir_b_end(&c->b);
+}
+
+/* A view used as a value (convert<f32>(xr), xr * 2, ...) is loaded whole. */
+static IrRef
+value_of(Cg *c, IrRef r, Span s)
+{
+	int64_t n;
+	if (!r || !is_tensor_val(c, r))
+		return r;
+	if (tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY ||
+	    (n = view_size(c, r)) <= 0 || n > MAXLANES) {
+		unsupported(c, s, "using this tensor as a value");
+		return 0;
+	}
+	return load_view(c, r, (unsigned)n, contiguous(c, r));
+}
+
+/* op(a, b) for reduce: add, mul, max, min on ints or floats */
+static IrRef
+red_op(Cg *c, const char *op, IrRef a, IrRef b)
+{
+	int fl = ir_ty_is_float(c->f->inst[a].ty);
+	if (!strcmp(op, "add")) return ir_b_bin(&c->b, fl ? IR_OP_FADD : IR_OP_ADD, a, b);
+	if (!strcmp(op, "mul")) return ir_b_bin(&c->b, fl ? IR_OP_FMUL : IR_OP_MUL, a, b);
+	if (!strcmp(op, "max")) return ir_b_bin(&c->b, fl ? IR_OP_FMAX : IR_OP_MAX, a, b);
+	if (!strcmp(op, "min")) return ir_b_bin(&c->b, fl ? IR_OP_FMIN : IR_OP_MIN, a, b);
+	return 0;
+}
+
+/* a fragment's lanes folded with op */
+static IrRef
+red_thread(Cg *c, const char *op, IrRef x)
+{
+	unsigned n = c->f->inst[x].ty.lanes;
+	IrRef acc;
+	if (n <= 1)
+		return x;
+	acc = ir_b_extract(&c->b, x, 0);
+	for (unsigned i = 1; i < n; i++)
+		acc = red_op(c, op, acc, ir_b_extract(&c->b, x, i));
+	return acc;
+}
+
+/* butterfly over lanes 0..width-1 (width a power of two <= 32), then, when
+ * whole_wave, one more step across the halves of a 64-lane wave */
+static IrRef
+red_lanes(Cg *c, const char *op, IrRef x, unsigned width, int whole_wave)
+{
+	for (unsigned off = 1; off < width && off < 64; off *= 2)
+		x = red_op(c, op, x, ir_b_shfl_xor(&c->b, x, ir_b_const(&c->b, ir_ty(IR_I32), off)));
+	if (whole_wave) {
+		IrRef y = red_op(c, op, x, ir_b_shfl_xor(&c->b, x, ir_b_const(&c->b, ir_ty(IR_I32), 32)));
+		IrRef is64 = ir_b_cmp(&c->b, IR_EQ, ir_b_wave_size(&c->b), ir_b_const(&c->b, ir_ty(IR_I32), 64));
+		x = ir_b_select(&c->b, is64, y, x);
+	}
+	return x;
+}
+
+/* reduce(op, v, over=thread|lanes|wave|workgroup [, width=n]) and sum(v) */
+static IrRef
+reduce(Cg *c, Node *n, int is_sum)
+{
+	const char *op = "add", *scope = "thread";
+	Node *vn = n->u.call.args.v[is_sum ? 0 : 1];
+	unsigned width = 0;
+	IrRef x;
+
+	if (!is_sum) {
+		Node *on = n->u.call.args.v[0];
+		if (on->kind != E_NAME) {
+			unsupported(c, on->span, "this reduction operator");
+			return 0;
+		}
+		op = on->u.name.id;
+		for (int i = 0; i < n->u.call.named.n; i++) {
+			Param *p = n->u.call.named.v[i];
+			if (!strcmp(p->name, "over") && p->value->kind == E_NAME)
+				scope = p->value->u.name.id;
+			else if (!strcmp(p->name, "over") && p->value->cval && p->value->cval->kind == VAL_ENUM)
+				scope = sema_enum_names[p->value->cval->i];
+			else if (!strcmp(p->name, "width") && p->value->cval && p->value->cval->kind == VAL_INT)
+				width = (unsigned)p->value->cval->i;
+		}
+	}
+	if (!(x = value_of(c, expr(c, vn), vn->span)))
+		return 0;
+	if (!red_op(c, op, x, x)) {
+		unsupported(c, n->span, "this reduction operator");
+		return 0;
+	}
+	x = red_thread(c, op, x);
+	if (!strcmp(scope, "thread"))
+		return x;
+	if (ir_scalar_bits((IrScalar)c->f->inst[x].ty.kind) != 32) {
+		unsupported(c, n->span, "a cross-lane reduction of a value that is not 32-bit");
+		return 0;
+	}
+	if (!strcmp(scope, "lanes")) {
+		if (!width || (width & (width - 1)) || width > 32) {
+			unsupported(c, n->span, "a lane reduction width that is not a power of two up to 32");
+			return 0;
+		}
+		return red_lanes(c, op, x, width, 0);
+	}
+	x = red_lanes(c, op, x, 32, 1);
+	if (!strcmp(scope, "wave"))
+		return x;
+	if (strcmp(scope, "workgroup")) {
+		unsupported(c, n->span, "this reduction scope");
+		return 0;
+	}
+	/* workgroup: lane 0 of each wave writes its result to LDS, then every
+	 * thread folds the slots (one per wave: at most block/32 of them) */
+	unsigned threads = c->f->block[0] * c->f->block[1] * c->f->block[2];
+	IrScalar el = (IrScalar)c->f->inst[x].ty.kind;
+	char lay[32];
+	IrLayout L;
+	snprintf(lay, sizeof lay, "(%u):(1)", (threads + 31) / 32);
+	ir_layout_parse(c->m, lay, &L);
+	IrRef buf = ir_b_lds_alloc(&c->b, el, L, "reduce");
+	IrRef ws = ir_b_wave_size(&c->b);
+	IrRef tid = ir_b_tid(&c->b, 0);
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		IrRef bx = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[0]);
+		IrRef by = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[1]);
+		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
+		tid = ir_b_bin(&c->b, IR_OP_ADD, tid, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
+	}
+	IrRef wave = ir_b_bin(&c->b, IR_OP_DIV, tid, ws);
+	IrRef lane = ir_b_bin(&c->b, IR_OP_REM, tid, ws);
+	ir_b_if(&c->b, ir_b_cmp(&c->b, IR_EQ, lane, ir_b_const(&c->b, ir_ty(IR_I32), 0)), 0, NULL);
+	ir_b_tstore(&c->b, buf, x, 1, &wave);
+	ir_b_end(&c->b);
+	ir_b_barrier(&c->b);
+	IrRef nw = ir_b_bin(&c->b, IR_OP_DIV, ir_b_const(&c->b, ir_ty(IR_I32), threads + 0), ws);
+	IrRef z = ir_b_const(&c->b, ir_ty(IR_I32), 0), one = ir_b_const(&c->b, ir_ty(IR_I32), 1), iv, acc;
+	IrRef first = ir_b_tload(&c->b, buf, 1, 1, &z);
+	IrRef loop = ir_b_for(&c->b, one, nw, one, 1, &first, &iv, &acc);
+	IrRef nxt = red_op(c, op, acc, ir_b_tload(&c->b, buf, 1, 1, &iv));
+	ir_b_yield(&c->b, 1, &nxt);
+	ir_b_end(&c->b);
+	IrRef res = ir_b_proj(&c->b, loop, 0);
+	ir_b_barrier(&c->b);   /* the slots may be reused */
+	return res;
+}
+
+/* named argument NAME of call n, or NULL */
+static Node *
+named_arg(Node *n, const char *name)
+{
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, name))
+			return n->u.call.named.v[i]->value;
+	return NULL;
+}
+
+/* the node a lazily bound name stands for (tiled copies, their slices) */
+static Node *
+lazy_of(Cg *c, Node *n)
+{
+	return n->kind == E_NAME && n->u.name.sym ? lookup_lazy(c, n->u.name.sym) : NULL;
+}
+
+/* slice.partition_S(T) / partition_D(T) of tiled_copy(atom, threads=L, values=V):
+ * as CuTe's make_tiled_copy (raked product), thread i at thread coordinate
+ * t (L(t) = i) owns element c_k = t_k * V_k + v_k of each tile of
+ * size T_k * V_k, for every value coordinate v of V; the tiles repeat over
+ * T. The result is a view of shape (V, R_0, R_1, ...) with R_k the number of
+ * tiles along mode k. L must be a compact layout (a permutation of the
+ * thread indices) and T's modes leaves. */
+static IrRef
+partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
+{
+	Node *thr = named_arg(tc, "threads"), *val = named_arg(tc, "values");
+	IrLayout L, V;
+	IrRef t, idx, off;
+	IrTensor *T;
+	int r;
+
+	if (!thr || !val || layout_of(c, thr, &L) || layout_of(c, val, &V) || L.sw.b || V.sw.b ||
+	    !ir_tuple_is_static(L.shape) || !ir_tuple_is_static(L.stride) || !ir_tuple_is_static(V.shape)) {
+		unsupported(c, tc->span, "a tiled copy without static threads= and values= layouts");
+		return 0;
+	}
+	if (!(t = expr(c, tn)) || !(idx = expr(c, slice_call->u.call.args.v[0])))
+		return 0;
+	if (!is_tensor_val(c, t)) {
+		unsupported(c, tn->span, "partitioning this value");
+		return 0;
+	}
+	T = tensor_of(c, t);
+	r = ir_tuple_rank(T->layout.shape);
+	if (r != ir_tuple_rank(L.shape) || r != ir_tuple_rank(V.shape) || r > 4) {
+		unsupported(c, n->span, "a partition whose ranks differ from the tiled copy's");
+		return 0;
+	}
+	/* L compact: sorted by stride, each stride is the product of the smaller modes' sizes */
+	int64_t ts[4], td[4], vs[4];
+	for (int k = 0; k < r; k++) {
+		IrTuple *a = mode_of(L.shape, k), *b = mode_of(L.stride, k), *v = mode_of(V.shape, k);
+		if (a->n || b->n || v->n) {
+			unsupported(c, n->span, "nested thread or value layouts in a tiled copy");
+			return 0;
+		}
+		ts[k] = a->value; td[k] = b->value; vs[k] = v->value;
+	}
+	{
+		int64_t covered = 1;
+		for (int step = 0; step < r; step++) {
+			int found = -1;
+			for (int k = 0; k < r; k++)
+				if (td[k] == covered)
+					found = k;
+			if (found < 0) {
+				unsupported(c, thr->span, "a thread layout that is not a compact permutation");
+				return 0;
+			}
+			covered *= ts[found];
+		}
+	}
+	IrType ot = off_type(c, t);
+	IrType i32 = ir_ty(IR_I32);
+	IrTuple *s[8], *d[8];
+	int ns = 0;
+	IrTuple *vsh[4], *vst[4];
+	off = ir_b_const(&c->b, ot, 0);
+	idx = to_type(c, idx, i32);
+	for (int k = 0; k < r; k++) {
+		IrTuple *sm = mode_of(T->layout.shape, k), *dm = mode_of(T->layout.stride, k);
+		if (sm->n) {
+			unsupported(c, tn->span, "partitioning a tensor with nested modes");
+			return 0;
+		}
+		/* thread coordinate t_k = (idx / stride_k) % size_k */
+		IrRef tk = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, idx, ir_b_const(&c->b, i32, td[k])),
+		                    ir_b_const(&c->b, i32, ts[k]));
+		IrRef e = ir_b_bin(&c->b, IR_OP_MUL, to_type(c, tk, ot), ir_b_const(&c->b, ot, vs[k]));
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, e, leaf_val(c, dm, ot)));
+		vsh[k] = ir_tuple_int(c->m, vs[k]);
+		vst[k] = dm;
+	}
+	/* the value mode, then one repeat mode per tensor mode */
+	IrLayout vm = layout_of_modes(c, vsh, vst, r);
+	s[ns] = vm.shape; d[ns++] = vm.stride;
+	for (int k = 0; k < r; k++) {
+		IrTuple *sm = mode_of(T->layout.shape, k), *dm = mode_of(T->layout.stride, k);
+		int64_t tile = ts[k] * vs[k];
+		if (sm->dyn) {
+			unsupported(c, tn->span, "partitioning a tensor with a run-time extent");
+			return 0;
+		}
+		if (sm->value % tile) {
+			unsupported(c, tn->span, "a tensor whose extent is not a multiple of the tiled copy's tile");
+			return 0;
+		}
+		s[ns] = ir_tuple_int(c->m, sm->value / tile);
+		d[ns++] = scale(c, dm, ir_tuple_int(c->m, tile));
+	}
+	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+}
+
+/* copy between two views of equal static size, element order colexicographic */
+static void
+copy_views(Cg *c, Node *n, IrRef s, IrRef d)
+{
+	int64_t ns = view_size(c, s), nd = view_size(c, d);
+	if (ns <= 0 || ns != nd || ns > MAXLANES) {
+		unsupported(c, n->span, "a copy between views of different or run-time sizes");
+		return;
+	}
+	if (tensor_of(c, s)->elem != tensor_of(c, d)->elem) {
+		unsupported(c, n->span, "a copy between element types");
+		return;
+	}
+	IrRef v = load_view(c, s, (unsigned)ns, contiguous(c, s));
+	store_view(c, d, v, (unsigned)ns, contiguous(c, d));
+}
+
+/* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
+static IrRef
+fragment_like(Cg *c, Node *n)
+{
+	IrRef t = expr(c, n->u.call.args.v[0]), z;
+	IrScalar el;
+	int64_t sz;
+
+	if (!t)
+		return 0;
+	if (!is_tensor_val(c, t) || (sz = view_size(c, t)) <= 0 || sz > MAXLANES ||
+	    !n->type || !scalar_of(n->type->scalar, &el)) {
+		unsupported(c, n->span, "fragment_like of a view without a small static size");
+		return 0;
+	}
+	z = ir_ty_is_float(ir_ty(el)) ? ir_b_fconst(&c->b, ir_ty(el), 0) : ir_b_const(&c->b, ir_ty(el), 0);
+	return sz > 1 ? ir_b_splat(&c->b, ir_vec(el, (unsigned)sz), z) : z;
+}
+
+static IrRef
+call(Cg *c, Node *n)
+{
+	Node *cal = n->u.call.callee;
+	const char *fn = cal->kind == E_NAME ? cal->u.name.id : NULL;
+	int na = n->u.call.args.n, ok = 1;
+	IrRef a[3] = { 0 };
+
+	if (!fn && cal->kind == E_MEMBER &&
+	    (!strcmp(cal->u.member.id, "partition_S") || !strcmp(cal->u.member.id, "partition_D")) && na == 1) {
+		Node *sl = lazy_of(c, cal->u.member.base);
+		Node *tc = sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER
+		           ? lazy_of(c, sl->u.call.callee->u.member.base) : NULL;
+		if (!tc && sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER &&
+		    sl->u.call.callee->u.member.base->kind == E_CALL)
+			tc = sl->u.call.callee->u.member.base;
+		if (!tc || tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME ||
+		    strcmp(tc->u.call.callee->u.name.id, "tiled_copy") || named_arg(tc, "of")) {
+			unsupported(c, n->span, "partitions of this kind of slice");
+			return 0;
+		}
+		return partition(c, n, sl, tc, n->u.call.args.v[0]);
+	}
+	if (!fn) {
+		unsupported(c, n->span, "this call");
+		return 0;
+	}
+	if (!strcmp(fn, "local_tile") && na == 3)
+		return local_tile(c, n);
+	if (!strcmp(fn, "local_partition") && na == 3)
+		return local_partition(c, n);
+	if (!strcmp(fn, "make_identity") && na == 1)
+		return make_identity(c, n);
+	if (!strcmp(fn, "fragment_like") && (na == 1 || na == 2))
+		return fragment_like(c, n);
+	if (!strcmp(fn, "copy")) {
+		copy(c, n);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "reduce") && na == 2)
+		return reduce(c, n, 0);
+	if (!strcmp(fn, "sum") && na == 1)
+		return reduce(c, n, 1);
+	if (!strcmp(fn, "barrier") && na == 0) {
+		ir_b_barrier(&c->b);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "wait")) {
+		int vm = -1, lds = -1;
+		for (int i = 0; i < n->u.call.named.n; i++) {
+			Param *p = n->u.call.named.v[i];
+			if (!p->value || !p->value->cval || p->value->cval->kind != VAL_INT) {
+				diag_error(c->d, p->span, "wait counts must be compile-time integers");
+				c->failed = 1;
+				return 0;
+			}
+			if (!strcmp(p->name, "vmem")) vm = (int)p->value->cval->i;
+			else if (!strcmp(p->name, "lgkm") || !strcmp(p->name, "lds")) lds = (int)p->value->cval->i;
+			else {
+				unsupported(c, p->span, "this wait counter");
+				return 0;
+			}
+		}
+		if (vm < 0 && lds < 0)
+			vm = lds = 0;
+		ir_b_wait(&c->b, vm, lds, -1);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "setprio") && na == 1 && n->u.call.args.v[0]->cval) {
+		ir_b_setprio(&c->b, (int)n->u.call.args.v[0]->cval->i);
+		return (IrRef)-1;
+	}
+	/* instruction-kind masks of sched_barrier / sched_group_barrier (amdgpu-facts §3) */
+	static const int MASK[EN_NENUMS] = {
+		[EN_ALU] = 1, [EN_VALU] = 2, [EN_SALU] = 4, [EN_MFMA] = 8, [EN_WMMA] = 8, [EN_VMEM] = 0x10,
+		[EN_VMEM_READ] = 0x20, [EN_VMEM_WRITE] = 0x40, [EN_DS] = 0x80, [EN_DS_READ] = 0x100,
+		[EN_DS_WRITE] = 0x200 };
+	if (!strcmp(fn, "sched_barrier") && na <= 1) {
+		Value *k = na == 1 ? n->u.call.args.v[0]->cval : NULL;
+		if (na == 1 && (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i])) {
+			unsupported(c, n->span, "this sched_barrier kind");
+			return 0;
+		}
+		ir_b_sched_barrier(&c->b, k ? MASK[k->i] : 0);
+		return (IrRef)-1;
+	}
+	if (!strcmp(fn, "sched_group") && (na == 2 || na == 3)) {
+		Value *k = n->u.call.args.v[0]->cval, *cnt = n->u.call.args.v[1]->cval;
+		Value *sid = na == 3 ? n->u.call.args.v[2]->cval : NULL;
+		if (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i] || !cnt ||
+		    (na == 3 && !sid)) {
+			unsupported(c, n->span, "this sched_group form");
+			return 0;
+		}
+		ir_b_sched_group(&c->b, MASK[k->i], (int)cnt->i, sid ? (int)sid->i : 0);
+		return (IrRef)-1;
+	}
+	if (na == 0 && (!strcmp(fn, "lane_id") || !strcmp(fn, "wave_id") || !strcmp(fn, "wave_size"))) {
+		IrRef ws = ir_b_wave_size(&c->b), t;
+		if (!strcmp(fn, "wave_size"))
+			return ws;
+		/* the flat work-item id, then split by the wave size */
+		t = ir_b_tid(&c->b, 0);
+		if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+			IrRef bx = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[0]);
+			IrRef by = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[1]);
+			IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
+			t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
+		}
+		return ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+	}
+	if (na > 3) {
+		unsupported(c, n->span, "this call");
+		return 0;
+	}
+	IrType rt = type_of(c, n, &ok);
+	if (!ok) {
+		unsupported(c, n->span, "this call");
+		return 0;
+	}
+	if (!strcmp(fn, "select") && na == 3) {
+		IrRef cnd = expr(c, n->u.call.args.v[0]);
+		IrRef x = cnd ? expr(c, n->u.call.args.v[1]) : 0;
+		IrRef y = x ? expr(c, n->u.call.args.v[2]) : 0;
+		if (!y)
+			return 0;
+		return ir_b_select(&c->b, to_type(c, cnd, ir_ty(IR_I1)), to_type(c, x, rt), to_type(c, y, rt));
+	}
+	for (int i = 0; i < na; i++) {
+		if (!(a[i] = value_of(c, expr(c, n->u.call.args.v[i]), n->u.call.args.v[i]->span)))
+			return 0;
+		a[i] = to_type(c, a[i], rt);
+	}
+	if ((!strcmp(fn, "min") || !strcmp(fn, "max")) && na == 2) {
+		if (ir_ty_is_float(rt))
+			return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_FMIN : IR_OP_FMAX, a[0], a[1]);
+		return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_MIN : IR_OP_MAX, a[0], a[1]);
+	}
+	if (!strcmp(fn, "ceil_div") && na == 2 && ir_ty_is_int(rt)) {
+		IrRef one = ir_b_const(&c->b, rt, 1);
+		return ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_SUB, ir_b_bin(&c->b, IR_OP_ADD, a[0], a[1]), one), a[1]);
+	}
+	if (ir_ty_is_float(rt) && na == 1) {
+		if (!strcmp(fn, "sqrt")) return ir_b_un(&c->b, IR_OP_SQRT, a[0]);
+		if (!strcmp(fn, "rsqrt")) return ir_b_un(&c->b, IR_OP_RSQRT, a[0]);
+		if (!strcmp(fn, "exp2")) return ir_b_un(&c->b, IR_OP_EXP2, a[0]);
+	}
+	if (ir_ty_is_float(rt) && na == 3 && !strcmp(fn, "fma"))
+		return ir_b_fma(&c->b, a[0], a[1], a[2]);
+	if (na == 1 && !strcmp(fn, "square"))
+		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? IR_OP_FMUL : IR_OP_MUL, a[0], a[0]);
+	if (na == 1 && !strcmp(fn, "abs")) {
+		if (ir_ty_is_float(rt))
+			return ir_b_bin(&c->b, IR_OP_FMAX, a[0], ir_b_un(&c->b, IR_OP_FNEG, a[0]));
+		return ir_b_bin(&c->b, IR_OP_MAX, a[0], ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, rt, 0), a[0]));
+	}
+	if (na == 2 && (!strcmp(fn, "add") || !strcmp(fn, "mul")))
+		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (fn[0] == 'a' ? IR_OP_FADD : IR_OP_FMUL)
+		                                          : (fn[0] == 'a' ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
+	if (ir_ty_is_float(rt) && na == 1 && !strcmp(fn, "exp")) {
+		/* e^x = 2^(x * log2(e)) */
+		IrRef l2e = ir_b_fconst(&c->b, rt, 1.4426950408889634);
+		return ir_b_un(&c->b, IR_OP_EXP2, ir_b_bin(&c->b, IR_OP_FMUL, a[0], l2e));
+	}
+	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
+	c->failed = 1;
+	return 0;
+}
+
+/* l op r in type rt (lanes widened to the operands'); 0 if op is not arithmetic */
+static IrRef
+arith(Cg *c, AstOp op, IrRef l, IrRef r, IrType rt, int uns)
+{
+	rt = lanes_of(c, rt, l, r);
+	l = to_type(c, l, rt);
+	r = to_type(c, r, rt);
+	if (ir_ty_is_float(rt)) {
+		switch (op) {
+		case OP_ADD: return ir_b_bin(&c->b, IR_OP_FADD, l, r);
+		case OP_SUB: return ir_b_bin(&c->b, IR_OP_FSUB, l, r);
+		case OP_MUL: return ir_b_bin(&c->b, IR_OP_FMUL, l, r);
+		case OP_DIV: return ir_b_bin(&c->b, IR_OP_FDIV, l, r);
+		default: return 0;
+		}
+	}
+	switch (op) {
+	case OP_ADD: return ir_b_bin(&c->b, IR_OP_ADD, l, r);
+	case OP_SUB: return ir_b_bin(&c->b, IR_OP_SUB, l, r);
+	case OP_MUL: return ir_b_bin(&c->b, IR_OP_MUL, l, r);
+	case OP_DIV: return ir_b_bin(&c->b, uns ? IR_OP_DIV : IR_OP_SDIV, l, r);
+	case OP_MOD: return ir_b_bin(&c->b, uns ? IR_OP_REM : IR_OP_SREM, l, r);
+	case OP_BAND: return ir_b_bin(&c->b, IR_OP_AND, l, r);
+	case OP_BOR: return ir_b_bin(&c->b, IR_OP_OR, l, r);
+	case OP_BXOR: return ir_b_bin(&c->b, IR_OP_XOR, l, r);
+	case OP_SHL: return ir_b_bin(&c->b, IR_OP_SHL, l, r);
+	case OP_SHR: return ir_b_bin(&c->b, IR_OP_SHR, l, r);
+	default: return 0;
+	}
+}
+
+static IrRef
+expr(Cg *c, Node *n)
+{
+	int ok = 1;
+
+	if (c->failed)
+		return 0;
+	c->b.loc = loc_of(c, n->span);
+	/* compile-time scalars fold to constants */
+	if (n->cval && (n->cval->kind == VAL_INT || n->cval->kind == VAL_BOOL || n->cval->kind == VAL_FLOAT)) {
+		IrType t = type_of(c, n, &ok);
+		if (!ok)
+			t = n->cval->kind == VAL_FLOAT ? ir_ty(IR_F32) : n->cval->kind == VAL_BOOL ? ir_ty(IR_I1) : ir_ty(IR_I32);
+		return konst(c, t, n->cval);
+	}
+	switch (n->kind) {
+	case E_NAME: {
+		Symbol *s = n->u.name.sym;
+		IrRef v = s ? lookup(c, s) : 0;
+		if (!v)
+			unsupported(c, n->span, s ? "this kind of name" : "an unresolved name");
+		return v;
+	}
+	case E_MEMBER: {
+		Node *b = n->u.member.base;
+		const char *id = n->u.member.id;
+		int dim = !strcmp(id, "x") ? 0 : !strcmp(id, "y") ? 1 : !strcmp(id, "z") ? 2 : -1;
+		if (b->kind == E_NAME && dim >= 0 &&
+		    (!b->u.name.sym || b->u.name.sym->kind == SYM_BUILTIN)) {
+			if (!strcmp(b->u.name.id, "thread")) return ir_b_tid(&c->b, dim);
+			if (!strcmp(b->u.name.id, "block")) return ir_b_bid(&c->b, dim);
+		}
+		break;
+	}
+	case E_UNARY: {
+		IrRef x = expr(c, n->u.unary.x);
+		IrType t;
+		if (!x)
+			return 0;
+		t = c->f->inst[x].ty;
+		switch (n->u.unary.op) {
+		case OP_NEG:
+			if (ir_ty_is_float(t))
+				return ir_b_un(&c->b, IR_OP_FNEG, x);
+			return ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, t, 0), x);
+		case OP_NOT:
+			return ir_b_bin(&c->b, IR_OP_XOR, x, ir_b_const(&c->b, t, t.kind == IR_I1 ? 1 : -1));
+		case OP_BNOT:
+			return ir_b_bin(&c->b, IR_OP_XOR, x, ir_b_const(&c->b, t, -1));
+		default:
+			break;
+		}
+		break;
+	}
+	case E_BINARY: {
+		Node *L = n->u.binary.l, *R = n->u.binary.r;
+		AstOp op = n->u.binary.op;
+		IrType rt = type_of(c, n, &ok);
+		IrRef l, r;
+		if (!ok)
+			break;
+		l = value_of(c, expr(c, L), L->span);
+		r = l ? value_of(c, expr(c, R), R->span) : 0;
+		if (!r)
+			return 0;
+		c->b.loc = loc_of(c, n->span);
+		if (op >= OP_EQ && op <= OP_GE) {
+			/* compare in the wider operand type */
+			int okl = 1, okr = 1;
+			IrType lt = type_of(c, L, &okl), rt2 = type_of(c, R, &okr);
+			IrType ct = ir_ty_is_float(lt) || ir_ty_is_float(rt2) ? ir_ty(IR_F32)
+			          : (ir_scalar_bits((IrScalar)lt.kind) >= ir_scalar_bits((IrScalar)rt2.kind) ? lt : rt2);
+			int uns = L->type && R->type && is_unsigned(L->type->scalar) && is_unsigned(R->type->scalar);
+			l = to_type(c, l, ct);
+			r = to_type(c, r, ct);
+			static const IrCmp si[] = { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE };
+			static const IrCmp ui[] = { IR_EQ, IR_NE, IR_ULT, IR_ULE, IR_UGT, IR_UGE };
+			static const IrCmp fl[] = { IR_FEQ, IR_FNE, IR_FLT, IR_FLE, IR_FGT, IR_FGE };
+			int k = (int)(op - OP_EQ);
+			return ir_b_cmp(&c->b, ir_ty_is_float(ct) ? fl[k] : uns ? ui[k] : si[k], l, r);
+		}
+		if (op == OP_AND || op == OP_OR)
+			return ir_b_bin(&c->b, op == OP_AND ? IR_OP_AND : IR_OP_OR, to_type(c, l, ir_ty(IR_I1)),
+			                to_type(c, r, ir_ty(IR_I1)));
+		{
+			IrRef v = arith(c, op, l, r, rt, n->type && is_unsigned(n->type->scalar));
+			if (v)
+				return v;
+		}
+		break;
+	}
+	case E_CONVERT: {
+		IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
+		IrType t = type_of(c, n, &ok);
+		if (!x)
+			return 0;
+		if (!ok)
+			break;
+		return to_type(c, x, lanes_of(c, t, x, 0));
+	}
+	case E_INDEX: {
+		IrRef t, co[8];
+		uint32_t nc;
+		for (int i = 0; i < n->u.call.args.n; i++)
+			if (n->u.call.args.v[i]->kind == E_HOLE) {
+				IrRef base = expr(c, n->u.call.callee);
+				if (!base)
+					return 0;
+				if (!is_tensor_val(c, base)) {
+					unsupported(c, n->span, "slicing this value");
+					return 0;
+				}
+				return slice(c, n, base);
+			}
+		if (!tensor_coords(c, n, &t, co, &nc))
+			return 0;
+		c->b.loc = loc_of(c, n->span);
+		return ir_b_tload(&c->b, t, 1, nc, co);
+	}
+	case E_CALL: {
+		IrRef r = call(c, n);
+		if (r == (IrRef)-1) {
+			diag_error(c->d, n->span, "this call has no value");
+			c->failed = 1;
+			return 0;
+		}
+		return r;
+	}
+	default:
+		break;
+	}
+	unsupported(c, n->span, "this expression");
+	return 0;
+}
+
+/* ---- statements ---- */
+
+static void stmt(Cg *c, Node *n);
+
+/* let (a, b, ...) = idx2crd(i, (S0, S1, ...)): colexicographic split of a
+ * run-time index by a flat shape (the last coordinate takes the rest). */
+static void
+destructure(Cg *c, Node *pat, Node *init)
+{
+	Node *cal = init->kind == E_CALL ? init->u.call.callee : NULL;
+	Node *shp;
+	IrRef i;
+
+	if (!cal || cal->kind != E_NAME || strcmp(cal->u.name.id, "idx2crd") || init->u.call.args.n != 2) {
+		unsupported(c, pat->span, "destructuring this value");
+		return;
+	}
+	shp = init->u.call.args.v[1];
+	if (shp->kind != E_TUPLE || shp->u.list.n != pat->u.list.n) {
+		unsupported(c, shp->span, "idx2crd with a shape that is not a flat tuple of the pattern's size");
+		return;
+	}
+	if (!(i = expr(c, init->u.call.args.v[0])))
+		return;
+	i = to_type(c, i, ir_ty(IR_I32));
+	for (int k = 0; k < pat->u.list.n && !c->failed; k++) {
+		Node *pk = pat->u.list.v[k];
+		IrRef ck = i;
+		if (k + 1 < pat->u.list.n) {
+			IrRef sz = expr(c, shp->u.list.v[k]);
+			if (!sz)
+				return;
+			sz = to_type(c, sz, ir_ty(IR_I32));
+			ck = ir_b_bin(&c->b, IR_OP_REM, i, sz);
+			i = ir_b_bin(&c->b, IR_OP_DIV, i, sz);
+		}
+		if (pk->kind == E_NAME && pk->u.name.sym)
+			bind(c, pk->u.name.sym, ck);
+		else if (pk->kind != E_HOLE) {
+			unsupported(c, pk->span, "a nested binding pattern");
+			return;
+		}
+	}
+}
+
+static void
+block(Cg *c, Node *n)
+{
+	Binding *saved = c->env;
+
+	if (n->kind != S_BLOCK) {
+		stmt(c, n);
+		return;
+	}
+	for (int i = 0; i < n->u.block.n && !c->failed; i++)
+		stmt(c, n->u.block.v[i]);
+	/* let-bindings of the block go out of scope; variables assigned in it
+	 * keep their newest value (rebound by the caller via collect_assigned) */
+	(void)saved;
+}
+
+/* variables (declared outside n) assigned somewhere inside n */
+static void
+collect_assigned(Node *n, Symbol **out, int *nout, int max)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case S_BLOCK:
+		for (int i = 0; i < n->u.block.n; i++)
+			collect_assigned(n->u.block.v[i], out, nout, max);
+		return;
+	case S_ASSIGN: {
+		Node *l = n->u.assign.lhs;
+		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
+			for (int i = 0; i < *nout; i++)
+				if (out[i] == l->u.name.sym)
+					return;
+			if (*nout < max)
+				out[(*nout)++] = l->u.name.sym;
+		}
+		return;
+	}
+	case S_IF:
+		collect_assigned(n->u.if_.then, out, nout, max);
+		collect_assigned(n->u.if_.els, out, nout, max);
+		return;
+	case S_FOR:
+		collect_assigned(n->u.for_.body, out, nout, max);
+		return;
+	case S_WHILE:
+		collect_assigned(n->u.while_.body, out, nout, max);
+		return;
+	default:
+		return;
+	}
+}
+
+enum { MAXCARRY = 32 };
+
+static void
+stmt_if(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY];
+	int nv = 0;
+	IrRef cond, iff, ys[MAXCARRY];
+	IrType tys[MAXCARRY];
+	Binding *saved;
+
+	collect_assigned(n, vars, &nv, MAXCARRY);
+	/* only variables declared outside (bound now) flow out of the branches */
+	for (int i = 0, j = 0; i < nv; i++) {
+		if (lookup(c, vars[i]))
+			vars[j++] = vars[i];
+		if (i + 1 == nv)
+			nv = j;
+	}
+	for (int i = 0; i < nv; i++)
+		tys[i] = c->f->inst[lookup(c, vars[i])].ty;
+	cond = expr(c, n->u.if_.cond);
+	if (!cond)
+		return;
+	cond = to_type(c, cond, ir_ty(IR_I1));
+	c->b.loc = loc_of(c, n->span);
+	iff = ir_b_if(&c->b, cond, (uint32_t)nv, tys);
+	saved = c->env;
+	block(c, n->u.if_.then);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = lookup(c, vars[i]);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	c->env = saved;
+	ir_b_else(&c->b);
+	if (n->u.if_.els)
+		block(c, n->u.if_.els);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = lookup(c, vars[i]);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	c->env = saved;
+	ir_b_end(&c->b);
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, iff, (unsigned)i));
+}
+
+static void
+stmt_for(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY];
+	int nv = 0;
+	IrRef lo, hi, step, inits[MAXCARRY], iters[MAXCARRY], ys[MAXCARRY], iv, loop;
+	Binding *saved;
+	IrType it;
+
+	collect_assigned(n->u.for_.body, vars, &nv, MAXCARRY);
+	/* only variables declared outside the loop (bound now) are carried */
+	{
+		int j = 0;
+		for (int i = 0; i < nv; i++)
+			if ((inits[j] = lookup(c, vars[i])))
+				vars[j++] = vars[i];
+		nv = j;
+	}
+	lo = expr(c, n->u.for_.lo);
+	hi = lo ? expr(c, n->u.for_.hi) : 0;
+	step = hi ? (n->u.for_.step ? expr(c, n->u.for_.step) : ir_b_const(&c->b, c->f->inst[lo].ty, 1)) : 0;
+	if (!step)
+		return;
+	it = c->f->inst[lo].ty;
+	if (ir_scalar_bits((IrScalar)c->f->inst[hi].ty.kind) > ir_scalar_bits((IrScalar)it.kind))
+		it = c->f->inst[hi].ty;
+	if (!ir_ty_is_int(it) || it.kind == IR_I1) {
+		diag_error(c->d, n->span, "loop bounds must be integers");
+		c->failed = 1;
+		return;
+	}
+	lo = to_type(c, lo, it);
+	hi = to_type(c, hi, it);
+	step = to_type(c, step, it);
+	c->b.loc = loc_of(c, n->span);
+	loop = ir_b_for(&c->b, lo, hi, step, (uint32_t)nv, inits, &iv, iters);
+	saved = c->env;
+	if (n->u.for_.sym)
+		bind(c, n->u.for_.sym, iv);
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], iters[i]);
+	block(c, n->u.for_.body);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
+/* the flat work-item id and the wave index (runtime wave size) */
+static IrRef
+wave_index(Cg *c)
+{
+	IrRef t = ir_b_tid(&c->b, 0);
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		IrRef bx = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[0]);
+		IrRef by = ir_b_const(&c->b, ir_ty(IR_I32), c->f->block[1]);
+		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
+		t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
+	}
+	return ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b));
+}
+
+/* waves N groups { g => {...} ... }: wave w runs arm w % N (uniform per wave) */
+static void
+stmt_waves(Cg *c, Node *n)
+{
+	Node *cn = n->u.waves.count;
+	if (!cn->cval || cn->cval->kind != VAL_INT || cn->cval->i < 1) {
+		unsupported(c, cn->span, "a wave group count that is not a compile-time integer");
+		return;
+	}
+	IrRef g = ir_b_bin(&c->b, IR_OP_REM, wave_index(c), ir_b_const(&c->b, ir_ty(IR_I32), cn->cval->i));
+	for (int i = 0; i < n->u.waves.arms.n && !c->failed; i++) {
+		Param *arm = n->u.waves.arms.v[i];
+		Symbol *vars[MAXCARRY];
+		int nv = 0;
+		if (!arm->value || !arm->value->cval || arm->value->cval->kind != VAL_INT) {
+			unsupported(c, arm->span, "a wave group index that is not a compile-time integer");
+			return;
+		}
+		collect_assigned(arm->body, vars, &nv, MAXCARRY);
+		for (int k = 0; k < nv; k++)
+			if (lookup(c, vars[k])) {
+				unsupported(c, arm->span, "assigning an outer variable inside a wave group arm");
+				return;
+			}
+		IrRef is = ir_b_cmp(&c->b, IR_EQ, g, ir_b_const(&c->b, ir_ty(IR_I32), arm->value->cval->i));
+		Binding *saved = c->env;
+		ir_b_if(&c->b, is, 0, NULL);
+		block(c, arm->body);
+		c->env = saved;
+		if (c->failed)
+			return;
+		ir_b_end(&c->b);
+	}
+}
+
+static void
+stmt_while(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY];
+	int nv = 0, j = 0;
+	IrRef inits[MAXCARRY], before[MAXCARRY], body[MAXCARRY], ys[MAXCARRY + 1], cond, loop;
+	Binding *saved;
+
+	collect_assigned(n->u.while_.body, vars, &nv, MAXCARRY);
+	for (int i = 0; i < nv; i++)
+		if ((inits[j] = lookup(c, vars[i])))
+			vars[j++] = vars[i];
+	nv = j;
+	c->b.loc = loc_of(c, n->span);
+	loop = ir_b_while(&c->b, (uint32_t)nv, inits, before);
+	saved = c->env;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], before[i]);
+	if (!(cond = expr(c, n->u.while_.cond)))
+		return;
+	ys[0] = to_type(c, cond, ir_ty(IR_I1));
+	for (int i = 0; i < nv; i++)
+		ys[i + 1] = before[i];
+	ir_b_yield(&c->b, (uint32_t)nv + 1, ys);
+	c->env = saved;
+	ir_b_while_body(&c->b, loop, body);
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], body[i]);
+	block(c, n->u.while_.body);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
+static void
+stmt(Cg *c, Node *n)
+{
+	if (c->failed)
+		return;
+	c->b.loc = loc_of(c, n->span);
+	switch (n->kind) {
+	case S_BLOCK: {
+		Binding *saved = c->env;
+		Symbol *vars[MAXCARRY];
+		IrRef vals[MAXCARRY];
+		int nv = 0;
+		collect_assigned(n, vars, &nv, MAXCARRY);
+		block(c, n);
+		for (int i = 0; i < nv; i++)
+			vals[i] = lookup(c, vars[i]);
+		c->env = saved;
+		for (int i = 0; i < nv; i++)
+			if (vals[i])
+				bind(c, vars[i], vals[i]);
+		return;
+	}
+	case S_LET: case S_VAR: {
+		Node *p = n->u.let.pat;
+		IrRef v;
+		if (n->u.let.init->cval && n->kind == S_LET) {
+			/* a compile-time value (layout, tuple, atom, number): uses fold it */
+			if (n->u.let.init->cval->kind == VAL_INT || n->u.let.init->cval->kind == VAL_BOOL ||
+			    n->u.let.init->cval->kind == VAL_FLOAT) {
+				if (p->kind == E_NAME && p->u.name.sym && (v = expr(c, n->u.let.init)))
+					bind(c, p->u.name.sym, v);
+			}
+			return;
+		}
+		if (p->kind == E_TUPLE) {
+			destructure(c, p, n->u.let.init);
+			return;
+		}
+		if (p->kind != E_NAME && p->kind != E_HOLE) {
+			unsupported(c, p->span, "this binding pattern");
+			return;
+		}
+		if (n->u.let.init->type && n->u.let.init->type->kind != TY_SCALAR) {
+			Type *ty = n->u.let.init->type;
+			Node *in = n->u.let.init;
+			if (in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
+			    !strcmp(in->u.call.callee->u.name.id, "elem_less")) {
+				if (p->kind == E_NAME && p->u.name.sym)
+					bind_lazy(c, p->u.name.sym, in);
+				return;
+			}
+			if (ty->kind == TY_TILED_COPY || ty->kind == TY_THR_COPY) {
+				/* resolved where partitions and copies use them */
+				if (p->kind == E_NAME && p->u.name.sym)
+					bind_lazy(c, p->u.name.sym, in);
+				return;
+			}
+			if (ty->kind == TY_ATOM)
+				return;
+			if (p->kind == E_NAME && p->u.name.sym && !p->u.name.sym->used &&
+			    (ty->kind == TY_TENSOR || ty->kind == TY_LAYOUT || ty->kind == TY_TUPLE)) {
+				/* an unused view or layout: nothing to compute */
+				return;
+			}
+			if (in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
+			    !strcmp(in->u.call.callee->u.name.id, "composition")) {
+				if (p->kind == E_NAME && p->u.name.sym)
+					bind_lazy(c, p->u.name.sym, in);
+				return;
+			}
+			if (ty->kind != TY_TENSOR) {
+				unsupported(c, in->span, "a binding of this kind of value");
+				return;
+			}
+		}
+		v = expr(c, n->u.let.init);
+		if (!v)
+			return;
+		if (n->kind == S_VAR && p->kind == E_NAME && p->u.name.sym) {
+			int ok = 1;
+			IrType t = type_of(c, n->u.let.init, &ok);
+			if (p->u.name.sym->type && p->u.name.sym->type->kind == TY_SCALAR) {
+				IrScalar s;
+				if (scalar_of(p->u.name.sym->type->scalar, &s))
+					t = ir_ty(s), ok = 1;
+			}
+			if (ok)
+				v = to_type(c, v, t);
+		}
+		if (p->kind == E_NAME && p->u.name.sym)
+			bind(c, p->u.name.sym, v);
+		return;
+	}
+	case S_ASSIGN: {
+		Node *l = n->u.assign.lhs;
+		IrRef v;
+		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
+			IrRef old = lookup(c, l->u.name.sym);
+			v = value_of(c, expr(c, n->u.assign.rhs), n->u.assign.rhs->span);
+			if (!v || !old)
+				return;
+			if (n->u.assign.op != OP_NONE) {
+				IrType ot = c->f->inst[old].ty;
+				v = arith(c, n->u.assign.op, old, v, ir_ty((IrScalar)ot.kind),
+				          l->type && is_unsigned(l->type->scalar));
+				if (!v) {
+					unsupported(c, n->span, "this compound assignment");
+					return;
+				}
+			}
+			bind(c, l->u.name.sym, to_type(c, v, c->f->inst[old].ty));
+			return;
+		}
+		if (n->u.assign.op != OP_NONE) {
+			unsupported(c, n->span, "compound assignment to this");
+			return;
+		}
+		if (l->kind == E_INDEX) {
+			IrRef t, co[8];
+			uint32_t nc;
+			v = expr(c, n->u.assign.rhs);
+			if (!v || !tensor_coords(c, l, &t, co, &nc))
+				return;
+			IrTensor *T = &c->f->tensor[c->f->inst[t].aux];
+			v = to_type(c, v, ir_ty(T->elem));
+			c->b.loc = loc_of(c, n->span);
+			ir_b_tstore(&c->b, t, v, nc, co);
+			return;
+		}
+		unsupported(c, l->span, "assigning to this");
+		return;
+	}
+	case S_EXPR:
+		if (n->u.expr->kind == E_CALL) {
+			call(c, n->u.expr);
+			return;
+		}
+		unsupported(c, n->span, "an expression statement");
+		return;
+	case S_IF:
+		stmt_if(c, n);
+		return;
+	case S_FOR:
+		stmt_for(c, n);
+		return;
+	case S_WHILE:
+		stmt_while(c, n);
+		return;
+	case S_WAVES:
+		stmt_waves(c, n);
+		return;
+	case S_ASSUME:
+		return;
+	case S_ALLOC: {
+		IrLayout lay;
+		IrScalar el;
+		Symbol *s = n->u.alloc.sym;
+		if (n->u.alloc.space != SPACE_LDS) {
+			unsupported(c, n->span, "register tensors");
+			return;
+		}
+		if (!s || !s->type || !scalar_of(s->type->scalar, &el) ||
+		    !n->u.alloc.type || !n->u.alloc.type->layout ||
+		    layout_of(c, n->u.alloc.type->layout, &lay) || ir_layout_cosize(&lay) < 0) {
+			unsupported(c, n->span, "an LDS buffer without a static layout of f32/f16/bf16/integers");
+			return;
+		}
+		bind(c, s, ir_b_lds_alloc(&c->b, el, lay, n->u.alloc.id));
+		return;
+	}
+	default:
+		unsupported(c, n->span, "this statement");
+		return;
+	}
+}
+
+/* ---- atoms per target ---- */
+
+typedef struct {
+	Cg *c;
+	SemaProgram *prog;
+	const TgtDesc *t;
+	int reported;
+} AtomCheck;
+
+/* the module declaring atom decl, or NULL */
+static SemaModule *
+atom_module(SemaProgram *p, Node *decl)
+{
+	for (int i = 0; i < p->nmodules; i++)
+		for (int k = 0; k < p->modules[i]->nsyms; k++)
+			if (p->modules[i]->syms[k]->node == decl)
+				return p->modules[i];
+	return NULL;
+}
+
+static void check_atoms(AtomCheck *a, Node *n);
+
+static void
+check_list(AtomCheck *a, NodeList l)
+{
+	for (int i = 0; i < l.n; i++)
+		check_atoms(a, l.v[i]);
+}
+
+/* Using an atom declared for another target (stdlib/gfxNNN.fly) is a located error. */
+static void
+check_atoms(AtomCheck *a, Node *n)
+{
+	if (!n || a->reported)
+		return;
+	if (n->type && n->type->atom && (n->type->kind == TY_ATOM || n->kind == E_MEMBER)) {
+		SemaModule *m = atom_module(a->prog, n->type->atom);
+		const TgtDesc *owner = m ? tgt_find(m->name) : NULL;
+		if (owner && owner != a->t) {
+			diag_error(a->c->d, n->span, "atom '%s.%s' belongs to %s; --offload-arch=%s does not have it "
+			           "(use the %s atoms, e.g. import %s)", m->name, n->type->atom->u.atom.id,
+			           owner->name, a->t->name, a->t->name, a->t->name);
+			a->reported = 1;
+			a->c->failed = 1;
+			return;
+		}
+	}
+	switch (n->kind) {
+	case S_BLOCK: check_list(a, n->u.block); break;
+	case S_LET: case S_VAR: check_atoms(a, n->u.let.init); break;
+	case S_ASSIGN: check_atoms(a, n->u.assign.lhs); check_atoms(a, n->u.assign.rhs); break;
+	case S_EXPR: case S_ASSUME: check_atoms(a, n->u.expr); break;
+	case S_IF: check_atoms(a, n->u.if_.cond); check_atoms(a, n->u.if_.then); check_atoms(a, n->u.if_.els); break;
+	case S_FOR:
+		check_atoms(a, n->u.for_.lo); check_atoms(a, n->u.for_.hi);
+		check_atoms(a, n->u.for_.step); check_atoms(a, n->u.for_.body);
+		break;
+	case S_WHILE: check_atoms(a, n->u.while_.cond); check_atoms(a, n->u.while_.body); break;
+	case S_PIPELINE:
+		check_atoms(a, n->u.pipe.lo); check_atoms(a, n->u.pipe.hi);
+		check_atoms(a, n->u.pipe.load); check_atoms(a, n->u.pipe.compute);
+		break;
+	case S_WAVES:
+		for (int i = 0; i < n->u.waves.arms.n; i++)
+			check_atoms(a, n->u.waves.arms.v[i]->body);
+		break;
+	case E_TUPLE: case E_TILER: check_list(a, n->u.list); break;
+	case E_UNARY: check_atoms(a, n->u.unary.x); break;
+	case E_BINARY: case E_LAYOUT: case E_COMPOSE:
+		check_atoms(a, n->u.binary.l); check_atoms(a, n->u.binary.r);
+		break;
+	case E_CALL: case E_INDEX:
+		check_atoms(a, n->u.call.callee);
+		check_list(a, n->u.call.args);
+		for (int i = 0; i < n->u.call.named.n; i++)
+			check_atoms(a, n->u.call.named.v[i]->value);
+		break;
+	case E_MEMBER: check_atoms(a, n->u.member.base); break;
+	case E_CONVERT: check_atoms(a, n->u.convert.x); break;
+	default: break;
+	}
+}
+
+/* ---- kernels ---- */
+
+static void
+kernel(Cg *c, SemaKernel *k)
+{
+	Node *decl = k->decl;
+	IrLoc l;
+
+	c->k = k;
+	c->env = NULL;
+	l = loc_of(c, decl->span);
+	c->f = ir_func_new(c->m, k->name, l);
+	c->b = ir_builder(c->f);
+	for (int i = 0; i < 3; i++)
+		c->f->block[i] = (unsigned)(k->block[i] > 0 ? k->block[i] : 1);
+	c->f->waves_per_eu[0] = k->waves_per_eu;
+	/* parameters: first all declared, then their values (layouts may refer
+	 * to scalar parameters declared later) */
+	for (int i = 0; i < k->nparams; i++) {
+		Symbol *s = k->params[i];
+		IrScalar el;
+		if (!s->type || !scalar_of(s->type->scalar, &el)) {
+			unsupported(c, s->decl, "a parameter of this type");
+			return;
+		}
+		if (s->type->kind == TY_TENSOR)
+			ir_func_param(c->f, s->name, IR_PARAM_PTR, el, 0);
+		else if (s->type->kind == TY_SCALAR)
+			ir_func_param(c->f, s->name, IR_PARAM_VAL, el, 0);
+		else {
+			unsupported(c, s->decl, "a parameter of this kind");
+			return;
+		}
+	}
+	for (int i = 0; i < k->nparams; i++)
+		if (k->params[i]->type->kind == TY_SCALAR)
+			bind(c, k->params[i], ir_b_arg(&c->b, (uint32_t)i));
+	/* alignment promises from requires aligned(x, N) */
+	for (int r = 0; r < k->requires.n; r++) {
+		Node *q = k->requires.v[r];
+		if (q->kind == E_CALL && q->u.call.callee->kind == E_NAME &&
+		    !strcmp(q->u.call.callee->u.name.id, "aligned") && q->u.call.args.n == 2 &&
+		    q->u.call.args.v[0]->kind == E_NAME && q->u.call.args.v[1]->cval)
+			for (int i = 0; i < k->nparams; i++)
+				if (k->params[i] == q->u.call.args.v[0]->u.name.sym)
+					c->f->param[i].align = (uint32_t)q->u.call.args.v[1]->cval->i;
+	}
+	for (int i = 0; i < k->nparams && !c->failed; i++) {
+		Symbol *s = k->params[i];
+		Param *p = NULL;
+		IrLayout lay;
+		if (s->type->kind != TY_TENSOR)
+			continue;
+		for (int j = 0; j < decl->u.kernel.rt.n; j++)
+			if (!strcmp(decl->u.kernel.rt.v[j]->name, s->name))
+				p = decl->u.kernel.rt.v[j];
+		c->b.loc = loc_of(c, s->decl);
+		if (!p || !p->type || !p->type->layout || layout_of(c, p->type->layout, &lay)) {
+			if (!c->failed)
+				unsupported(c, s->decl, "this tensor parameter's layout");
+			return;
+		}
+		bind(c, s, ir_b_tensor_global(&c->b, ir_b_arg(&c->b, (uint32_t)i), c->f->param[i].ty, lay,
+		                              IR_ADDR_AUTO, s->name));
+	}
+	for (int i = 0; i < 3 && !c->failed; i++)
+		if (k->grid[i])
+			c->f->grid_rpn[i] = rpn_of(c, k->grid[i], "grid formula");
+	for (int r = 0; r < k->requires.n && !c->failed; r++) {
+		const char *q = rpn_of(c, k->requires.v[r], "requires predicate");
+		if (q)
+			ir_func_requires(c->f, q, source_text(c, k->requires.v[r]->span));
+	}
+	if (!c->failed)
+		stmt(c, decl->u.kernel.body);
+	if (!c->failed) {
+		c->b.cur = 1;
+		c->b.loc = loc_of(c, decl->span);
+		ir_b_ret(&c->b);
+	}
+}
+
+int
+cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
+{
+	Cg c = { 0 };
+	EmitOptions eo = { 0 };
+	IrDiag id = { ir_sink, d, 0 };
+	int rc;
+
+	c.d = d;
+	c.m = ir_module_new();
+	c.m->source_name = opt->input && strcmp(opt->input, "-") ? opt->input : "<stdin>";
+	if (prog->nkernels == 0) {
+		diag_error(d, SPAN_NONE, "the program has no kernel to compile");
+		ir_module_free(c.m);
+		return 1;
+	}
+	for (int a = 0; a < opt->narchs && !c.failed; a++) {
+		const TgtDesc *t = tgt_find(opt->archs[a]);
+		if (!t)
+			continue;   /* emit_compile reports unknown arches */
+		for (int i = 0; i < prog->nkernels && !c.failed; i++) {
+			AtomCheck ac = { &c, prog, t, 0 };
+			check_atoms(&ac, prog->kernels[i]->decl->u.kernel.body);
+		}
+	}
+	for (int i = 0; i < prog->nkernels && !c.failed; i++)
+		kernel(&c, prog->kernels[i]);
+	if (c.failed || diag_errors(d)) {
+		ir_module_free(c.m);
+		return 1;
+	}
+	/* the driver's options, mapped onto the back end's */
+	if (opt->narchs > EMIT_MAX_ARCHS) {
+		diag_error(d, SPAN_NONE, "too many --offload-arch options (at most %d)", EMIT_MAX_ARCHS);
+		ir_module_free(c.m);
+		return 1;
+	}
+	for (int i = 0; i < opt->narchs; i++)
+		eo.archs[i] = opt->archs[i];
+	eo.narchs = opt->narchs;
+	eo.opt_level = opt->opt_level;
+	switch (opt->emit) {
+	case DRV_EMIT_IR: eo.emit = EMIT_IR; break;
+	case DRV_EMIT_LLVM: eo.emit = opt->emit_S || (opt->output && !strcmp(opt->output, "-")) ? EMIT_LLVM : EMIT_LLVM_BC; break;
+	case DRV_EMIT_ASM: eo.emit = EMIT_ASM; break;
+	case DRV_EMIT_OBJ: eo.emit = EMIT_OBJ; break;
+	case DRV_EMIT_DEFAULT: eo.emit = EMIT_CODEOBJ; break;
+	default:
+		diag_error(d, SPAN_NONE, "--emit=%s is not produced by the code generator", drv_emit_names[opt->emit]);
+		ir_module_free(c.m);
+		return 1;
+	}
+	eo.output = opt->output;
+	eo.input_name = opt->input;
+	eo.passes.print_after = opt->print_after;
+	eo.passes.nprint_after = opt->nprint_after;
+	eo.passes.print_after_all = opt->print_after_all;
+	eo.passes.stop_after = opt->stop_after;
+#ifndef NDEBUG
+	eo.passes.verify = 1;
+#endif
+	eo.no_bundle = opt->no_gpu_bundle;
+	eo.ld_lld = opt->ld_path;
+	eo.save_temps = opt->save_temps;
+	eo.debug_info = opt->debug_info;
+	eo.mllvm = opt->mllvm;
+	eo.nmllvm = opt->nmllvm;
+	eo.resource_usage = opt->resource_usage || opt->resource_usage_json;
+	eo.resource_json = opt->resource_usage_json;
+	rc = emit_compile(c.m, &eo, &id);
+	ir_module_free(c.m);
+	return rc || id.errors ? 1 : 0;
+}

@@ -1,0 +1,577 @@
+/*
+ * driver.c — the compiler proper: command line, then the pipeline in order:
+ *
+ *     read input -> parse (syntax.h) -> check (sema.h) -> AST dump | cg_run
+ *
+ * Only this file decides what is printed where; every stage reports to one
+ * Diag and the exit status is 1 as soon as it holds an error.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "codegen.h"
+#include "diag.h"
+#include "driver.h"
+#include "sema.h"
+#include "syntax.h"
+
+const char *const drv_emit_names[DRV_NEMITS] = {
+#define X(k, s) s,
+	DRV_EMITS(X)
+#undef X
+};
+
+static void
+opt_error(const char *fmt, const char *arg)
+{
+	fputs("flyc: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+}
+
+static void
+push_str(const char ***v, int *n, const char *s)
+{
+	const char **nv = realloc(*v, sizeof **v * (size_t)(*n + 1));
+
+	if (!nv)
+		ice("out of memory");
+	nv[(*n)++] = s;
+	*v = nv;
+}
+
+/* -XVALUE or -X VALUE: returns the value or NULL (error reported). */
+static const char *
+joined_or_next(const char *flag, int argc, char **argv, int *i)
+{
+	size_t fl = strlen(flag);
+
+	if (argv[*i][fl])
+		return argv[*i] + fl;
+	if (*i + 1 >= argc) {
+		opt_error("argument to '%s' is missing (expected 1 value)", flag);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* --flag=VALUE or --flag VALUE */
+static const char *
+eq_or_next(const char *flag, int argc, char **argv, int *i)
+{
+	size_t fl = strlen(flag);
+
+	if (argv[*i][fl] == '=')
+		return argv[*i] + fl + 1;
+	if (argv[*i][fl] == 0 && *i + 1 < argc)
+		return argv[++*i];
+	opt_error("argument to '%s' is missing (expected 1 value)", flag);
+	return NULL;
+}
+
+static bool
+starts(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p)) && (s[strlen(p)] == 0 || s[strlen(p)] == '=');
+}
+
+static bool
+valid_ident(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || !(s[0] == '_' || (s[0] | 0x20) >= 'a') || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		if (!(c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return false;
+	}
+	return true;
+}
+
+bool
+drv_parse_options(DrvOptions *o, int argc, char **argv)
+{
+	int i;
+	bool ok = true;
+	const char *v;
+
+	memset(o, 0, sizeof *o);
+	o->opt_level = 3;
+	o->color = -1;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			if (o->input) {
+				opt_error("more than one input file ('%s'); flyc compiles one module per run", a);
+				ok = false;
+			} else
+				o->input = a;
+		} else if (!strncmp(a, "-o", 2)) {
+			if (!(v = joined_or_next("-o", argc, argv, &i)))
+				ok = false;
+			else
+				o->output = v;
+		} else if (starts(a, "--offload-arch")) {
+			if (!(v = eq_or_next("--offload-arch", argc, argv, &i)))
+				ok = false;
+			else if (strcmp(v, "gfx950") && strcmp(v, "gfx1201")) {
+				opt_error("unsupported offload architecture '%s' (flyc supports gfx950 and gfx1201)", v);
+				ok = false;
+			} else
+				push_str(&o->archs, &o->narchs, v);
+		} else if (!strcmp(a, "-S")) {
+			o->emit_S = true;
+		} else if (!strcmp(a, "-c")) {
+			o->emit_c = true;
+		} else if (starts(a, "--emit")) {
+			int k;
+			if (!(v = eq_or_next("--emit", argc, argv, &i))) {
+				ok = false;
+				continue;
+			}
+			for (k = 1; k < DRV_NEMITS; k++)
+				if (!strcmp(v, drv_emit_names[k]))
+					break;
+			if (k == DRV_NEMITS) {
+				opt_error("invalid value '%s' in '--emit' (expected ast, ir, llvm, asm, obj or launcher)", v);
+				ok = false;
+			} else
+				o->emit = (DrvEmit)k;
+		} else if (a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && a[3] == 0) {
+			o->opt_level = a[2] - '0';
+		} else if (!strcmp(a, "-O")) {
+			o->opt_level = 1;
+		} else if (!strncmp(a, "-D", 2)) {
+			const char *eq;
+			DrvDefine *nd;
+			size_t nl;
+			if (!(v = joined_or_next("-D", argc, argv, &i))) {
+				ok = false;
+				continue;
+			}
+			eq = strchr(v, '=');
+			nl = eq ? (size_t)(eq - v) : strlen(v);
+			if (!valid_ident(v, nl)) {
+				opt_error("macro name in '-D %s' is not an identifier", v);
+				ok = false;
+				continue;
+			}
+			nd = realloc(o->defines, sizeof *nd * (size_t)(o->ndefines + 1));
+			if (!nd)
+				ice("out of memory");
+			o->defines = nd;
+			nd[o->ndefines].name = strndup(v, nl);
+			nd[o->ndefines].value = eq ? eq + 1 : "1";
+			o->ndefines++;
+		} else if (!strncmp(a, "-I", 2)) {
+			if (!(v = joined_or_next("-I", argc, argv, &i)))
+				ok = false;
+			else
+				push_str(&o->incdirs, &o->nincdirs, v);
+		} else if (!strcmp(a, "-MD")) {
+			o->dep_MD = true;
+		} else if (!strcmp(a, "-MP")) {
+			o->dep_MP = true;
+		} else if (!strncmp(a, "-MF", 3)) {
+			if (!(v = joined_or_next("-MF", argc, argv, &i)))
+				ok = false;
+			else
+				o->dep_MF = v;
+		} else if (!strncmp(a, "-MT", 3)) {
+			if (!(v = joined_or_next("-MT", argc, argv, &i)))
+				ok = false;
+			else
+				o->dep_MT = v;
+		} else if (!strcmp(a, "-save-temps") || !strcmp(a, "--save-temps")) {
+			o->save_temps = true;
+		} else if (!strcmp(a, "-g")) {
+			o->debug_info = true;
+		} else if (!strcmp(a, "-g0")) {
+			o->debug_info = false;
+		} else if (!strcmp(a, "-mllvm")) {
+			if (i + 1 >= argc) {
+				opt_error("argument to '%s' is missing (expected 1 value)", a);
+				ok = false;
+			} else
+				push_str(&o->mllvm, &o->nmllvm, argv[++i]);
+		} else if (!strcmp(a, "--resource-usage")) {
+			o->resource_usage = true;
+		} else if (!strcmp(a, "--resource-usage=json")) {
+			o->resource_usage = o->resource_usage_json = true;
+		} else if (!strcmp(a, "-fsyntax-only")) {
+			o->syntax_only = true;
+		} else if (!strcmp(a, "-Werror")) {
+			o->werror = true;
+		} else if (!strcmp(a, "-Wno-error")) {
+			o->werror = false;
+		} else if (!strcmp(a, "-w")) {
+			o->no_warnings = true;
+		} else if (!strcmp(a, "-fcolor-diagnostics") || !strcmp(a, "-fdiagnostics-color")
+			   || !strcmp(a, "-fdiagnostics-color=always")) {
+			o->color = 1;
+		} else if (!strcmp(a, "-fno-color-diagnostics") || !strcmp(a, "-fno-diagnostics-color")
+			   || !strcmp(a, "-fdiagnostics-color=never")) {
+			o->color = 0;
+		} else if (!strcmp(a, "-fdiagnostics-color=auto")) {
+			o->color = -1;
+		} else if (starts(a, "-fdiagnostics-format")) {
+			if (!(v = eq_or_next("-fdiagnostics-format", argc, argv, &i)))
+				ok = false;
+			else if (!strcmp(v, "json"))
+				o->diag_json = true;
+			else if (!strcmp(v, "clang") || !strcmp(v, "text"))
+				o->diag_json = false;
+			else {
+				opt_error("invalid value '%s' in '-fdiagnostics-format' (expected clang or json)", v);
+				ok = false;
+			}
+		} else if (starts(a, "--print-after")) {
+			if (!(v = eq_or_next("--print-after", argc, argv, &i)))
+				ok = false;
+			else
+				push_str(&o->print_after, &o->nprint_after, v);
+		} else if (!strcmp(a, "--print-after-all")) {
+			o->print_after_all = true;
+		} else if (!strcmp(a, "--no-gpu-bundle-output")) {
+			o->no_gpu_bundle = true;
+		} else if (!strcmp(a, "--gpu-bundle-output")) {
+			o->no_gpu_bundle = false;
+		} else if (!strncmp(a, "--ld-path=", 10) && a[10]) {
+			o->ld_path = a + 10;
+		} else if (starts(a, "--stop-after")) {
+			if (!(v = eq_or_next("--stop-after", argc, argv, &i)))
+				ok = false;
+			else
+				o->stop_after = v;
+		} else {
+			opt_error("unknown argument: '%s'", a);
+			ok = false;
+		}
+	}
+	if (o->emit_S && o->emit_c) {
+		opt_error("%s", "'-S' and '-c' cannot be used together");
+		ok = false;
+	}
+	if (o->emit == DRV_EMIT_DEFAULT) {
+		if (o->emit_S)
+			o->emit = DRV_EMIT_ASM;
+		else if (o->emit_c)
+			o->emit = DRV_EMIT_OBJ;
+	}
+	if (o->narchs == 0)
+		push_str(&o->archs, &o->narchs, "gfx950");
+	if (ok && !o->input) {
+		opt_error("%s", "no input files");
+		ok = false;
+	}
+	return ok;
+}
+
+void
+drv_options_free(DrvOptions *o)
+{
+	int i;
+
+	for (i = 0; i < o->ndefines; i++)
+		free((char *)o->defines[i].name);
+	free(o->defines);
+	free(o->archs);
+	free(o->incdirs);
+	free(o->mllvm);
+	free(o->print_after);
+	free((char *)o->stdlib_dir);
+	memset(o, 0, sizeof *o);
+}
+
+char *
+drv_default_output(const char *input, const char *ext)
+{
+	const char *base = strrchr(input, '/'), *dot;
+	size_t n;
+	char *r;
+
+	base = base ? base + 1 : input;
+	if (!strcmp(input, "-"))
+		base = "stdin.fly";
+	dot = strrchr(base, '.');
+	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	r = malloc(n + strlen(ext) + 2);
+	if (!r)
+		ice("out of memory");
+	memcpy(r, base, n);
+	r[n] = '.';
+	strcpy(r + n + 1, ext);
+	return r;
+}
+
+/* Reads a whole file (or stdin for "-"); NULL with errno on failure. */
+static char *
+read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf = NULL, *nb;
+	size_t cap = 0, n = 0, r;
+	struct stat st;
+
+	if (!f)
+		return NULL;
+	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	for (;;) {
+		if (cap - n < 65536) {
+			cap = cap ? 2 * cap : 65536;
+			if (cap > ((size_t)1 << 30)) { /* 1 GiB: offsets are 32-bit */
+				free(buf);
+				if (f != stdin)
+					fclose(f);
+				errno = EFBIG;
+				return NULL;
+			}
+			nb = realloc(buf, cap);
+			if (!nb)
+				ice("out of memory");
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* Module name of a path: its file name without extension. */
+static char *
+module_name(const char *path)
+{
+	const char *b = strrchr(path, '/'), *dot;
+
+	b = b ? b + 1 : path;
+	if (!strcmp(path, "-"))
+		return strdup("stdin");
+	dot = strrchr(b, '.');
+	return strndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
+}
+
+static bool
+is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* <bindir>/../share/flyc/stdlib, else the source tree's stdlib/ (build/bin or build/san/bin). */
+static char *
+find_stdlib(const char *argv0)
+{
+	static const char *rel[] = {"/../share/flyc/stdlib", "/../../stdlib", "/../../../stdlib"};
+	char exe[PATH_MAX], path[PATH_MAX + 64], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	size_t i;
+
+	if (n <= 0) {
+		if (!argv0 || !realpath(argv0, exe))
+			return NULL;
+	} else
+		exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	for (i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", exe, rel[i]);
+		if (is_dir(path)) {
+			char *r = realpath(path, NULL);
+			return r ? r : strdup(path);
+		}
+	}
+	return NULL;
+}
+
+/* Writes text to path atomically (temp file + rename); "-" = stdout. */
+static bool
+write_output(const char *path, const char *text, size_t len, Diag *d)
+{
+	char *tmp;
+	FILE *f;
+	bool ok;
+
+	if (!strcmp(path, "-")) {
+		fwrite(text, 1, len, stdout);
+		return fflush(stdout) == 0;
+	}
+	tmp = malloc(strlen(path) + 16);
+	if (!tmp)
+		ice("out of memory");
+	sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		diag_error(d, SPAN_NONE, "cannot open output file '%s': %s", path, strerror(errno));
+		free(tmp);
+		return false;
+	}
+	ok = fwrite(text, 1, len, f) == len;
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		diag_error(d, SPAN_NONE, "cannot write output file '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return false;
+	}
+	free(tmp);
+	return true;
+}
+
+static void
+write_depfile(const DrvOptions *o, const SemaProgram *p, const char *out, Diag *d)
+{
+	char *buf = NULL, *mf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *target = o->dep_MT ? o->dep_MT : out;
+	int i;
+
+	if (!f)
+		ice("open_memstream failed");
+	fprintf(f, "%s:", target);
+	for (i = 0; i < p->nfiles; i++)
+		fprintf(f, " \\\n  %s", p->files[i]);
+	fputc('\n', f);
+	if (o->dep_MP)
+		for (i = 1; i < p->nfiles; i++)
+			fprintf(f, "\n%s:\n", p->files[i]);
+	fclose(f);
+	if (o->dep_MF)
+		write_output(o->dep_MF, buf, len, d);
+	else {
+		mf = drv_default_output(out, "d");
+		write_output(mf, buf, len, d);
+		free(mf);
+	}
+	free(buf);
+}
+
+int
+drv_compile_main(int argc, char **argv)
+{
+	DrvOptions o;
+	Diag *d;
+	Arena *a;
+	char *text, *modname;
+	size_t len = 0;
+	int file, rc = 1;
+	SemaProgram *prog = NULL;
+	SemaOptions so;
+	SemaDefine *defs = NULL;
+	AstModule *m;
+	int i;
+
+	if (!drv_parse_options(&o, argc, argv)) {
+		drv_options_free(&o);
+		return 1;
+	}
+	o.argv0 = NULL;
+	d = diag_new(stderr);
+	diag_set_color(d, o.color < 0 ? diag_color_default(stderr) : o.color == 1);
+	diag_set_format(d, o.diag_json ? DIAG_JSON : DIAG_TEXT);
+	diag_set_werror(d, o.werror);
+	diag_set_no_warnings(d, o.no_warnings);
+	a = arena_new();
+
+	text = read_all(o.input, &len);
+	if (!text) {
+		diag_error(d, SPAN_NONE, "cannot read '%s': %s", o.input, strerror(errno));
+		goto out;
+	}
+	file = diag_add_file(d, strcmp(o.input, "-") ? o.input : "<stdin>", text, len);
+	free(text);
+	modname = module_name(o.input);
+
+	/* 1. parse (only to report syntax errors early and for --emit=ast) */
+	m = parse_module(a, d, file, modname);
+	if (diag_errors(d)) {
+		free(modname);
+		goto out;
+	}
+
+	/* 2. check: imports, names, types, compile-time evaluation, instances */
+	o.stdlib_dir = find_stdlib(NULL);
+	defs = calloc((size_t)o.ndefines + 1, sizeof *defs);
+	for (i = 0; i < o.ndefines; i++) {
+		defs[i].name = o.defines[i].name;
+		defs[i].value = o.defines[i].value;
+	}
+	so = (SemaOptions){o.incdirs, o.nincdirs, o.stdlib_dir, defs, o.ndefines};
+	prog = sema_check(a, d, m, &so);
+	free(modname);
+	if (diag_errors(d))
+		goto out;
+	if (o.syntax_only) {
+		rc = 0;
+		if (o.dep_MD || o.dep_MF) { /* as with clang, -fsyntax-only still writes the depfile */
+			char *def = drv_default_output(o.input, "hsaco");
+			write_depfile(&o, prog, o.output && strcmp(o.output, "-") ? o.output : def, d);
+			free(def);
+			rc = diag_errors(d) ? 1 : 0;
+		}
+		goto out;
+	}
+
+	/* 3. output */
+	if (o.emit == DRV_EMIT_AST) {
+		char *buf = NULL;
+		size_t blen = 0;
+		FILE *f = open_memstream(&buf, &blen);
+		if (!f)
+			ice("open_memstream failed");
+		ast_dump(f, d, m);
+		fclose(f);
+		rc = write_output(o.output ? o.output : "-", buf, blen, d) ? 0 : 1;
+		free(buf);
+		goto out;
+	}
+	rc = cg_run(&o, prog, d);
+	if (rc == 0 && diag_errors(d))
+		rc = 1;
+	if (rc == 0 && (o.dep_MD || o.dep_MF)) {
+		char *def = NULL;
+		const char *out = o.output;
+		if (!out || !strcmp(out, "-"))
+			out = def = drv_default_output(o.input, "hsaco");
+		write_depfile(&o, prog, out, d);
+		free(def);
+		if (diag_errors(d))
+			rc = 1;
+	}
+out:
+	if (diag_errors(d))
+		rc = 1;
+	sema_program_free(prog);
+	free(defs);
+	arena_free(a);
+	diag_free(d);
+	drv_options_free(&o);
+	return rc;
+}

@@ -1,0 +1,689 @@
+/* emit.c — the back half of flyc: see emit.h for the pipeline. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/ErrorHandling.h>
+#include <llvm-c/Support.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "emit.h"
+#include "lower_llvm.h"
+#include "target/target.h"
+
+extern char **environ;
+
+#ifndef FLY_LLVM_BINDIR
+#define FLY_LLVM_BINDIR ""
+#endif
+
+static void
+errl(IrDiag *d, const char *fmt, const char *a, const char *b)
+{
+	ir_error(d, (IrLoc){ 0 }, fmt, a ? a : "", b ? b : "");
+}
+
+/* ---- byte buffers and files ---- */
+
+typedef struct { uint8_t *p; size_t n, cap; } Buf;
+
+static void
+buf_add(Buf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		size_t c = b->cap ? b->cap : 4096;
+		while (c < b->n + n)
+			c *= 2;
+		b->p = realloc(b->p, c);
+		if (!b->p)
+			IR_ICE("out of memory");
+		b->cap = c;
+	}
+	if (n)
+		memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+
+static int
+read_file(const char *path, Buf *out)
+{
+	FILE *f = fopen(path, "rb");
+	char tmp[65536];
+	size_t k;
+
+	if (!f)
+		return -1;
+	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_add(out, tmp, k);
+	fclose(f);
+	return 0;
+}
+
+/* Writes all bytes to path ("-" = stdout) through a temporary file renamed
+ * into place, so a failure never leaves a half-written output. */
+static int
+write_output(const char *path, const void *p, size_t n, IrDiag *d)
+{
+	char *tmp;
+	int fd;
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		if (n && fwrite(p, 1, n, stdout) != n) {
+			errl(d, "cannot write to standard output%s%s", NULL, NULL);
+			return 1;
+		}
+		fflush(stdout);
+		return 0;
+	}
+	tmp = malloc(strlen(path) + 16);
+	if (!tmp)
+		IR_ICE("out of memory");
+	sprintf(tmp, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
+		errl(d, "cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(tmp);
+		return 1;
+	}
+	if ((n && fwrite(p, 1, n, f) != n) | (fclose(f) != 0)) {
+		errl(d, "cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return 1;
+	}
+	/* mkstemp creates 0600; make it an ordinary file */
+	mode_t um = umask(0);
+	umask(um);
+	chmod(tmp, 0666 & ~um);
+	if (rename(tmp, path) != 0) {
+		errl(d, "cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return 1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* ---- names ---- */
+
+static const char *
+ext_of(EmitKind k)
+{
+	switch (k) {
+	case EMIT_IR: return ".ir";
+	case EMIT_LLVM: return ".ll";
+	case EMIT_LLVM_BC: return ".bc";
+	case EMIT_ASM: return ".s";
+	case EMIT_OBJ: return ".o";
+	default: return ".hsaco";
+	}
+}
+
+/* basename of input without .fly (or "out" for stdin) */
+static char *
+stem_of(const char *input)
+{
+	const char *b, *dot;
+	char *s;
+
+	if (!input || !strcmp(input, "-"))
+		return strdup("out");
+	b = strrchr(input, '/');
+	b = b ? b + 1 : input;
+	dot = strrchr(b, '.');
+	s = strndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
+	if (!s)
+		IR_ICE("out of memory");
+	return s;
+}
+
+/* path with "-ARCH" inserted before the extension */
+static char *
+per_arch_name(const char *path, const char *arch)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(path, '.');
+	size_t n = strlen(path) + strlen(arch) + 2;
+	char *s = malloc(n);
+
+	if (!s)
+		IR_ICE("out of memory");
+	if (dot && (!slash || dot > slash + 1))
+		snprintf(s, n, "%.*s-%s%s", (int)(dot - path), path, arch, dot);
+	else
+		snprintf(s, n, "%s-%s", path, arch);
+	return s;
+}
+
+/* ---- ld.lld ---- */
+
+static int
+executable(const char *p)
+{
+	return access(p, X_OK) == 0;
+}
+
+char *
+emit_find_lld(const char *explicit_path)
+{
+	const char *names[] = { "ld.lld-22", "ld.lld" };
+	char buf[4096];
+	const char *path;
+
+	if (explicit_path)
+		return executable(explicit_path) ? strdup(explicit_path) : NULL;
+	if (FLY_LLVM_BINDIR[0]) {
+		snprintf(buf, sizeof buf, "%s/ld.lld", FLY_LLVM_BINDIR);
+		if (executable(buf))
+			return strdup(buf);
+	}
+	path = getenv("PATH");
+	for (size_t i = 0; i < 2 && path; i++) {
+		const char *p = path;
+		while (*p) {
+			size_t len = strcspn(p, ":");
+			if (len) {
+				snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, names[i]);
+				if (executable(buf))
+					return strdup(buf);
+			}
+			p += len;
+			if (*p == ':')
+				p++;
+		}
+	}
+	return NULL;
+}
+
+static int
+make_temp(char *path, size_t n, const char *tag)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, n, "%s/flyc-%s-XXXXXX", dir && *dir ? dir : "/tmp", tag);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* Links object bytes into a code object with ld.lld -shared. */
+static int
+link_object(const EmitOptions *o, const Buf *obj, Buf *out, IrDiag *d)
+{
+	char in[4096], res[4096];
+	char *lld = emit_find_lld(o->ld_lld);
+	int rc = 1, status = 0;
+	pid_t pid;
+	FILE *f;
+
+	if (!lld) {
+		if (o->ld_lld)
+			errl(d, "cannot run the linker '%s'%s: not an executable file", o->ld_lld, "");
+		else
+			errl(d, "cannot find ld.lld (looked for %s/ld.lld, then ld.lld-22 and ld.lld on PATH)%s; "
+			        "install lld-22 or pass --ld-path=PATH", FLY_LLVM_BINDIR, "");
+		return 1;
+	}
+	if (make_temp(in, sizeof in, "obj") || make_temp(res, sizeof res, "co")) {
+		errl(d, "cannot create a temporary file: %s%s", strerror(errno), "");
+		free(lld);
+		return 1;
+	}
+	f = fopen(in, "wb");
+	if (!f || fwrite(obj->p, 1, obj->n, f) != obj->n) {
+		errl(d, "cannot write temporary file '%s'%s", in, "");
+		if (f)
+			fclose(f);
+		goto out;
+	}
+	fclose(f);
+	{
+		char *argv[] = { lld, "-shared", "--no-undefined", "--build-id=none", "-o", res, in, NULL };
+		if (posix_spawn(&pid, lld, NULL, NULL, argv, environ) != 0) {
+			errl(d, "cannot run the linker '%s': %s", lld, strerror(errno));
+			goto out;
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			errl(d, "the linker '%s' failed%s (see its message above)", lld, "");
+			goto out;
+		}
+	}
+	if (read_file(res, out)) {
+		errl(d, "cannot read the linked code object '%s'%s", res, "");
+		goto out;
+	}
+	rc = 0;
+out:
+	unlink(in);
+	unlink(res);
+	free(lld);
+	return rc;
+}
+
+/* ---- offload bundle ---- */
+
+static void
+put64(Buf *b, uint64_t v)
+{
+	uint8_t x[8];
+	for (int i = 0; i < 8; i++)
+		x[i] = (uint8_t)(v >> (8 * i));
+	buf_add(b, x, 8);
+}
+
+uint8_t *
+emit_bundle(int n, const char *const *archs, const uint8_t *const *objs, const size_t *sizes,
+            size_t *out_size)
+{
+	static const char HOST[] = "host-x86_64-unknown-linux-gnu-";
+	const uint64_t ALIGN = 4096;
+	Buf b = { 0 };
+	char id[128];
+	uint64_t hdr, off;
+
+	/* header size: magic, count, then per entry 3 u64 + id */
+	hdr = 24 + 8 + 24 + (sizeof HOST - 1);
+	for (int i = 0; i < n; i++)
+		hdr += 24 + (uint64_t)snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--%s", archs[i]);
+	buf_add(&b, "__CLANG_OFFLOAD_BUNDLE__", 24);
+	put64(&b, (uint64_t)n + 1);
+	/* the host entry is empty but, as clang-offload-bundler does, gets an
+	 * aligned offset of its own (the first device entry shares it) */
+	off = (hdr + ALIGN - 1) / ALIGN * ALIGN;
+	put64(&b, off);
+	put64(&b, 0);
+	put64(&b, sizeof HOST - 1);
+	buf_add(&b, HOST, sizeof HOST - 1);
+	{
+		uint64_t o2 = off;
+		for (int i = 0; i < n; i++) {
+			int len = snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--%s", archs[i]);
+			o2 = (o2 + ALIGN - 1) / ALIGN * ALIGN;
+			put64(&b, o2);
+			put64(&b, sizes[i]);
+			put64(&b, (uint64_t)len);
+			buf_add(&b, id, (size_t)len);
+			o2 += sizes[i];
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t at = (b.n + ALIGN - 1) / ALIGN * ALIGN;
+		while (b.n < at)
+			buf_add(&b, "", 1);
+		buf_add(&b, objs[i], sizes[i]);
+	}
+	if (b.n < off) {   /* only when every device image is empty */
+		while (b.n < off)
+			buf_add(&b, "", 1);
+	}
+	*out_size = b.n;
+	return b.p;
+}
+
+/* ---- LLVM ---- */
+
+static int llvm_ready;
+
+/* LLVM's fatal errors end the process (LLVM's own choice); say clearly who failed. */
+static void
+llvm_fatal(const char *reason)
+{
+	fprintf(stderr, "flyc: internal compiler error in LLVM: %s\n", reason);
+}
+
+static void
+init_llvm(const EmitOptions *o)
+{
+	if (llvm_ready)
+		return;
+	LLVMInitializeAMDGPUTargetInfo();
+	LLVMInitializeAMDGPUTarget();
+	LLVMInitializeAMDGPUTargetMC();
+	LLVMInitializeAMDGPUAsmPrinter();
+	LLVMInitializeAMDGPUAsmParser();
+	LLVMInstallFatalErrorHandler(llvm_fatal);
+	if (o->nmllvm > 0) {
+		const char **argv = calloc((size_t)o->nmllvm + 2, sizeof *argv);
+		if (!argv)
+			IR_ICE("out of memory");
+		argv[0] = "flyc";
+		for (int i = 0; i < o->nmllvm; i++)
+			argv[i + 1] = o->mllvm[i];
+		LLVMParseCommandLineOptions(o->nmllvm + 1, argv, "flyc -mllvm options\n");
+		free(argv);
+	}
+	llvm_ready = 1;
+}
+
+static LLVMCodeGenOptLevel
+cg_level(int o)
+{
+	return o <= 0 ? LLVMCodeGenLevelNone : o == 1 ? LLVMCodeGenLevelLess
+	     : o == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
+}
+
+static void
+save_temp(const EmitOptions *o, const char *stem, const char *arch, const char *ext,
+          const void *p, size_t n, IrDiag *d)
+{
+	char name[1024];
+
+	if (!o->save_temps)
+		return;
+	snprintf(name, sizeof name, "%s-%s%s", stem, arch, ext);
+	write_output(name, p, n, d);
+}
+
+static void
+module_text(LLVMModuleRef mod, Buf *out)
+{
+	char *s = LLVMPrintModuleToString(mod);
+	buf_str(out, s);
+	LLVMDisposeMessage(s);
+}
+
+static void
+ir_text(IrModule *m, Buf *out)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+
+	if (!f)
+		IR_ICE("out of memory");
+	ir_print_module(f, m);
+	fclose(f);
+	buf_add(out, p, n);
+	free(p);
+}
+
+/* Compiles m for one arch into out (text or code object per o->emit).
+ * Returns 0, 1 on error, 2 when stopped by --stop-after (out holds the IR). */
+static int
+compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem, Buf *out,
+             IrDiag *d)
+{
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm;
+	LLVMMemoryBufferRef mb;
+	LLVMTargetDataRef dl;
+	LowerOpts lo = { o->opt_level, o->debug_info };
+	char *msg = NULL, passes[32];
+	int rc;
+	Buf tmp = { 0 };
+
+	rc = ir_run_passes(m, t, &o->passes, d);
+	if (rc == 1)
+		return 1;
+	if (o->save_temps) {
+		ir_text(m, &tmp);
+		save_temp(o, stem, t->name, ".ir", tmp.p, tmp.n, d);
+		free(tmp.p);
+		tmp = (Buf){ 0 };
+	}
+	if (rc == 2 || o->emit == EMIT_IR) {
+		ir_text(m, out);
+		return rc;
+	}
+	if (LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &target, &msg)) {
+		errl(d, "LLVM has no AMDGPU target: %s%s", msg, "");
+		LLVMDisposeMessage(msg);
+		return 1;
+	}
+	tm = LLVMCreateTargetMachine(target, "amdgcn-amd-amdhsa", t->name, "", cg_level(o->opt_level),
+	                             LLVMRelocPIC, LLVMCodeModelDefault);
+	ctx = LLVMContextCreate();
+	mod = ir_lower_llvm(m, ctx, t, &lo, d);
+	if (!mod) {
+		LLVMContextDispose(ctx);
+		LLVMDisposeTargetMachine(tm);
+		return 1;
+	}
+	dl = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(mod, dl);
+	LLVMDisposeTargetData(dl);
+	rc = 1;
+	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+		errl(d, "internal: invalid LLVM IR produced: %s%s", msg, "");
+		goto done;
+	}
+	LLVMDisposeMessage(msg);
+	msg = NULL;
+	if (o->save_temps) {
+		module_text(mod, &tmp);
+		save_temp(o, stem, t->name, ".ll", tmp.p, tmp.n, d);
+		tmp.n = 0;
+	}
+	{
+		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+		LLVMErrorRef e;
+		snprintf(passes, sizeof passes, "default<O%d>", o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level);
+		e = LLVMRunPasses(mod, passes, tm, po);
+		LLVMDisposePassBuilderOptions(po);
+		if (e) {
+			char *em = LLVMGetErrorMessage(e);
+			errl(d, "LLVM pass pipeline failed: %s%s", em, "");
+			LLVMDisposeErrorMessage(em);
+			goto done;
+		}
+	}
+	if (o->save_temps) {
+		module_text(mod, &tmp);
+		save_temp(o, stem, t->name, ".opt.ll", tmp.p, tmp.n, d);
+		tmp.n = 0;
+	}
+	if (o->emit == EMIT_LLVM) {
+		module_text(mod, out);
+		rc = 0;
+		goto done;
+	}
+	if (o->emit == EMIT_LLVM_BC) {
+		mb = LLVMWriteBitcodeToMemoryBuffer(mod);
+		buf_add(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		LLVMDisposeMemoryBuffer(mb);
+		rc = 0;
+		goto done;
+	}
+	if (o->emit == EMIT_ASM || o->save_temps) {
+		/* code generation rewrites the module (control-flow structurizing
+		 * inserts amdgcn.if/else), so a second emission needs a fresh copy */
+		LLVMModuleRef src = o->emit == EMIT_ASM ? mod : LLVMCloneModule(mod);
+		LLVMBool bad = LLVMTargetMachineEmitToMemoryBuffer(tm, src, LLVMAssemblyFile, &msg, &mb);
+		if (src != mod)
+			LLVMDisposeModule(src);
+		if (bad) {
+			errl(d, "AMDGPU backend failed: %s%s", msg, "");
+			goto done;
+		}
+		if (o->emit == EMIT_ASM)
+			buf_add(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		else
+			save_temp(o, stem, t->name, ".s", LLVMGetBufferStart(mb), LLVMGetBufferSize(mb), d);
+		LLVMDisposeMemoryBuffer(mb);
+		if (o->emit == EMIT_ASM) {
+			rc = 0;
+			goto done;
+		}
+	}
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &mb)) {
+		errl(d, "AMDGPU backend failed: %s%s", msg, "");
+		goto done;
+	}
+	buf_add(&tmp, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+	LLVMDisposeMemoryBuffer(mb);
+	save_temp(o, stem, t->name, ".o", tmp.p, tmp.n, d);
+	if (o->emit == EMIT_OBJ) {
+		buf_add(out, tmp.p, tmp.n);
+		rc = 0;
+		goto done;
+	}
+	if (link_object(o, &tmp, out, d))
+		goto done;
+	save_temp(o, stem, t->name, ".hsaco", out->p, out->n, d);
+	rc = 0;
+done:
+	if (msg)
+		LLVMDisposeMessage(msg);
+	free(tmp.p);
+	LLVMDisposeModule(mod);
+	LLVMContextDispose(ctx);
+	LLVMDisposeTargetMachine(tm);
+	return rc;
+}
+
+/* ---- resource usage report ---- */
+
+static void
+report_usage(const EmitOptions *o, const char *arch, const Buf *co, FILE *rep, int *first_json,
+             IrDiag *d)
+{
+	EmitUsage u[64];
+	char err[256];
+	int n = emit_usage(co->p, co->n, arch, u, 64, err, sizeof err);
+
+	if (n < 0) {
+		errl(d, "--resource-usage: %s%s", err, "");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (o->resource_json) {
+			fprintf(rep, "%s\n  {\"kernel\": \"%s\", \"arch\": \"%s\", \"vgprs\": %u, \"agprs\": %u, "
+			        "\"sgprs\": %u, \"scratch_bytes\": %u, \"vgpr_spills\": %u, \"sgpr_spills\": %u, "
+			        "\"lds_bytes\": %u, \"occupancy_waves_per_simd\": %u, \"block\": %u, "
+			        "\"dynamic_stack\": %s}",
+			        *first_json ? "" : ",", u[i].name, arch, u[i].vgprs, u[i].agprs, u[i].sgprs,
+			        u[i].scratch, u[i].vgpr_spills, u[i].sgpr_spills, u[i].lds, u[i].occupancy,
+			        u[i].block, u[i].dynamic_stack ? "true" : "false");
+			*first_json = 0;
+		} else {
+			fprintf(rep, "%s [%s]: VGPRs %u, AGPRs %u, SGPRs %u, scratch %u bytes, spills %u VGPR / %u SGPR, "
+			        "LDS %u bytes, occupancy %u waves/SIMD\n",
+			        u[i].name, arch, u[i].vgprs, u[i].agprs, u[i].sgprs, u[i].scratch, u[i].vgpr_spills,
+			        u[i].sgpr_spills, u[i].lds, u[i].occupancy);
+		}
+	}
+}
+
+int
+emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d)
+{
+	const char *archs[EMIT_MAX_ARCHS];
+	const TgtDesc *tg[EMIT_MAX_ARCHS];
+	Buf outs[EMIT_MAX_ARCHS];
+	int n = o->narchs > 0 ? o->narchs : 1, rc = 0, stopped = 0, first_json = 1;
+	char *stem = stem_of(o->input_name);
+	char *outpath = NULL;
+	FILE *rep;
+
+	memset(outs, 0, sizeof outs);
+	if (n > EMIT_MAX_ARCHS) {
+		errl(d, "too many --offload-arch options (at most 16)%s%s", NULL, NULL);
+		free(stem);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		archs[i] = o->narchs > 0 ? o->archs[i] : "gfx950";
+		tg[i] = tgt_find(archs[i]);
+		if (!tg[i]) {
+			errl(d, "unsupported --offload-arch '%s' (flyc supports %s)", archs[i], tgt_names());
+			free(stem);
+			return 1;
+		}
+		for (int k = 0; k < i; k++)
+			if (tg[k] == tg[i]) {
+				errl(d, "--offload-arch '%s' given twice%s", archs[i], "");
+				free(stem);
+				return 1;
+			}
+	}
+	if (o->output) {
+		outpath = strdup(o->output);
+	} else {
+		outpath = malloc(strlen(stem) + 8);
+		if (outpath)
+			sprintf(outpath, "%s%s", stem, ext_of(o->emit));
+	}
+	if (!outpath)
+		IR_ICE("out of memory");
+	init_llvm(o);
+	for (int i = 0; i < n && !rc; i++) {
+		int r = compile_arch(m, o, tg[i], stem, &outs[i], d);
+		if (r == 1)
+			rc = 1;
+		else if (r == 2)
+			stopped = 1;
+	}
+	rep = !strcmp(outpath, "-") ? stderr : stdout;
+	if (!rc && o->resource_usage && !stopped && o->emit == EMIT_CODEOBJ) {
+		if (o->resource_json)
+			fprintf(rep, "[");
+		for (int i = 0; i < n; i++)
+			report_usage(o, tg[i]->name, &outs[i], rep, &first_json, d);
+		if (o->resource_json)
+			fprintf(rep, "\n]\n");
+		if (d->errors)
+			rc = 1;
+	}
+	if (!rc) {
+		int binary = (o->emit == EMIT_CODEOBJ || o->emit == EMIT_OBJ || o->emit == EMIT_LLVM_BC) && !stopped;
+		if (n == 1) {
+			rc = write_output(outpath, outs[0].p, outs[0].n, d);
+		} else if (o->emit == EMIT_CODEOBJ && !stopped && !o->no_bundle) {
+			const uint8_t *objs[EMIT_MAX_ARCHS];
+			size_t sizes[EMIT_MAX_ARCHS], bn;
+			uint8_t *bundle;
+			for (int i = 0; i < n; i++) {
+				objs[i] = outs[i].p;
+				sizes[i] = outs[i].n;
+			}
+			bundle = emit_bundle(n, archs, objs, sizes, &bn);
+			if (!bundle)
+				IR_ICE("out of memory");
+			rc = write_output(outpath, bundle, bn, d);
+			free(bundle);
+		} else if (!strcmp(outpath, "-") && !binary) {
+			for (int i = 0; i < n && !rc; i++) {
+				printf("%s %s\n", o->emit == EMIT_ASM ? ";" : o->emit == EMIT_IR ? "#" : ";", tg[i]->name);
+				rc = write_output("-", outs[i].p, outs[i].n, d);
+			}
+		} else if (!strcmp(outpath, "-")) {
+			errl(d, "several code objects cannot go to standard output without a bundle%s%s", NULL, NULL);
+			rc = 1;
+		} else {
+			for (int i = 0; i < n && !rc; i++) {
+				char *p = per_arch_name(outpath, tg[i]->name);
+				rc = write_output(p, outs[i].p, outs[i].n, d);
+				free(p);
+			}
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(outs[i].p);
+	free(outpath);
+	free(stem);
+	return rc;
+}

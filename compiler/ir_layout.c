@@ -1,0 +1,268 @@
+/* ir_layout.c — the lower-layout pass: tload/tstore by coordinate become
+ * ld/st by element offset, computed with integer ops from the tensor's CuTe
+ * layout. Static parts fold as they are built (a fully static coordinate
+ * gives one constant); run-time parts become plain arithmetic that `hoist`
+ * later moves out of loops. It also picks how each global tensor is
+ * addressed (buffer descriptor or 64-bit global), refusing a buffer that
+ * could wrap.
+ *
+ * Offsets for a coordinate c of a mode with shape S and stride D:
+ *   leaf:   c * D
+ *   tuple:  split c colexicographically (CuTe idx2crd): c_i = (c / prod(S_<i)) % S_i,
+ *           the last sub-mode taking the quotient unreduced; sum the sub-offsets.
+ * A swizzle Swizzle<B,M,S> then maps o to o ^ ((o & (((1<<B)-1) << (M+S))) >> S).
+ */
+#include <string.h>
+
+#include "ir.h"
+#include "target/target.h"
+
+typedef struct {
+	IrFunc *f;
+	IrRegion rg;
+	uint32_t pos;     /* insertion index in rg, advanced per new instruction */
+	IrLoc loc;
+	IrType ity;       /* index type: i32 or i64 */
+} Em;
+
+static IrRef
+put(Em *e, IrOp op, IrType ty, uint32_t n, const IrRef *ops)
+{
+	return ir_insert_at(e->f, e->rg, e->pos++, op, ty, n, ops, e->loc);
+}
+
+static IrRef
+kconst(Em *e, int64_t v)
+{
+	IrRef r = put(e, IR_OP_CONST, e->ity, 0, NULL);
+	e->f->inst[r].imm[0] = v;
+	return r;
+}
+
+static IrRef
+bin(Em *e, IrOp op, IrRef a, IrRef b)
+{
+	int64_t x, y, r;
+	int ca = ir_const_value(e->f, a, &x), cb = ir_const_value(e->f, b, &y);
+	IrRef ops[2] = { a, b };
+
+	if (ca && cb && ir_fold_binary(op, e->ity, x, y, &r))
+		return kconst(e, r);
+	switch (op) {
+	case IR_OP_ADD: case IR_OP_XOR: case IR_OP_OR:
+		if (cb && y == 0) return a;
+		if (ca && x == 0) return b;
+		break;
+	case IR_OP_MUL:
+		if ((cb && y == 0) || (ca && x == 0)) return kconst(e, 0);
+		if (cb && y == 1) return a;
+		if (ca && x == 1) return b;
+		break;
+	case IR_OP_DIV: case IR_OP_SHR:
+		if (cb && y == (op == IR_OP_DIV)) return a;
+		if (ca && x == 0) return a;
+		break;
+	case IR_OP_REM:
+		if (cb && y == 1) return kconst(e, 0);
+		if (ca && x == 0) return a;
+		break;
+	case IR_OP_AND:
+		if ((cb && y == 0) || (ca && x == 0)) return kconst(e, 0);
+		break;
+	default:
+		break;
+	}
+	return put(e, op, e->ity, 2, ops);
+}
+
+/* value r as the index type */
+static IrRef
+as_index(Em *e, IrRef r)
+{
+	IrInst *I = &e->f->inst[r];
+	int64_t v;
+
+	if (ir_ty_eq(I->ty, e->ity))
+		return r;
+	if (ir_const_value(e->f, r, &v))
+		return kconst(e, v);
+	return put(e, IR_OP_CVT, e->ity, 1, &r);
+}
+
+static IrRef
+leaf(Em *e, const IrTuple *t)
+{
+	return t->dyn ? as_index(e, t->dyn) : kconst(e, t->value);
+}
+
+static IrRef
+size_of(Em *e, const IrTuple *t)
+{
+	IrRef p;
+
+	if (!t->n)
+		return leaf(e, t);
+	p = kconst(e, 1);
+	for (int i = 0; i < t->n; i++)
+		p = bin(e, IR_OP_MUL, p, size_of(e, t->kid[i]));
+	return p;
+}
+
+static IrRef
+eval(Em *e, const IrTuple *s, const IrTuple *d, IrRef c)
+{
+	IrRef o;
+
+	if (!s->n)
+		return bin(e, IR_OP_MUL, c, leaf(e, d));
+	o = kconst(e, 0);
+	for (int i = 0; i < s->n; i++) {
+		IrRef ci = c;
+		if (i + 1 < s->n) {
+			IrRef sz = size_of(e, s->kid[i]);
+			ci = bin(e, IR_OP_REM, c, sz);
+			c = bin(e, IR_OP_DIV, c, sz);
+		}
+		o = bin(e, IR_OP_ADD, o, eval(e, s->kid[i], d->kid[i], ci));
+	}
+	return o;
+}
+
+static IrRef
+swizzle(Em *e, IrSwizzle sw, IrRef o)
+{
+	int64_t mask;
+
+	if (!sw.b)
+		return o;
+	mask = (((int64_t)1 << sw.b) - 1) << (sw.m + sw.s);
+	return bin(e, IR_OP_XOR, o, bin(e, IR_OP_SHR, bin(e, IR_OP_AND, o, kconst(e, mask)), kconst(e, sw.s)));
+}
+
+/* Byte span of a global tensor if known (static layout, or a stated bound), else 0. */
+static uint64_t
+span_bytes(const IrTensor *T)
+{
+	int64_t c = ir_layout_cosize(&T->layout);
+	if (c >= 0)
+		return (uint64_t)c * ((ir_scalar_bits(T->elem) + 7) / 8);
+	return T->span_bound;
+}
+
+static int
+decide_addressing(IrFunc *f, IrRef r, IrDiag *d)
+{
+	IrTensor *T = &f->tensor[f->inst[r].aux];
+	uint64_t span = span_bytes(T);
+	int fits = span != 0 && span <= UINT64_C(0xFFFFFFFF);
+	const char *nm = T->name ? T->name : "?";
+
+	switch (T->addr) {
+	case IR_ADDR_AUTO:
+		T->addr = fits ? IR_ADDR_BUFFER : IR_ADDR_GLOBAL64;
+		break;
+	case IR_ADDR_BUFFER:
+		if (!fits) {
+			if (span)
+				ir_error(d, f->inst[r].loc,
+				         "tensor '%s' spans %llu bytes: a buffer descriptor's 32-bit offsets "
+				         "would wrap past 4 GiB; use global addressing or tile the tensor",
+				         nm, (unsigned long long)span);
+			else
+				ir_error(d, f->inst[r].loc,
+				         "tensor '%s' has a run-time layout whose byte span may exceed 4 GiB: "
+				         "a buffer descriptor's 32-bit offsets could wrap; state a bound "
+				         "(e.g. requires on its shape) or use global addressing", nm);
+			return 1;
+		}
+		break;
+	case IR_ADDR_GLOBAL64:
+		break;
+	}
+	return 0;
+}
+
+static int
+find_pos(IrFunc *f, IrRef r, uint32_t *pos)
+{
+	IrRegionData *R = &f->reg[f->inst[r].parent];
+	for (uint32_t i = 0; i < R->n; i++)
+		if (R->inst[i] == r) {
+			*pos = i;
+			return 1;
+		}
+	return 0;
+}
+
+int
+ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
+{
+	uint32_t n = f->ninst;   /* new instructions are index math, not visited */
+
+	for (IrRef r = 1; r < n; r++)
+		if (f->inst[r].op == IR_OP_TGLOBAL && decide_addressing(f, r, d))
+			return 1;
+	for (IrRef r = 1; r < n; r++) {
+		IrInst *I = &f->inst[r];
+		IrTensor *T, *R;
+		uint32_t first, nc, pos;
+		IrRef off, newops[3], root;
+		Em e;
+
+		if (I->op != IR_OP_TLOAD && I->op != IR_OP_TSTORE)
+			continue;
+		first = I->op == IR_OP_TSTORE ? 2 : 1;
+		nc = I->nops - first;
+		T = &f->tensor[f->inst[I->ops[0]].aux];
+		root = ir_tensor_root(f, I->ops[0]);
+		R = &f->tensor[f->inst[root].aux];
+		if (!find_pos(f, r, &pos))
+			IR_ICE("tload/tstore not in its region");
+		e.f = f;
+		e.rg = I->parent;
+		e.pos = pos;
+		e.loc = I->loc;
+		e.ity = ir_ty(R->space == IR_SPACE_GLOBAL && R->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
+		if (nc == 1) {
+			off = eval(&e, T->layout.shape, T->layout.stride, as_index(&e, f->inst[r].ops[first]));
+		} else {
+			off = kconst(&e, 0);
+			for (uint32_t k = 0; k < nc; k++) {
+				IrRef c = as_index(&e, f->inst[r].ops[first + k]);
+				off = bin(&e, IR_OP_ADD, off,
+				          eval(&e, T->layout.shape->kid[k], T->layout.stride->kid[k], c));
+			}
+		}
+		/* views add their offsets on the way to the root */
+		for (IrRef v = f->inst[r].ops[0]; f->inst[v].op == IR_OP_TVIEW; v = f->inst[v].ops[0])
+			off = bin(&e, IR_OP_ADD, off, as_index(&e, f->inst[v].ops[1]));
+		off = swizzle(&e, R->layout.sw, off);
+		I = &f->inst[r];             /* the array may have grown */
+		if (R->space == IR_SPACE_IDENTITY) {
+			/* a coordinate tensor: the element is the offset itself */
+			IrRef zero = kconst(&e, 0);
+			I = &f->inst[r];
+			I->op = IR_OP_ADD;
+			I->nops = 2;
+			I->ops = ir_alloc(f->mod, sizeof newops);
+			I->ops[0] = off;
+			I->ops[1] = zero;
+			continue;
+		}
+		newops[0] = root;
+		if (I->op == IR_OP_TSTORE) {
+			newops[1] = I->ops[1];
+			newops[2] = off;
+			I->op = IR_OP_ST;
+			I->nops = 3;
+		} else {
+			newops[1] = off;
+			I->op = IR_OP_LD;
+			I->nops = 2;
+		}
+		I->ops = ir_alloc(f->mod, sizeof newops);
+		memcpy(I->ops, newops, sizeof newops);
+	}
+	(void)t;
+	return 0;
+}

@@ -1,0 +1,445 @@
+/*
+ * lay_show.c — pictures of layouts for `flyc show`: the offset grid (as
+ * cute::print_layout), the thread-value grid (T#V#), an SVG picture with
+ * threads colored (as cute::print_latex), and LDS bank maps with conflict
+ * counts per access phase.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/lay_show.h"
+#include "layout/lay_int.h"
+
+static const lay_arch_banks archs[] = {
+	{ "gfx950", 64, 4, 64 },    /* amdgpu-facts.md section 5 (CK arch.hpp) */
+	{ "gfx1201", 32, 4, 32 },
+};
+
+const lay_arch_banks *
+lay_banks_for(const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
+		if (!strcmp(archs[i].arch, arch))
+			return &archs[i];
+	return NULL;
+}
+
+/* Evaluate a static layout (or composed layout) at integer index or (m,n). */
+static int
+value_at(lay_ctx *c, const lay_val *l, const lay_val *coord, int64_t *out)
+{
+	const lay_val *v = lay_apply(c, l, coord);
+
+	if (!v || v->kind != LAY_INT || !lay_e_known(v->u.i)) {
+		if (!c->failed)
+			lay_fail(c, "show: the layout must be static (known integers)");
+		return -1;
+	}
+	*out = v->u.i->value;
+	return 0;
+}
+
+/* (rows, cols) of a rank-1 or rank-2 layout: rank 1 is one row... like CuTe
+ * we show rank-1 layouts as a column (m = index, n = 0). */
+static int
+grid_dims(lay_ctx *c, const lay_val *l, int64_t *m, int64_t *n)
+{
+	const lay_val *s;
+	int r = lay_rank(l);
+
+	if (!lay_is_layoutish(l) && l->kind != LAY_VIEW) {
+		lay_fail(c, "show: expects a layout, not a %s", lay_kind_name(l->kind));
+		return -1;
+	}
+	s = lay_shape(c, l);
+	if (!s || !lay_is_static(s)) {
+		lay_fail(c, "show: the layout must be static (known integers)");
+		return -1;
+	}
+	if (r == 1) {
+		*m = lay_size(c, l)->u.i->value;
+		*n = 1;
+		return 0;
+	}
+	if (r != 2) {
+		lay_fail(c, "show: expects a rank-1 or rank-2 layout (rank %d); group modes first", r);
+		return -1;
+	}
+	*m = lay_size(c, tget(c, s, 0))->u.i->value;
+	*n = lay_size(c, tget(c, s, 1))->u.i->value;
+	if (*m * *n > 1 << 20) {
+		lay_fail(c, "show: the layout is too large to draw (%lld elements)", (long long)(*m * *n));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cell(lay_ctx *c, const lay_val *l, int64_t m, int64_t n, int rank, int64_t *out)
+{
+	const lay_val *crd = rank == 1 ? lay_int(c, m) : lay_tuple2(c, lay_int(c, m), lay_int(c, n));
+
+	return value_at(c, l, crd, out);
+}
+
+static void
+rule(FILE *f, int64_t n, int w)
+{
+	int64_t j;
+	int i;
+
+	fprintf(f, "    ");
+	for (j = 0; j < n; j++) {
+		fputc('+', f);
+		for (i = 0; i < w; i++)
+			fputc('-', f);
+	}
+	fprintf(f, "+\n");
+}
+
+/* Print a grid of labels; label(i,j) writes into buf. */
+typedef int (*label_fn)(lay_ctx *c, void *arg, int64_t m, int64_t n, char *buf, size_t cap);
+
+static int
+draw_grid(lay_ctx *c, FILE *f, int64_t rows, int64_t cols, label_fn lab, void *arg)
+{
+	char buf[64];
+	int64_t i, j;
+	int w = 1;
+
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < cols; j++) {
+			int k;
+			if (lab(c, arg, i, j, buf, sizeof buf))
+				return -1;
+			k = (int)strlen(buf);
+			if (k > w)
+				w = k;
+		}
+	fprintf(f, "    ");
+	for (j = 0; j < cols; j++)
+		fprintf(f, "  %*lld ", w, (long long)j);
+	fprintf(f, "\n");
+	for (i = 0; i < rows; i++) {
+		rule(f, cols, w + 2);
+		fprintf(f, "%2lld  ", (long long)i);
+		for (j = 0; j < cols; j++) {
+			lab(c, arg, i, j, buf, sizeof buf);
+			fprintf(f, "| %*s ", w, buf);
+		}
+		fprintf(f, "|\n");
+	}
+	rule(f, cols, w + 2);
+	return 0;
+}
+
+struct lay_arg {
+	const lay_val *l;
+	int rank;
+};
+
+static int
+offset_label(lay_ctx *c, void *arg, int64_t m, int64_t n, char *buf, size_t cap)
+{
+	struct lay_arg *a = arg;
+	int64_t v;
+
+	if (cell(c, a->l, m, n, a->rank, &v))
+		return -1;
+	snprintf(buf, cap, "%lld", (long long)v);
+	return 0;
+}
+
+int
+lay_show_grid(lay_ctx *c, const lay_val *l, FILE *f)
+{
+	int64_t m, n;
+	struct lay_arg a;
+
+	if (!l || grid_dims(c, l, &m, &n))
+		return -1;
+	a.l = l;
+	a.rank = lay_rank(l);
+	fprintf(f, "%s\n", lay_to_string(c, l));
+	return draw_grid(c, f, m, n, offset_label, &a);
+}
+
+/* ------------------------------------------------------ thread-value --- */
+
+typedef struct tvmap {
+	int64_t rows, cols;
+	int64_t *thr, *val;   /* per cell, -1 when no (t,v) maps there */
+} tvmap;
+
+static int
+tv_build(lay_ctx *c, const lay_val *tv, const lay_val *mn, tvmap *t)
+{
+	int64_t nt, nv, i, j, off, cells;
+	const lay_val *s;
+
+	if (!tv || !mn)
+		return -1;
+	if (tv->kind != LAY_LAYOUT || lay_rank(tv) != 2) {
+		lay_fail(c, "show: a thread-value layout must be a rank-2 layout (thread, value) -> offset");
+		return -1;
+	}
+	s = mn->kind == LAY_TUPLE ? mn : lay_tuple2(c, mn, lay_int(c, 1));
+	if (!lay_is_static(s) || !lay_is_static(tv) || rank_of(s) > 2) {
+		lay_fail(c, "show: the thread-value layout and its tile must be static and of rank <= 2");
+		return -1;
+	}
+	t->rows = lay_size(c, tget(c, s, 0))->u.i->value;
+	t->cols = rank_of(s) > 1 ? lay_size(c, tget(c, s, 1))->u.i->value : 1;
+	cells = t->rows * t->cols;
+	if (cells > 1 << 20) {
+		lay_fail(c, "show: too large to draw");
+		return -1;
+	}
+	t->thr = lay_alloc(c->arena, sizeof(int64_t) * (size_t)cells);
+	t->val = lay_alloc(c->arena, sizeof(int64_t) * (size_t)cells);
+	if (!t->thr || !t->val) {
+		lay_fail(c, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < cells; i++)
+		t->thr[i] = t->val[i] = -1;
+	nt = lay_size(c, tget(c, tv->u.l.shape, 0))->u.i->value;
+	nv = lay_size(c, tget(c, tv->u.l.shape, 1))->u.i->value;
+	for (i = 0; i < nt; i++)
+		for (j = 0; j < nv; j++) {
+			if (value_at(c, tv, lay_tuple2(c, lay_int(c, i), lay_int(c, j)), &off))
+				return -1;
+			if (off < 0 || off >= cells) {
+				lay_fail(c, "show: T%lldV%lld maps to %lld, outside the %lldx%lld tile",
+				         (long long)i, (long long)j, (long long)off, (long long)t->rows, (long long)t->cols);
+				return -1;
+			}
+			if (t->thr[off] < 0) {   /* the first (lowest) thread owning a cell is shown */
+				t->thr[off] = i;
+				t->val[off] = j;
+			}
+		}
+	return 0;
+}
+
+static int
+tv_label(lay_ctx *c, void *arg, int64_t m, int64_t n, char *buf, size_t cap)
+{
+	tvmap *t = arg;
+	int64_t k = m + n * t->rows;
+
+	if (t->thr[k] < 0)
+		snprintf(buf, cap, ".");
+	else
+		snprintf(buf, cap, "T%lldV%lld", (long long)t->thr[k], (long long)t->val[k]);
+	return 0;
+}
+
+int
+lay_show_tv(lay_ctx *c, const lay_val *tv, const lay_val *mn, FILE *f)
+{
+	tvmap t;
+
+	if (tv_build(c, tv, mn, &t))
+		return -1;
+	fprintf(f, "%s  over  %s\n", lay_to_string(c, tv), lay_to_string(c, mn));
+	return draw_grid(c, f, t.rows, t.cols, tv_label, &t);
+}
+
+/* ------------------------------------------------------------- SVG --- */
+
+/* eight pastel colors, as kernel authors' hand-drawn TV pictures use */
+static const char *const palette[] = {
+	"#afafff", "#afffaf", "#ffafaf", "#ffffaf", "#afffff", "#ffafff", "#d7d7d7", "#ffd7af",
+};
+
+int
+lay_show_svg(lay_ctx *c, const lay_val *l, const lay_val *tv_mn, FILE *f)
+{
+	int64_t rows, cols, i, j, v;
+	const int cw = 56, ch = 28, pad = 24;
+	tvmap t;
+	struct lay_arg a;
+
+	if (!l)
+		return -1;
+	if (tv_mn) {
+		if (tv_build(c, l, tv_mn, &t))
+			return -1;
+		rows = t.rows;
+		cols = t.cols;
+	} else {
+		if (grid_dims(c, l, &rows, &cols))
+			return -1;
+		a.l = l;
+		a.rank = lay_rank(l);
+	}
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%lld\" height=\"%lld\" "
+	        "font-family=\"monospace\" font-size=\"11\">\n",
+	        (long long)(cols * cw + 2 * pad), (long long)(rows * ch + 2 * pad + 16));
+	fprintf(f, "<title>%s</title>\n", lay_to_string(c, l));
+	fprintf(f, "<text x=\"%d\" y=\"14\">%s</text>\n", pad, lay_to_string(c, l));
+	for (j = 0; j < cols; j++)
+		fprintf(f, "<text x=\"%lld\" y=\"%d\" text-anchor=\"middle\">%lld</text>\n",
+		        (long long)(pad + j * cw + cw / 2), pad + 10, (long long)j);
+	for (i = 0; i < rows; i++) {
+		fprintf(f, "<text x=\"%d\" y=\"%lld\" text-anchor=\"end\">%lld</text>\n",
+		        pad - 4, (long long)(pad + 16 + i * ch + ch / 2 + 4), (long long)i);
+		for (j = 0; j < cols; j++) {
+			char lab[48];
+			const char *fill;
+			if (tv_mn) {
+				int64_t k = i + j * rows;
+				if (t.thr[k] < 0) {
+					fill = "#ffffff";
+					snprintf(lab, sizeof lab, " ");
+				} else {
+					fill = palette[t.thr[k] % 8];
+					snprintf(lab, sizeof lab, "T%lldV%lld", (long long)t.thr[k], (long long)t.val[k]);
+				}
+			} else {
+				if (cell(c, a.l, i, j, a.rank, &v))
+					return -1;
+				fill = palette[((v % 8) + 8) % 8];
+				snprintf(lab, sizeof lab, "%lld", (long long)v);
+			}
+			fprintf(f, "<rect x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"black\"/>"
+			        "<text x=\"%lld\" y=\"%lld\" text-anchor=\"middle\">%s</text>\n",
+			        (long long)(pad + j * cw), (long long)(pad + 16 + i * ch), cw, ch, fill,
+			        (long long)(pad + j * cw + cw / 2), (long long)(pad + 16 + i * ch + ch / 2 + 4), lab);
+		}
+	}
+	fprintf(f, "</svg>\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------ banks --- */
+
+/*
+ * The lanes of one instruction that the LDS serves together (a phase).
+ * gfx950 ds_read_b128: 4 phases of 16 lanes, measured (HipKittens, App. D.2;
+ * docs amdgpu-facts.md section 5); ds_read_b64: 2 phases of 32 lanes;
+ * 4-byte accesses: one phase of all lanes.  gfx1201 (32 banks, wave32): we
+ * assume 128 bytes per phase: b128 4 phases of 8 lanes, b64 2 of 16, b32 1.
+ */
+static int
+phase_of(const lay_arch_banks *a, int vec_bytes, int lane)
+{
+	if (!strcmp(a->arch, "gfx950") && vec_bytes == 16) {
+		int l = lane % 32, hi = lane >= 32 ? 2 : 0;
+		int p0 = (l <= 3) || (l >= 12 && l <= 15) || (l >= 20 && l <= 27);
+		return hi + (p0 ? 0 : 1);
+	}
+	{
+		int lanes_per_phase = a->banks * a->bank_bytes / vec_bytes;
+		if (lanes_per_phase > a->lanes)
+			lanes_per_phase = a->lanes;
+		return lane / lanes_per_phase;
+	}
+}
+
+struct bank_arg {
+	const lay_val *l;
+	int rank, elem_bytes;
+	const lay_arch_banks *a;
+};
+
+static int
+bank_label(lay_ctx *c, void *arg, int64_t m, int64_t n, char *buf, size_t cap)
+{
+	struct bank_arg *b = arg;
+	int64_t v;
+
+	if (cell(c, b->l, m, n, b->rank, &v))
+		return -1;
+	snprintf(buf, cap, "%lld", (long long)(((v * b->elem_bytes) / b->a->bank_bytes) % b->a->banks));
+	return 0;
+}
+
+int
+lay_show_banks(lay_ctx *c, const lay_val *l, int elem_bytes, int vec_bytes, const lay_arch_banks *a, FILE *f)
+{
+	int64_t m, n, size, per_lane, nacc, acc, total = 0;
+	struct bank_arg b;
+	int nph, ph, lane, worst_all = 1;
+
+	if (!l || grid_dims(c, l, &m, &n))
+		return -1;
+	if (elem_bytes <= 0 || vec_bytes % elem_bytes || (vec_bytes != 4 && vec_bytes != 8 && vec_bytes != 16)) {
+		lay_fail(c, "show: --vec must be 4, 8 or 16 bytes and a multiple of the element size");
+		return -1;
+	}
+	b.l = l;
+	b.rank = lay_rank(l);
+	b.elem_bytes = elem_bytes;
+	b.a = a;
+	fprintf(f, "%s  element %d B, %s: %d banks x %d B\n", lay_to_string(c, l), elem_bytes, a->arch, a->banks, a->bank_bytes);
+	fprintf(f, "bank of each element:\n");
+	if (draw_grid(c, f, m, n, bank_label, &b))
+		return -1;
+	/* accesses: the lanes read the grid row by row (a row-major tile, as a copy
+	 * from row-major memory does): lane i of access k reads the vec_bytes /
+	 * elem_bytes consecutive cells (k*lanes + i) * per_lane ... of the rows */
+	size = m * n;
+	per_lane = vec_bytes / elem_bytes;
+	nacc = (size + per_lane * a->lanes - 1) / (per_lane * a->lanes);
+	nph = phase_of(a, vec_bytes, a->lanes - 1) + 1;
+	fprintf(f, "accesses: %d-byte loads (ds_read_b%d); lanes read the rows in order, %lld element(s) each\n",
+	        vec_bytes, vec_bytes * 8, (long long)per_lane);
+	for (acc = 0; acc < nacc; acc++) {
+		for (ph = 0; ph < nph; ph++) {
+			/* for each bank, the distinct dwords touched by this phase */
+			int64_t *dw = calloc((size_t)a->banks * 64 * 4, sizeof(int64_t));
+			int *cnt = calloc((size_t)a->banks, sizeof(int));
+			int worst = 0, worst_bank = 0, k;
+			if (!dw || !cnt) {
+				free(dw);
+				free(cnt);
+				lay_fail(c, "out of memory");
+				return -1;
+			}
+			for (lane = 0; lane < a->lanes; lane++) {
+				int64_t e;
+				if (phase_of(a, vec_bytes, lane) != ph)
+					continue;
+				for (e = 0; e < per_lane; e++) {
+					int64_t idx = (acc * a->lanes + lane) * per_lane + e, off, word;
+					int bank, seen = 0;
+					if (idx >= size)
+						break;
+					if (cell(c, l, idx / n, idx % n, b.rank, &off)) {
+						free(dw);
+						free(cnt);
+						return -1;
+					}
+					word = off * elem_bytes / a->bank_bytes;
+					bank = (int)(word % a->banks);
+					for (k = 0; k < cnt[bank]; k++)
+						if (dw[bank * 256 + k] == word)
+							seen = 1;
+					if (!seen && cnt[bank] < 256)
+						dw[bank * 256 + cnt[bank]++] = word;
+				}
+			}
+			for (k = 0; k < a->banks; k++)
+				if (cnt[k] > worst) {
+					worst = cnt[k];
+					worst_bank = k;
+				}
+			if (worst > 1) {
+				fprintf(f, "access %lld phase %d: %d-way conflict (bank %d holds %d different dwords)\n",
+				        (long long)acc, ph, worst, worst_bank, worst);
+				total += worst - 1;
+			}
+			if (worst > worst_all)
+				worst_all = worst;
+			free(dw);
+			free(cnt);
+		}
+	}
+	fprintf(f, "summary: %lld access(es) x %d phase(s), %s, %lld extra cycle(s) from bank conflicts\n",
+	        (long long)nacc, nph, worst_all > 1 ? "conflicts" : "conflict-free", (long long)total);
+	return 0;
+}

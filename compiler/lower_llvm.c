@@ -1,0 +1,960 @@
+/*
+ * lower_llvm.c — the IR (after ir_run_passes) to LLVM AMDGPU IR, through the
+ * LLVM-C API.
+ *
+ * Kernel ABI: `amdgpu_kernel` (calling convention 91); global tensors are
+ * `ptr addrspace(1)` arguments with noalias/align; by-value scalars follow.
+ * Attributes: "amdgpu-flat-work-group-size"="B,B" from the block size,
+ * "amdgpu-waves-per-eu" when hinted, and every "amdgpu-no-*" hidden-argument
+ * attribute except for the work-item/workgroup ids the kernel reads, so the
+ * code object has no hidden arguments (codegen-only pipelines do not run the
+ * attributor). LDS: one `addrspace(3)` array per kernel, [lds_bytes x i8],
+ * buffers placed at the offsets lds-alloc assigned.
+ *
+ * Memory: a global tensor addressed IR_ADDR_BUFFER gets one resource made by
+ * llvm.amdgcn.make.buffer.rsrc (num_records = its byte span, computed at run
+ * time for run-time layouts) and raw.ptr.buffer.load/store with a 32-bit
+ * byte offset; IR_ADDR_GLOBAL64 uses a 64-bit GEP from the argument.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+
+#include "ir.h"
+#include "lower_llvm.h"
+#include "target/target.h"
+
+typedef struct {
+	IrFunc *f;
+	const TgtDesc *t;
+	IrDiag *d;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMValueRef *val;        /* per IR value */
+	LLVMValueRef **multi;     /* for/if: malloc'ed array of result values */
+	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
+	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
+	LLVMDIBuilderRef dib;
+	int failed;
+} Lw;
+
+/* ---- types ---- */
+
+static LLVMTypeRef
+scalar_ty(LLVMContextRef c, IrScalar k)
+{
+	switch (k) {
+	case IR_I1: return LLVMInt1TypeInContext(c);
+	case IR_I8: return LLVMInt8TypeInContext(c);
+	case IR_I16: return LLVMInt16TypeInContext(c);
+	case IR_I32: return LLVMInt32TypeInContext(c);
+	case IR_I64: return LLVMInt64TypeInContext(c);
+	case IR_F16: return LLVMHalfTypeInContext(c);
+	case IR_BF16: return LLVMBFloatTypeInContext(c);
+	case IR_F32: return LLVMFloatTypeInContext(c);
+	case IR_PTR: return LLVMPointerTypeInContext(c, 1);
+	default: return LLVMVoidTypeInContext(c);
+	}
+}
+
+static LLVMTypeRef
+llty(Lw *w, IrType t)
+{
+	LLVMTypeRef s = scalar_ty(w->ctx, (IrScalar)t.kind);
+	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
+}
+
+static LLVMTypeRef i32t(Lw *w) { return LLVMInt32TypeInContext(w->ctx); }
+static LLVMTypeRef i64t(Lw *w) { return LLVMInt64TypeInContext(w->ctx); }
+static LLVMValueRef ci32(Lw *w, int64_t v) { return LLVMConstInt(i32t(w), (unsigned long long)v, 1); }
+
+/* Declare (once) and return the function NAME of the given type. */
+static LLVMValueRef
+decl(Lw *w, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n, LLVMTypeRef *fty)
+{
+	LLVMValueRef f = LLVMGetNamedFunction(w->mod, name);
+
+	*fty = LLVMFunctionType(ret, params, n, 0);
+	if (!f)
+		f = LLVMAddFunction(w->mod, name, *fty);
+	return f;
+}
+
+static LLVMValueRef
+call(Lw *w, const char *name, LLVMTypeRef ret, LLVMTypeRef *pt, LLVMValueRef *args, unsigned n)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = decl(w, name, ret, pt, n, &fty);
+	return LLVMBuildCall2(w->b, fty, f, args, n, "");
+}
+
+/* overload suffix of a type in intrinsic names: f32, v4i32, bf16, ... */
+static void
+suffix(IrType t, char *buf, size_t n)
+{
+	if (t.lanes > 1)
+		snprintf(buf, n, "v%u%s", t.lanes, ir_scalar_name((IrScalar)t.kind));
+	else
+		snprintf(buf, n, "%s", ir_scalar_name((IrScalar)t.kind));
+}
+
+static void
+fail(Lw *w, IrRef r, const char *msg)
+{
+	ir_error(w->d, w->f->inst[r].loc, "%s", msg);
+	w->failed = 1;
+}
+
+/* ---- tensors ---- */
+
+/* i64 value of a layout leaf */
+static LLVMValueRef
+leaf64(Lw *w, const IrTuple *t)
+{
+	if (!t->dyn)
+		return LLVMConstInt(i64t(w), (unsigned long long)t->value, 1);
+	return LLVMBuildSExtOrBitCast(w->b, w->val[t->dyn], i64t(w), "");
+}
+
+/* max offset (cosize - 1) in i64 */
+static LLVMValueRef
+maxoff64(Lw *w, const IrTuple *s, const IrTuple *d)
+{
+	LLVMValueRef one = LLVMConstInt(i64t(w), 1, 0);
+
+	if (!s->n) {
+		LLVMValueRef sm1 = LLVMBuildSub(w->b, leaf64(w, s), one, "");
+		LLVMValueRef dd = leaf64(w, d);
+		LLVMValueRef neg = LLVMBuildICmp(w->b, LLVMIntSLT, dd, LLVMConstInt(i64t(w), 0, 0), "");
+		dd = LLVMBuildSelect(w->b, neg, LLVMBuildNeg(w->b, dd, ""), dd, "");
+		return LLVMBuildMul(w->b, sm1, dd, "");
+	}
+	LLVMValueRef acc = LLVMConstInt(i64t(w), 0, 0);
+	for (int i = 0; i < s->n; i++)
+		acc = LLVMBuildAdd(w->b, acc, maxoff64(w, s->kid[i], d->kid[i]), "");
+	return acc;
+}
+
+static unsigned esize(IrScalar k) { return (ir_scalar_bits(k) + 7) / 8; }
+
+static LLVMValueRef
+make_rsrc(Lw *w, IrTensor *T, LLVMValueRef base)
+{
+	LLVMTypeRef pt[4] = { LLVMPointerTypeInContext(w->ctx, 1), LLVMInt16TypeInContext(w->ctx),
+	                      i64t(w), i32t(w) };
+	LLVMValueRef args[4], nrec;
+	int64_t cos = ir_layout_cosize(&T->layout);
+
+	if (cos >= 0) {
+		nrec = LLVMConstInt(i64t(w), (unsigned long long)cos * esize(T->elem), 0);
+	} else {
+		/* run-time span: (max offset + 1) * esize, clamped to 2^32-1; the
+		 * lower-layout pass only picks a buffer when a bound proves it fits */
+		LLVMValueRef c = LLVMBuildAdd(w->b, maxoff64(w, T->layout.shape, T->layout.stride),
+		                              LLVMConstInt(i64t(w), 1, 0), "");
+		LLVMValueRef bytes = LLVMBuildMul(w->b, c, LLVMConstInt(i64t(w), esize(T->elem), 0), "");
+		LLVMValueRef lim = LLVMConstInt(i64t(w), 0xFFFFFFFFull, 0);
+		LLVMValueRef big = LLVMBuildICmp(w->b, LLVMIntUGT, bytes, lim, "");
+		nrec = LLVMBuildSelect(w->b, big, lim, bytes, "");
+	}
+	args[0] = base;
+	args[1] = LLVMConstInt(LLVMInt16TypeInContext(w->ctx), 0, 0);
+	args[2] = nrec;
+	args[3] = LLVMConstInt(i32t(w), w->t->buf_word3, 0);
+	return call(w, "llvm.amdgcn.make.buffer.rsrc.p8.p1", LLVMPointerTypeInContext(w->ctx, 8), pt, args, 4);
+}
+
+/* the integer type a buffer access of type t moves: i8, i16, i32, v2i32, v3i32, v4i32 */
+static int
+buffer_word_type(Lw *w, IrType t, LLVMTypeRef *out, char *sfx, size_t n)
+{
+	unsigned bits = ir_scalar_bits((IrScalar)t.kind) * t.lanes;
+
+	switch (bits) {
+	case 8: *out = LLVMInt8TypeInContext(w->ctx); snprintf(sfx, n, "i8"); return 0;
+	case 16: *out = LLVMInt16TypeInContext(w->ctx); snprintf(sfx, n, "i16"); return 0;
+	case 32: *out = i32t(w); snprintf(sfx, n, "i32"); return 0;
+	case 64: case 96: case 128:
+		*out = LLVMVectorType(i32t(w), bits / 32);
+		snprintf(sfx, n, "v%ui32", bits / 32);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static LLVMValueRef
+byte_offset(Lw *w, LLVMValueRef off, IrScalar elem, LLVMTypeRef ity)
+{
+	return LLVMBuildMul(w->b, off, LLVMConstInt(ity, esize(elem), 0), "");
+}
+
+static LLVMValueRef
+address(Lw *w, IrTensor *T, IrRef tref, LLVMValueRef off)
+{
+	LLVMTypeRef i8 = LLVMInt8TypeInContext(w->ctx);
+
+	if (T->space == IR_SPACE_LDS) {
+		LLVMValueRef bo = LLVMBuildAdd(w->b, byte_offset(w, off, T->elem, i32t(w)),
+		                               ci32(w, T->lds_offset), "");
+		return LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &bo, 1, "");
+	}
+	/* global64: offset is i64 */
+	LLVMValueRef bo = byte_offset(w, off, T->elem, i64t(w));
+	return LLVMBuildInBoundsGEP2(w->b, i8, w->val[tref], &bo, 1, "");
+}
+
+static unsigned
+access_align(IrTensor *T, IrType t)
+{
+	unsigned a = esize(T->elem) * t.lanes;
+	/* vector accesses promise natural alignment (the tiled copy's contract),
+	 * capped at 16 and at the base alignment */
+	if (a > 16)
+		a = 16;
+	if (T->space == IR_SPACE_GLOBAL && T->align && a > T->align)
+		a = T->align;
+	if (a < esize(T->elem))
+		a = esize(T->elem);
+	return a;
+}
+
+static void
+lower_ld(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	IrRef tref = I->ops[0];
+	IrTensor *T = &w->f->tensor[w->f->inst[tref].aux];
+	LLVMValueRef off = w->val[I->ops[1]];
+	LLVMTypeRef vt = llty(w, I->ty);
+
+	if (T->space == IR_SPACE_GLOBAL && T->addr == IR_ADDR_BUFFER) {
+		LLVMTypeRef wt;
+		char sfx[16], name[64];
+		if (buffer_word_type(w, I->ty, &wt, sfx, sizeof sfx)) {
+			fail(w, r, "a buffer load moves 8, 16, 32, 64, 96 or 128 bits; split wider accesses");
+			return;
+		}
+		snprintf(name, sizeof name, "llvm.amdgcn.raw.ptr.buffer.load.%s", sfx);
+		LLVMTypeRef pt[4] = { LLVMPointerTypeInContext(w->ctx, 8), i32t(w), i32t(w), i32t(w) };
+		LLVMValueRef args[4] = { w->val[tref], byte_offset(w, off, T->elem, i32t(w)), ci32(w, 0), ci32(w, 0) };
+		LLVMValueRef v = call(w, name, wt, pt, args, 4);
+		w->val[r] = LLVMBuildBitCast(w->b, v, vt, "");
+		return;
+	}
+	LLVMValueRef p = address(w, T, tref, off);
+	LLVMValueRef v = LLVMBuildLoad2(w->b, vt, p, "");
+	LLVMSetAlignment(v, access_align(T, I->ty));
+	w->val[r] = v;
+}
+
+static void
+lower_st(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	IrRef tref = I->ops[0];
+	IrTensor *T = &w->f->tensor[w->f->inst[tref].aux];
+	LLVMValueRef v = w->val[I->ops[1]], off = w->val[I->ops[2]];
+	IrType ty = w->f->inst[I->ops[1]].ty;
+
+	if (T->space == IR_SPACE_GLOBAL && T->addr == IR_ADDR_BUFFER) {
+		LLVMTypeRef wt;
+		char sfx[16], name[64];
+		if (buffer_word_type(w, ty, &wt, sfx, sizeof sfx)) {
+			fail(w, r, "a buffer store moves 8, 16, 32, 64, 96 or 128 bits; split wider accesses");
+			return;
+		}
+		snprintf(name, sizeof name, "llvm.amdgcn.raw.ptr.buffer.store.%s", sfx);
+		LLVMTypeRef pt[5] = { wt, LLVMPointerTypeInContext(w->ctx, 8), i32t(w), i32t(w), i32t(w) };
+		LLVMValueRef args[5] = { LLVMBuildBitCast(w->b, v, wt, ""), w->val[tref],
+		                         byte_offset(w, off, T->elem, i32t(w)), ci32(w, 0), ci32(w, 0) };
+		call(w, name, LLVMVoidTypeInContext(w->ctx), pt, args, 5);
+		return;
+	}
+	LLVMValueRef p = address(w, T, tref, off);
+	LLVMValueRef s = LLVMBuildStore(w->b, v, p);
+	LLVMSetAlignment(s, access_align(T, ty));
+}
+
+/* ---- schedule controls ---- */
+
+static void
+lower_wait(Lw *w, IrInst *I)
+{
+	int vm = (int)I->imm[0], lgkm = (int)I->imm[1], st = (int)I->imm[2];
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(w->ctx);
+
+	if (tgt_has(w->t, TGT_F_SPLIT_WAIT)) {
+		/* gfx12: separate counters per kind */
+		struct { int v; const char *name; } c[3] = {
+			{ vm, "llvm.amdgcn.s.wait.loadcnt" }, { lgkm, "llvm.amdgcn.s.wait.dscnt" },
+			{ st, "llvm.amdgcn.s.wait.storecnt" } };
+		for (int i = 0; i < 3; i++) {
+			if (c[i].v < 0)
+				continue;
+			LLVMValueRef a = LLVMConstInt(i16, (unsigned)(c[i].v > 63 ? 63 : c[i].v), 0);
+			call(w, c[i].name, LLVMVoidTypeInContext(w->ctx), &i16, &a, 1);
+		}
+		return;
+	}
+	/* gfx9: one s_waitcnt; stores are counted by vmcnt */
+	if (st >= 0 && (vm < 0 || st < vm))
+		vm = st;
+	if (vm < 0 || vm > 63) vm = 63;
+	if (lgkm < 0 || lgkm > 15) lgkm = 15;
+	unsigned imm = ((unsigned)vm & 15) | (((unsigned)vm >> 4) & 3) << 14 | 7u << 4 | (unsigned)lgkm << 8;
+	LLVMTypeRef i32 = i32t(w);
+	LLVMValueRef a = ci32(w, imm);
+	call(w, "llvm.amdgcn.s.waitcnt", LLVMVoidTypeInContext(w->ctx), &i32, &a, 1);
+}
+
+static void
+lower_barrier(Lw *w)
+{
+	unsigned wg = LLVMGetSyncScopeID(w->ctx, "workgroup", 9);
+
+	/* __syncthreads(): make LDS/global writes visible to the workgroup */
+	LLVMBuildFenceSyncScope(w->b, LLVMAtomicOrderingRelease, wg, "");
+	call(w, "llvm.amdgcn.s.barrier", LLVMVoidTypeInContext(w->ctx), NULL, NULL, 0);
+	LLVMBuildFenceSyncScope(w->b, LLVMAtomicOrderingAcquire, wg, "");
+}
+
+/* ---- arithmetic ---- */
+
+static LLVMValueRef
+fintr1(Lw *w, const char *base, IrType t, LLVMValueRef x)
+{
+	char sfx[16], name[64];
+	LLVMTypeRef ty = llty(w, t);
+
+	suffix(t, sfx, sizeof sfx);
+	snprintf(name, sizeof name, "%s.%s", base, sfx);
+	return call(w, name, ty, &ty, &x, 1);
+}
+
+static LLVMValueRef
+fintrn(Lw *w, const char *base, IrType t, LLVMValueRef *x, unsigned n)
+{
+	char sfx[16], name[64];
+	LLVMTypeRef ty[3] = { llty(w, t), llty(w, t), llty(w, t) };
+
+	suffix(t, sfx, sizeof sfx);
+	snprintf(name, sizeof name, "%s.%s", base, sfx);
+	return call(w, name, ty[0], ty, x, n);
+}
+
+static LLVMValueRef
+lower_cvt(Lw *w, IrType to, IrType from, LLVMValueRef x)
+{
+	LLVMTypeRef t = llty(w, to);
+	unsigned fb = ir_scalar_bits((IrScalar)from.kind), tb = ir_scalar_bits((IrScalar)to.kind);
+
+	if (ir_ty_is_int(from) && ir_ty_is_int(to)) {
+		if (tb == fb) return x;
+		if (from.kind == IR_I1) return LLVMBuildZExt(w->b, x, t, "");
+		return tb < fb ? LLVMBuildTrunc(w->b, x, t, "") : LLVMBuildSExt(w->b, x, t, "");
+	}
+	if (ir_ty_is_int(from))
+		return LLVMBuildSIToFP(w->b, x, t, "");
+	if (ir_ty_is_int(to))
+		return LLVMBuildFPToSI(w->b, x, t, "");
+	if (from.kind == to.kind)
+		return x;
+	if ((from.kind == IR_F16 && to.kind == IR_BF16) || (from.kind == IR_BF16 && to.kind == IR_F16)) {
+		IrType mid = ir_vec(IR_F32, from.lanes);
+		return LLVMBuildFPTrunc(w->b, LLVMBuildFPExt(w->b, x, llty(w, mid), ""), t, "");
+	}
+	return tb < fb ? LLVMBuildFPTrunc(w->b, x, t, "") : LLVMBuildFPExt(w->b, x, t, "");
+}
+
+static LLVMIntPredicate
+ipred(IrCmp c)
+{
+	switch (c) {
+	case IR_EQ: return LLVMIntEQ;
+	case IR_NE: return LLVMIntNE;
+	case IR_LT: return LLVMIntSLT;
+	case IR_LE: return LLVMIntSLE;
+	case IR_GT: return LLVMIntSGT;
+	case IR_GE: return LLVMIntSGE;
+	case IR_ULT: return LLVMIntULT;
+	case IR_ULE: return LLVMIntULE;
+	case IR_UGT: return LLVMIntUGT;
+	default: return LLVMIntUGE;
+	}
+}
+
+static LLVMRealPredicate
+fpred(IrCmp c)
+{
+	switch (c) {
+	case IR_FLT: return LLVMRealOLT;
+	case IR_FLE: return LLVMRealOLE;
+	case IR_FGT: return LLVMRealOGT;
+	case IR_FGE: return LLVMRealOGE;
+	case IR_FEQ: return LLVMRealOEQ;
+	default: return LLVMRealUNE;
+	}
+}
+
+static void lower_region(Lw *w, IrRegion rg, LLVMValueRef *yielded);
+
+static void
+set_loc(Lw *w, IrInst *I)
+{
+	if (!w->sp)
+		return;
+	LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(w->ctx, (unsigned)(I->loc.line > 0 ? I->loc.line : 0),
+	                                                       (unsigned)(I->loc.col > 0 ? I->loc.col : 0), w->sp, NULL);
+	LLVMSetCurrentDebugLocation2(w->b, loc);
+}
+
+static void
+lower_for(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	uint32_t n = I->nops - 3;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(w->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "for.head");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "for.body");
+	LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "for.exit");
+	IrRegionData *B = &w->f->reg[I->region[0]];
+	LLVMValueRef *phis = calloc(n + 1, sizeof *phis), *yv = calloc(n + 1, sizeof *yv);
+	LLVMValueRef lb = w->val[I->ops[0]], ub = w->val[I->ops[1]], step = w->val[I->ops[2]];
+
+	if (!phis || !yv)
+		IR_ICE("out of memory");
+	LLVMBuildBr(w->b, head);
+	LLVMPositionBuilderAtEnd(w->b, head);
+	phis[0] = LLVMBuildPhi(w->b, LLVMTypeOf(lb), "iv");
+	LLVMAddIncoming(phis[0], &lb, &pre, 1);
+	for (uint32_t k = 0; k < n; k++) {
+		LLVMValueRef init = w->val[I->ops[3 + k]];
+		phis[k + 1] = LLVMBuildPhi(w->b, LLVMTypeOf(init), "carry");
+		LLVMAddIncoming(phis[k + 1], &init, &pre, 1);
+	}
+	LLVMBuildCondBr(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, phis[0], ub, ""), body, exit);
+	LLVMPositionBuilderAtEnd(w->b, body);
+	for (uint32_t k = 0; k < n + 1 && k < B->n; k++)
+		w->val[B->inst[k]] = phis[k];
+	lower_region(w, I->region[0], yv);
+	if (!w->failed) {
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(w->b);
+		LLVMValueRef next = LLVMBuildAdd(w->b, phis[0], step, "iv.next");
+		LLVMAddIncoming(phis[0], &next, &latch, 1);
+		for (uint32_t k = 0; k < n; k++)
+			LLVMAddIncoming(phis[k + 1], &yv[k], &latch, 1);
+		LLVMBuildBr(w->b, head);
+	}
+	LLVMPositionBuilderAtEnd(w->b, exit);
+	w->multi[r] = phis;   /* results: the header phis */
+	for (uint32_t k = 0; k < n; k++)
+		phis[k] = phis[k + 1];
+	free(yv);
+}
+
+static void
+lower_while(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	uint32_t n = I->nops;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(w->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "while.head");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "while.body");
+	LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "while.exit");
+	IrRegionData *A = &w->f->reg[I->region[0]], *B = &w->f->reg[I->region[1]];
+	LLVMValueRef *phis = calloc(n + 1, sizeof *phis), *cy = calloc(n + 2, sizeof *cy), *by = calloc(n + 1, sizeof *by);
+
+	if (!phis || !cy || !by)
+		IR_ICE("out of memory");
+	LLVMBuildBr(w->b, head);
+	LLVMPositionBuilderAtEnd(w->b, head);
+	for (uint32_t k = 0; k < n; k++) {
+		LLVMValueRef init = w->val[I->ops[k]];
+		phis[k] = LLVMBuildPhi(w->b, LLVMTypeOf(init), "carry");
+		LLVMAddIncoming(phis[k], &init, &pre, 1);
+		w->val[A->inst[k]] = phis[k];
+	}
+	lower_region(w, I->region[0], cy);
+	if (w->failed)
+		goto out;
+	/* the values at exit are the ones the condition region passed on */
+	LLVMBuildCondBr(w->b, cy[0], body, exit);
+	LLVMBasicBlockRef cond_end = LLVMGetInsertBlock(w->b);
+	LLVMPositionBuilderAtEnd(w->b, body);
+	for (uint32_t k = 0; k < n; k++)
+		w->val[B->inst[k]] = cy[k + 1];
+	lower_region(w, I->region[1], by);
+	if (w->failed)
+		goto out;
+	{
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(w->b);
+		for (uint32_t k = 0; k < n; k++)
+			LLVMAddIncoming(phis[k], &by[k], &latch, 1);
+		LLVMBuildBr(w->b, head);
+	}
+	LLVMPositionBuilderAtEnd(w->b, exit);
+	(void)cond_end;
+	for (uint32_t k = 0; k < n; k++)
+		phis[k] = cy[k + 1];
+out:
+	w->multi[r] = phis;
+	free(cy);
+	free(by);
+}
+
+static void
+lower_if(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	uint32_t n = (uint32_t)I->imm[0];
+	LLVMBasicBlockRef th = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "if.then");
+	LLVMBasicBlockRef el = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "if.else");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(w->ctx, w->fn, "if.end");
+	LLVMValueRef *a = calloc(n + 1, sizeof *a), *b = calloc(n + 1, sizeof *b);
+	LLVMBasicBlockRef ea, eb;
+
+	if (!a || !b)
+		IR_ICE("out of memory");
+	LLVMBuildCondBr(w->b, w->val[I->ops[0]], th, el);
+	LLVMPositionBuilderAtEnd(w->b, th);
+	lower_region(w, I->region[0], a);
+	ea = LLVMGetInsertBlock(w->b);
+	LLVMBuildBr(w->b, join);
+	LLVMPositionBuilderAtEnd(w->b, el);
+	lower_region(w, I->region[1], b);
+	eb = LLVMGetInsertBlock(w->b);
+	LLVMBuildBr(w->b, join);
+	LLVMPositionBuilderAtEnd(w->b, join);
+	for (uint32_t k = 0; k < n && !w->failed; k++) {
+		LLVMValueRef p = LLVMBuildPhi(w->b, LLVMTypeOf(a[k]), "");
+		LLVMAddIncoming(p, &a[k], &ea, 1);
+		LLVMAddIncoming(p, &b[k], &eb, 1);
+		a[k] = p;
+	}
+	free(b);
+	w->multi[r] = a;
+}
+
+static void
+lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
+{
+	IrInst *I = &w->f->inst[r];
+	LLVMValueRef x = I->nops > 0 ? w->val[I->ops[0]] : NULL;
+	LLVMValueRef y = I->nops > 1 ? w->val[I->ops[1]] : NULL;
+	LLVMValueRef z = I->nops > 2 ? w->val[I->ops[2]] : NULL;
+	LLVMValueRef v = NULL;
+	LLVMTypeRef ty = llty(w, I->ty);
+
+	set_loc(w, I);
+	switch ((IrOp)I->op) {
+	case IR_OP_CONST:
+		v = ir_ty_is_float(I->ty) ? LLVMConstReal(ty, I->fimm)
+		                          : LLVMConstInt(ty, (unsigned long long)I->imm[0], 1);
+		break;
+	case IR_OP_ARG:
+		v = LLVMGetParam(w->fn, (unsigned)I->imm[0]);
+		break;
+	case IR_OP_TID: case IR_OP_BID: {
+		char name[48];
+		snprintf(name, sizeof name, "llvm.amdgcn.%s.id.%c",
+		         I->op == IR_OP_TID ? "workitem" : "workgroup", "xyz"[I->imm[0] & 3]);
+		v = call(w, name, i32t(w), NULL, NULL, 0);
+		break;
+	}
+	case IR_OP_WAVESIZE: v = ci32(w, w->t->wave_size); break;
+	case IR_OP_ADD: v = LLVMBuildAdd(w->b, x, y, ""); break;
+	case IR_OP_SUB: v = LLVMBuildSub(w->b, x, y, ""); break;
+	case IR_OP_MUL: v = LLVMBuildMul(w->b, x, y, ""); break;
+	case IR_OP_DIV: v = LLVMBuildUDiv(w->b, x, y, ""); break;
+	case IR_OP_REM: v = LLVMBuildURem(w->b, x, y, ""); break;
+	case IR_OP_SDIV: v = LLVMBuildSDiv(w->b, x, y, ""); break;
+	case IR_OP_SREM: v = LLVMBuildSRem(w->b, x, y, ""); break;
+	case IR_OP_AND: v = LLVMBuildAnd(w->b, x, y, ""); break;
+	case IR_OP_OR: v = LLVMBuildOr(w->b, x, y, ""); break;
+	case IR_OP_XOR: v = LLVMBuildXor(w->b, x, y, ""); break;
+	case IR_OP_SHL: v = LLVMBuildShl(w->b, x, y, ""); break;
+	case IR_OP_SHR: v = LLVMBuildLShr(w->b, x, y, ""); break;
+	case IR_OP_MIN: v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, x, y, ""), x, y, ""); break;
+	case IR_OP_MAX: v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, x, y, ""), x, y, ""); break;
+	case IR_OP_CMP:
+		if (I->imm[0] >= IR_FLT)
+			v = LLVMBuildFCmp(w->b, fpred((IrCmp)I->imm[0]), x, y, "");
+		else
+			v = LLVMBuildICmp(w->b, ipred((IrCmp)I->imm[0]), x, y, "");
+		break;
+	case IR_OP_SELECT: v = LLVMBuildSelect(w->b, x, y, z, ""); break;
+	case IR_OP_FADD: v = LLVMBuildFAdd(w->b, x, y, ""); break;
+	case IR_OP_FSUB: v = LLVMBuildFSub(w->b, x, y, ""); break;
+	case IR_OP_FMUL: v = LLVMBuildFMul(w->b, x, y, ""); break;
+	case IR_OP_FDIV: v = LLVMBuildFDiv(w->b, x, y, ""); break;
+	case IR_OP_FNEG: v = LLVMBuildFNeg(w->b, x, ""); break;
+	case IR_OP_FMIN: { LLVMValueRef a[2] = { x, y }; v = fintrn(w, "llvm.minnum", I->ty, a, 2); break; }
+	case IR_OP_FMAX: { LLVMValueRef a[2] = { x, y }; v = fintrn(w, "llvm.maxnum", I->ty, a, 2); break; }
+	case IR_OP_FMA: { LLVMValueRef a[3] = { x, y, z }; v = fintrn(w, "llvm.fma", I->ty, a, 3); break; }
+	case IR_OP_SQRT: v = fintr1(w, "llvm.sqrt", I->ty, x); break;
+	case IR_OP_EXP2: v = fintr1(w, "llvm.exp2", I->ty, x); break;
+	case IR_OP_RSQRT: {
+		/* 1/sqrt with afn lets the backend use v_rsq */
+		LLVMValueRef s = fintr1(w, "llvm.sqrt", I->ty, x);
+		LLVMValueRef one = LLVMConstReal(scalar_ty(w->ctx, (IrScalar)I->ty.kind), 1.0);
+		if (I->ty.lanes > 1) {
+			LLVMValueRef ones[64];
+			for (unsigned k = 0; k < I->ty.lanes && k < 64; k++)
+				ones[k] = one;
+			one = LLVMConstVector(ones, I->ty.lanes);
+		}
+		LLVMSetFastMathFlags(s, LLVMFastMathApproxFunc);
+		v = LLVMBuildFDiv(w->b, one, s, "");
+		LLVMSetFastMathFlags(v, LLVMFastMathApproxFunc | LLVMFastMathAllowReciprocal);
+		break;
+	}
+	case IR_OP_CVT: v = lower_cvt(w, I->ty, w->f->inst[I->ops[0]].ty, x); break;
+	case IR_OP_SPLAT: {
+		LLVMValueRef u = LLVMBuildInsertElement(w->b, LLVMGetPoison(ty), x, ci32(w, 0), "");
+		LLVMValueRef mask = LLVMConstNull(LLVMVectorType(i32t(w), I->ty.lanes));
+		v = LLVMBuildShuffleVector(w->b, u, LLVMGetPoison(ty), mask, "");
+		break;
+	}
+	case IR_OP_EXTRACT: v = LLVMBuildExtractElement(w->b, x, ci32(w, I->imm[0]), ""); break;
+	case IR_OP_INSERT: v = LLVMBuildInsertElement(w->b, x, y, ci32(w, I->imm[0]), ""); break;
+	case IR_OP_TGLOBAL: {
+		IrTensor *T = &w->f->tensor[I->aux];
+		v = T->addr == IR_ADDR_BUFFER ? make_rsrc(w, T, x) : x;
+		break;
+	}
+	case IR_OP_LDSALLOC:
+		v = w->lds;
+		break;
+	case IR_OP_TVIEW: case IR_OP_TIDENT:
+		return;     /* folded into ld/st offsets by lower-layout */
+	case IR_OP_LD: lower_ld(w, r); return;
+	case IR_OP_ST: lower_st(w, r); return;
+	case IR_OP_TLOAD: case IR_OP_TSTORE:
+		fail(w, r, "internal: tload/tstore reached LLVM lowering (lower-layout did not run)");
+		return;
+	case IR_OP_SHFLXOR: {
+		LLVMTypeRef i32 = i32t(w);
+		LLVMValueRef lane, a2[2], addr, xi;
+		LLVMTypeRef p2[2] = { i32, i32 };
+		a2[0] = ci32(w, -1);
+		a2[1] = ci32(w, 0);
+		lane = call(w, "llvm.amdgcn.mbcnt.lo", i32, p2, a2, 2);
+		if (w->t->wave_size == 64) {
+			a2[1] = lane;
+			lane = call(w, "llvm.amdgcn.mbcnt.hi", i32, p2, a2, 2);
+		}
+		addr = LLVMBuildShl(w->b, LLVMBuildXor(w->b, lane, y, ""), ci32(w, 2), "");
+		xi = LLVMBuildBitCast(w->b, x, i32, "");
+		a2[0] = addr;
+		a2[1] = xi;
+		v = LLVMBuildBitCast(w->b, call(w, "llvm.amdgcn.ds.bpermute", i32, p2, a2, 2), llty(w, I->ty), "");
+		break;
+	}
+	case IR_OP_BARRIER: lower_barrier(w); return;
+	case IR_OP_WAIT: lower_wait(w, I); return;
+	case IR_OP_SCHEDGRP: {
+		LLVMTypeRef pt[3] = { i32t(w), i32t(w), i32t(w) };
+		LLVMValueRef a[3] = { ci32(w, I->imm[0]), ci32(w, I->imm[1]), ci32(w, I->imm[2]) };
+		call(w, "llvm.amdgcn.sched.group.barrier", LLVMVoidTypeInContext(w->ctx), pt, a, 3);
+		return;
+	}
+	case IR_OP_SCHEDBAR: {
+		LLVMTypeRef pt = i32t(w);
+		LLVMValueRef a = ci32(w, I->imm[0]);
+		call(w, "llvm.amdgcn.sched.barrier", LLVMVoidTypeInContext(w->ctx), &pt, &a, 1);
+		return;
+	}
+	case IR_OP_SETPRIO: {
+		LLVMTypeRef pt = LLVMInt16TypeInContext(w->ctx);
+		LLVMValueRef a = LLVMConstInt(pt, (unsigned long long)I->imm[0], 0);
+		call(w, "llvm.amdgcn.s.setprio", LLVMVoidTypeInContext(w->ctx), &pt, &a, 1);
+		return;
+	}
+	case IR_OP_FOR: lower_for(w, r); return;
+	case IR_OP_IF: lower_if(w, r); return;
+	case IR_OP_WHILE: lower_while(w, r); return;
+	case IR_OP_RARG: return;      /* bound by lower_for */
+	case IR_OP_PROJ:
+		v = w->multi[I->ops[0]][I->imm[0]];
+		break;
+	case IR_OP_YIELD:
+		for (uint32_t k = 0; k < I->nops; k++)
+			yielded[k] = w->val[I->ops[k]];
+		return;
+	case IR_OP_RET:
+		LLVMBuildRetVoid(w->b);
+		return;
+	default:
+		fail(w, r, "internal: operation has no LLVM lowering");
+		return;
+	}
+	w->val[r] = v;
+}
+
+static void
+lower_region(Lw *w, IrRegion rg, LLVMValueRef *yielded)
+{
+	IrRegionData *R = &w->f->reg[rg];
+
+	for (uint32_t i = 0; i < R->n && !w->failed; i++)
+		lower_inst(w, R->inst[i], yielded);
+}
+
+/* ---- kernel ---- */
+
+static const char *const NO_ATTRS[] = {
+	"amdgpu-no-implicitarg-ptr", "amdgpu-no-dispatch-ptr", "amdgpu-no-queue-ptr",
+	"amdgpu-no-dispatch-id", "amdgpu-no-hostcall-ptr", "amdgpu-no-heap-ptr",
+	"amdgpu-no-multigrid-sync-arg", "amdgpu-no-default-queue", "amdgpu-no-completion-action",
+	"amdgpu-no-lds-kernel-id", "amdgpu-no-flat-scratch-init",
+};
+
+static void
+str_attr(Lw *w, const char *k, const char *v)
+{
+	LLVMAttributeRef a = LLVMCreateStringAttribute(w->ctx, k, (unsigned)strlen(k), v, (unsigned)strlen(v));
+	LLVMAddAttributeAtIndex(w->fn, LLVMAttributeFunctionIndex, a);
+}
+
+static void
+enum_attr(Lw *w, unsigned idx, const char *k, uint64_t v)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName(k, strlen(k));
+	LLVMAddAttributeAtIndex(w->fn, idx, LLVMCreateEnumAttribute(w->ctx, kind, v));
+}
+
+static void
+kernel_attrs(Lw *w)
+{
+	IrFunc *f = w->f;
+	char buf[64];
+	int used_tid[3] = { 0 }, used_bid[3] = { 0 };
+	unsigned blk = f->block[0] * f->block[1] * f->block[2];
+
+	for (uint32_t i = 1; i < f->ninst; i++) {
+		if (f->inst[i].op == IR_OP_TID) used_tid[f->inst[i].imm[0] & 3] = 1;
+		if (f->inst[i].op == IR_OP_BID) used_bid[f->inst[i].imm[0] & 3] = 1;
+	}
+	snprintf(buf, sizeof buf, "%u,%u", blk, blk);
+	str_attr(w, "amdgpu-flat-work-group-size", buf);
+	if (f->waves_per_eu[0] > 0) {
+		if (f->waves_per_eu[1] > 0)
+			snprintf(buf, sizeof buf, "%d,%d", f->waves_per_eu[0], f->waves_per_eu[1]);
+		else
+			snprintf(buf, sizeof buf, "%d", f->waves_per_eu[0]);
+		str_attr(w, "amdgpu-waves-per-eu", buf);
+	}
+	for (size_t i = 0; i < sizeof NO_ATTRS / sizeof NO_ATTRS[0]; i++)
+		str_attr(w, NO_ATTRS[i], "");
+	if (!used_tid[1] && f->block[1] <= 1 && f->block[2] <= 1) str_attr(w, "amdgpu-no-workitem-id-y", "");
+	if (!used_tid[2] && f->block[2] <= 1) str_attr(w, "amdgpu-no-workitem-id-z", "");
+	if (!used_bid[1]) str_attr(w, "amdgpu-no-workgroup-id-y", "");
+	if (!used_bid[2]) str_attr(w, "amdgpu-no-workgroup-id-z", "");
+	str_attr(w, "uniform-work-group-size", "true");
+	str_attr(w, "target-cpu", w->t->name);
+	for (uint32_t i = 0; i < f->nparam; i++) {
+		if (f->param[i].kind != IR_PARAM_PTR)
+			continue;
+		if (f->param[i].noalias)
+			enum_attr(w, i + 1, "noalias", 0);
+		enum_attr(w, i + 1, "align", f->param[i].align ? f->param[i].align : 1);
+	}
+}
+
+static void
+debug_function(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
+{
+	LLVMMetadataRef st = LLVMDIBuilderCreateSubroutineType(w->dib, file, NULL, 0, LLVMDIFlagZero);
+	unsigned line = (unsigned)(w->f->loc.line > 0 ? w->f->loc.line : 0);
+
+	w->sp = LLVMDIBuilderCreateFunction(w->dib, cu, w->f->name, strlen(w->f->name), w->f->name,
+	                                    strlen(w->f->name), file, line, st, 0, 1, line,
+	                                    LLVMDIFlagZero, 1);
+	LLVMSetSubprogram(w->fn, w->sp);
+}
+
+static int
+lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
+{
+	IrFunc *f = w->f;
+	LLVMTypeRef *pt = calloc(f->nparam + 1, sizeof *pt);
+	LLVMTypeRef fty;
+
+	if (!pt)
+		IR_ICE("out of memory");
+	for (uint32_t i = 0; i < f->nparam; i++)
+		pt[i] = f->param[i].kind == IR_PARAM_PTR ? LLVMPointerTypeInContext(w->ctx, 1)
+		                                         : scalar_ty(w->ctx, f->param[i].ty);
+	fty = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), pt, f->nparam, 0);
+	free(pt);
+	w->fn = LLVMAddFunction(w->mod, f->name, fty);
+	LLVMSetFunctionCallConv(w->fn, LLVMAMDGPUKERNELCallConv);
+	for (uint32_t i = 0; i < f->nparam; i++)
+		LLVMSetValueName2(LLVMGetParam(w->fn, i), f->param[i].name, strlen(f->param[i].name));
+	kernel_attrs(w);
+	if (f->lds_bytes) {
+		char name[300];
+		LLVMTypeRef at = LLVMArrayType2(LLVMInt8TypeInContext(w->ctx), f->lds_bytes);
+		snprintf(name, sizeof name, "%s.lds", f->name);
+		w->lds = LLVMAddGlobalInAddressSpace(w->mod, at, name, 3);
+		LLVMSetInitializer(w->lds, LLVMGetPoison(at));
+		LLVMSetLinkage(w->lds, LLVMInternalLinkage);
+		LLVMSetAlignment(w->lds, 16);
+	} else {
+		w->lds = NULL;
+	}
+	w->sp = NULL;
+	if (w->dib)
+		debug_function(w, file, cu);
+	LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, w->fn, "entry"));
+	w->val = calloc(f->ninst + 1, sizeof *w->val);
+	w->multi = calloc(f->ninst + 1, sizeof *w->multi);
+	if (!w->val || !w->multi)
+		IR_ICE("out of memory");
+	lower_region(w, 1, NULL);
+	for (uint32_t i = 0; i < f->ninst; i++)
+		if (w->multi[i])
+			free(w->multi[i]);
+	free(w->val);
+	free(w->multi);
+	LLVMSetCurrentDebugLocation2(w->b, NULL);
+	return w->failed;
+}
+
+/* ---- .flyc.meta ---- */
+
+static void meta_line(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+meta_line(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < *cap - *len)
+			break;
+		*cap = *cap * 2 + (size_t)(n > 0 ? n : 0) + 64;
+		*buf = realloc(*buf, *cap);
+		if (!*buf)
+			IR_ICE("out of memory");
+	}
+	*len += (size_t)n;
+}
+
+char *
+ir_meta_text(const IrModule *m)
+{
+	size_t len = 0, cap = 256;
+	char *b = malloc(cap);
+
+	if (!b)
+		IR_ICE("out of memory");
+	b[0] = 0;
+	meta_line(&b, &len, &cap, "flyc-meta 1\n");
+	for (uint32_t k = 0; k < m->nfunc; k++) {
+		const IrFunc *f = m->func[k];
+		meta_line(&b, &len, &cap, "kernel %s\n", f->name);
+		for (uint32_t i = 0; i < f->nparam; i++) {
+			const IrParam *p = &f->param[i];
+			if (p->kind == IR_PARAM_PTR)
+				meta_line(&b, &len, &cap, "arg %s ptr %s %u\n", p->name, ir_scalar_name(p->ty), p->align);
+			else
+				meta_line(&b, &len, &cap, "arg %s val %s\n", p->name, ir_scalar_name(p->ty));
+		}
+		meta_line(&b, &len, &cap, "block %u %u %u\n", f->block[0], f->block[1], f->block[2]);
+		meta_line(&b, &len, &cap, "grid %s ; %s ; %s\n", f->grid_rpn[0] ? f->grid_rpn[0] : "1",
+		          f->grid_rpn[1] ? f->grid_rpn[1] : "1", f->grid_rpn[2] ? f->grid_rpn[2] : "1");
+		meta_line(&b, &len, &cap, "lds %u\n", f->lds_bytes);
+		for (uint32_t i = 0; i < f->nreq; i++)
+			meta_line(&b, &len, &cap, "requires %s ; %s\n", f->req_rpn[i],
+			          f->req_text[i] ? f->req_text[i] : f->req_rpn[i]);
+		meta_line(&b, &len, &cap, "end\n");
+	}
+	return b;
+}
+
+/* The metadata as module-level assembly placing it in a non-allocated
+ * section (flags 0), which ld.lld keeps in the linked code object. */
+static void
+attach_meta(LLVMModuleRef mod, const char *text)
+{
+	size_t n = strlen(text), cap = n * 4 + 128, len = 0;
+	char *a = malloc(cap);
+
+	if (!a)
+		IR_ICE("out of memory");
+	len += (size_t)snprintf(a, cap, "\t.pushsection .flyc.meta,\"\",@progbits\n\t.ascii \"");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c >= 32 && c < 127 && c != '"' && c != '\\')
+			a[len++] = (char)c;
+		else
+			len += (size_t)snprintf(a + len, cap - len, "\\%03o", c);
+	}
+	len += (size_t)snprintf(a + len, cap - len, "\"\n\t.popsection\n");
+	LLVMAppendModuleInlineAsm(mod, a, len);
+	free(a);
+}
+
+LLVMModuleRef
+ir_lower_llvm(IrModule *m, LLVMContextRef ctx, const TgtDesc *t, const LowerOpts *o, IrDiag *d)
+{
+	Lw w = { 0 };
+	const char *src = m->source_name ? m->source_name : "<stdin>";
+	const char *base = strrchr(src, '/');
+	LLVMMetadataRef file = NULL, cu = NULL;
+	char *meta;
+
+	base = base ? base + 1 : src;
+	w.t = t;
+	w.d = d;
+	w.ctx = ctx;
+	w.mod = LLVMModuleCreateWithNameInContext(base, ctx);
+	LLVMSetSourceFileName(w.mod, base, strlen(base));
+	LLVMSetTarget(w.mod, "amdgcn-amd-amdhsa");
+	w.b = LLVMCreateBuilderInContext(ctx);
+	LLVMAddModuleFlag(w.mod, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
+	                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 500, 0)));
+	if (o->debug_info) {
+		/* relative name, directory "." : no absolute paths in the output */
+		w.dib = LLVMCreateDIBuilder(w.mod);
+		file = LLVMDIBuilderCreateFile(w.dib, base, strlen(base), ".", 1);
+		cu = LLVMDIBuilderCreateCompileUnit(w.dib, LLVMDWARFSourceLanguageC11, file, "flyc", 4,
+		                                    o->opt_level > 0, "", 0, 0, "", 0,
+		                                    LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+		LLVMAddModuleFlag(w.mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx),
+		                                                   LLVMDebugMetadataVersion(), 0)));
+		LLVMAddModuleFlag(w.mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
+		                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 5, 0)));
+	}
+	for (uint32_t k = 0; k < m->nfunc && !w.failed; k++) {
+		w.f = m->func[k];
+		lower_func(&w, file, cu);
+	}
+	if (w.dib) {
+		LLVMDIBuilderFinalize(w.dib);
+		LLVMDisposeDIBuilder(w.dib);
+	}
+	LLVMDisposeBuilder(w.b);
+	if (w.failed) {
+		LLVMDisposeModule(w.mod);
+		return NULL;
+	}
+	meta = ir_meta_text(m);
+	attach_meta(w.mod, meta);
+	free(meta);
+	return w.mod;
+}

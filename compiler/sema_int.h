@@ -1,0 +1,75 @@
+/* sema_int.h — private to sema*.c: the checker's state and shared helpers. */
+#ifndef FLYC_SEMA_INT_H
+#define FLYC_SEMA_INT_H
+
+#include "sema.h"
+
+#define SEMA_MAX_DEPTH 400 /* recursion guard for nested expressions/statements */
+
+typedef struct Entry Entry;
+struct Entry {
+	const char *name;
+	Symbol *top;
+	Entry *next;
+};
+
+typedef struct S {
+	Arena *a;
+	Diag *d;
+	const SemaOptions *o;
+	SemaProgram *prog;
+	Entry **buckets;
+	unsigned nbuckets, nentries;
+	Entry **stack;      /* bound entries, popped on scope exit */
+	int nstack, capstack;
+	Symbol **syms;      /* bound symbols in the same order (for unused warnings) */
+	int depth;          /* recursion depth */
+	bool too_deep;
+	/* kernel context */
+	SemaKernel *kern;
+	int loops;          /* enclosing loops */
+	int blocks;         /* enclosing blocks inside the kernel body (0 = top level) */
+	int pipelines;
+	int loop_mark;      /* stack height at the innermost loop entry */
+	const char *cur_dir;/* directory of the module being checked */
+	int nextid;
+	int level;          /* current scope nesting level */
+	lay_ctx lc;         /* layout library context (arena in prog->lay_arena) */
+	int *marks;         /* stack heights of open scopes */
+	int nmarks, capmarks;
+} S;
+
+/* types */
+Type *ty_scalar(ScalarKind k);
+Type *ty_simple(TypeKind k);
+Type *ty_tensor(S *s, MemSpace sp, ScalarKind el, int rank, bool swz);
+Type *ty_new(S *s, TypeKind k);
+bool  ty_is_int(const Type *t);
+bool  ty_is_num(const Type *t);
+bool  ty_is_bool(const Type *t);
+bool  ty_is_inttuple(const Type *t);
+const char *tyname(S *s, const Type *t);
+
+/* values */
+Value *val_int(S *s, int64_t i);
+const lay_val *val_to_lay(S *s, Value *v);
+Value *val_from_lay(S *s, const lay_val *l);
+Value *val_new(S *s, ValueKind k);
+
+/* scopes */
+void    sym_bind(S *s, Symbol *sym);
+Symbol *sym_lookup(S *s, const char *name);
+Symbol *sym_new(S *s, SymKind k, const char *name, Span decl, Type *t);
+int     scope_mark(S *s);
+void    scope_pop(S *s, int mark, bool warn_unused);
+
+/* expressions (sema_expr.c) */
+Type *sema_expr(S *s, Node *e);
+Value *sema_const(S *s, Node *e, const char *what); /* checks e and requires a compile-time value */
+void  sema_builtins_bind(S *s);
+Type *sema_type_expr(S *s, TypeExpr *t);
+bool  sema_assignable(S *s, Type *to, Type *from);
+int64_t val_cosize(const Value *layout);
+int64_t val_size(const Value *v);
+
+#endif
