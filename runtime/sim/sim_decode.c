@@ -357,7 +357,7 @@ static int parse_modifier(const char *tok, SimInst *in)
 	else if (!strcmp(name, "cbsz")) in->cbsz = (uint8_t)n;
 	else if (!strcmp(name, "abid")) in->abid = (uint8_t)n;
 	else if (!strcmp(name, "blgp")) in->blgp = (uint8_t)n;
-	else if (!strcmp(name, "bitop3")) in->imm = (uint32_t)n;   /* v_bitop3 truth table */
+	else if (!strcmp(name, "bitop3")) { in->imm = (uint32_t)n; in->imm_is_mod = 1; } /* v_bitop3 truth table */
 	else if (!strcmp(name, "format")) { /* MTBUF format: ignored */ }
 	else return -1;
 	return 1;
@@ -423,7 +423,7 @@ int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
 	}
 	if (is_branch(base) && in->nops >= 1 && in->o[0].kind == SIM_OPK_CONST)
 		in->target = in->pc + 4 + (uint64_t)((int64_t)(int16_t)in->o[0].k32 * 4);
-	if (in->nops >= 1 && in->o[in->nops - 1].kind == SIM_OPK_CONST)
+	if (in->nops >= 1 && in->o[in->nops - 1].kind == SIM_OPK_CONST && !in->imm_is_mod)
 		in->imm = in->o[in->nops - 1].k32;
 	return 0;
 }

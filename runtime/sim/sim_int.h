@@ -108,7 +108,9 @@ typedef struct SimInst {
 	uint8_t row_mask, bank_mask, bound_ctrl, fi;  /* row/bank_mask default 0xf */
 	uint8_t dst_sel, dst_unused, src_sel[2];      /* SDWA (defaults DWORD / PAD) */
 	uint8_t cbsz, abid, blgp;                     /* MFMA */
-	uint32_t imm;         /* SOPP/SOPK immediate (s_waitcnt simm16, s_setprio, s_sleep ...) */
+	uint32_t imm;         /* SOPP/SOPK immediate (s_waitcnt simm16, s_setprio, s_sleep ...),
+	                         or v_bitop3's truth table (bitop3:N) */
+	uint8_t imm_is_mod;   /* imm came from a modifier; operands must not overwrite it */
 	uint64_t target;      /* branch target (image offset) for SOPP branches */
 	uint32_t raw[4];      /* the encoding, little-endian dwords */
 	char mnem[48];        /* printed mnemonic, suffix included */
