@@ -148,8 +148,4 @@ flyrt_status flyrt_sim_open(flyrt_device *dev);
 /* Unload every module left on a device (flyrt_device_close). */
 void flyrt_module_free_all(flyrt_device *dev);
 
-/* TEMPORARY until codeobj.c lands: declared here, added to codeobj.h/.c on merge. */
-int co_find_section(const void *data, size_t size, const char *name,
-                    const void **out, size_t *outsize);
-
 #endif

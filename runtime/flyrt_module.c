@@ -132,8 +132,8 @@ static flyrt_status
 module_build(flyrt_device *dev, const void *data, size_t size, flyrt_module *m)
 {
 	char err[512];
-	const void *img = data, *sec;
-	size_t imgsize = size, secsize;
+	const void *img = data;
+	size_t imgsize = size;
 	flyrt_status st;
 
 	switch (co_sniff(data, size)) {
@@ -142,10 +142,8 @@ module_build(flyrt_device *dev, const void *data, size_t size, flyrt_module *m)
 	case 2:
 		if (co_bundle_find(data, size, dev->arch, &img, &imgsize, err, sizeof err)) {
 			/* the reader says which: a corrupt bundle, or no entry for us */
-			if (strstr(err, "no entry") || strstr(err, "no bundle entry") ||
-			    strstr(err, "not found"))
-				return flyrt_fail(FLYRT_ERROR_NO_BINARY_FOR_DEVICE,
-				                  "offload bundle has no code object for %s: %s", dev->arch, err);
+			if (strstr(err, "has no code object for"))
+				return flyrt_fail(FLYRT_ERROR_NO_BINARY_FOR_DEVICE, "%s", err);
 			return flyrt_fail(FLYRT_ERROR_INVALID_IMAGE, "corrupt offload bundle: %s", err);
 		}
 		if (co_sniff(img, imgsize) != 1)
@@ -173,8 +171,8 @@ module_build(flyrt_device *dev, const void *data, size_t size, flyrt_module *m)
 		                  "code object is built for %s, the device is %s",
 		                  m->co->processor[0] ? m->co->processor : "an unknown processor",
 		                  dev->arch);
-	if (co_find_section(m->image, imgsize, ".flyc.meta", &sec, &secsize) == 0 &&
-	    flyrt_meta_parse(sec, secsize, &m->meta, err, sizeof err))
+	if (m->co->flyc_meta &&
+	    flyrt_meta_parse(m->co->flyc_meta, m->co->flyc_meta_size, &m->meta, err, sizeof err))
 		return flyrt_fail(FLYRT_ERROR_INVALID_METADATA, "%s", err);
 	for (int i = 0; i < m->meta.nkernels; i++)
 		if (!co_find_kernel(m->co, m->meta.kernels[i].name))
