@@ -47,17 +47,6 @@ flyrt_status_name(flyrt_status st)
 	}
 }
 
-const char *
-flyrt_arg_type_name(flyrt_arg_type t)
-{
-	switch (t) {
-#define X(name, text, size) case name: return text;
-	FLYRT_ARG_TYPES(X)
-#undef X
-	default: return "?";
-	}
-}
-
 /* ---- devices --------------------------------------------------------------------- */
 
 static flyrt_status

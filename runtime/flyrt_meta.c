@@ -213,6 +213,19 @@ flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out)
 	return 0;
 }
 
+/* In this file, not flyrt_core.c, so that flyc's launcher generator links without
+ * the device code. */
+const char *
+flyrt_arg_type_name(flyrt_arg_type t)
+{
+	switch (t) {
+#define X(name, text, size) case name: return text;
+	FLYRT_ARG_TYPES(X)
+#undef X
+	default: return "?";
+	}
+}
+
 /* ---- the line-oriented format ---------------------------------------------------- */
 
 static const struct { const char *name; flyrt_arg_type type; } scalar_types[] = {
