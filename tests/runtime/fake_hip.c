@@ -1,0 +1,78 @@
+/*
+ * fake_hip.c — a stand-in for libamdhip64.so used through FLYRT_HIP_LIBRARY to test
+ * libflyrt's HIP backend on a machine without ROCm. Built twice:
+ *   -DFAKE_DEVICES=0: hipGetDeviceCount reports no device (the "no device" path);
+ *   -DFAKE_DEVICES=1: one "gfx950:sramecc+:xnack-" device whose memory is host memory
+ *     and whose hipModuleLaunchKernel runs the kernel "vadd" on the CPU from the
+ *     kernelParams it is given (so the test sees exactly what the backend passed).
+ * Only the entry points libflyrt resolves are defined (the ROCm 6 C ABI).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FAKE_DEVICES
+#define FAKE_DEVICES 1
+#endif
+
+static int inited, current = -1, loaded, launches;
+
+int hipInit(unsigned flags) { (void)flags; inited = 1; return 0; }
+int hipGetDeviceCount(int *n) { *n = inited ? FAKE_DEVICES : 0; return inited ? (FAKE_DEVICES ? 0 : 100) : 3; }
+int hipSetDevice(int d) { if (d >= FAKE_DEVICES) return 101; current = d; return 0; }
+int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : 0; return 0; }
+int
+hipGetDevicePropertiesR0600(void *prop, int dev)
+{
+	(void)dev;
+	strcpy((char *)prop + 1160, "gfx950:sramecc+:xnack-");
+	return 0;
+}
+int
+hipModuleLoadData(void **mod, const void *image)
+{
+	const unsigned char *p = image;
+	if (p[0] != 0x7f || p[1] != 'E')
+		return 200;
+	*mod = malloc(1);
+	loaded++;
+	return 0;
+}
+int
+hipModuleGetFunction(void **fn, void *mod, const char *name)
+{
+	(void)mod;
+	*fn = strdup(name);
+	return 0;
+}
+int hipModuleUnload(void *mod) { free(mod); loaded--; return 0; }
+int hipMalloc(void **p, size_t n) { *p = calloc(1, n); return *p ? 0 : 2; }
+int hipFree(void *p) { free(p); return 0; }
+int hipMemcpy(void *d, const void *s, size_t n, int kind) { (void)kind; memmove(d, s, n); return 0; }
+int hipDeviceSynchronize(void) { return current < 0 ? 1 : 0; }
+const char *hipGetErrorString(int e) { return e == 200 ? "hipErrorInvalidImage" : "fake hip error"; }
+
+int
+hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                      unsigned by, unsigned bz, unsigned lds, void *stream, void **params,
+                      void **extra)
+{
+	(void)gy; (void)gz; (void)by; (void)bz; (void)lds; (void)stream;
+	if (extra || !params)
+		return 1;
+	launches++;
+	if (!strcmp(fn, "vadd")) {
+		const float *a = *(const float **)params[0], *b = *(const float **)params[1];
+		float *c = *(float **)params[2];
+		int n = *(int *)params[3];
+		for (unsigned i = 0; i < gx * bx; i++)
+			if ((int)i < n)
+				c[i] = a[i] + b[i];
+		return 0;
+	}
+	return 98;
+}
+
+/* for the test: counters */
+int fake_hip_loaded(void) { return loaded; }
+int fake_hip_launches(void) { return launches; }
