@@ -13,27 +13,7 @@
 
 #include "flyrt_internal.h"
 
-#if defined(__has_include)
-#if __has_include("sim/sim.h")
 #include "sim/sim.h"
-#define HAVE_SIM_H 1
-#endif
-#endif
-#ifndef HAVE_SIM_H
-/* The simulator's interface as agreed (runtime/sim/sim.h on branch sim), declared here
- * only until that header is merged. */
-typedef struct SimDevice SimDevice;
-typedef struct { int nthreads; int racecheck; int trace; } SimConfig;
-SimDevice *sim_create(const SimConfig *cfg);
-void sim_destroy(SimDevice *d);
-uint64_t sim_alloc(SimDevice *d, uint64_t bytes);
-int sim_free(SimDevice *d, uint64_t va);
-int sim_write(SimDevice *d, uint64_t va, const void *src, uint64_t n);
-int sim_read(SimDevice *d, uint64_t va, void *dst, uint64_t n);
-int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k, const uint32_t grid[3],
-               const uint32_t block[3], const void *kernarg, size_t kernarg_size,
-               char *err, size_t errlen);
-#endif
 
 enum { SIM_LDS_BYTES = 160 * 1024 };  /* gfx950: 160 KiB per workgroup */
 

@@ -15,7 +15,6 @@
 #include <cmocka.h>
 
 #include "flyrt_internal.h"
-#include "flyrt_simdouble.h"  /* until the simulator is merged: libflyrt links it */
 
 static const MetaArg two_args[] = {
 	{ "A", 1, FLYRT_ARG_PTR, "f32", 16 },
