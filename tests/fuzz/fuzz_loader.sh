@@ -17,11 +17,12 @@ srcs="tests/fuzz/fuzz_loader.c $(ls runtime/*.c runtime/hip/*.c runtime/sim/*.c 
 	$(llvm-config-22 --ldflags --libs --system-libs) -lm -lpthread -ldl \
 	-o "$out/fuzz_loader" || { echo "fuzz_loader: build failed"; exit 1; }
 k=tests/runtime/kernels c=$out/loader-corpus
+: >"$out/empty"
 "$bin/clang" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx950 -nogpulib -O2 \
 	-cl-kernel-arg-info -c $k/rt.cl -o "$out/rt.o" && "$bin/ld.lld" -shared "$out/rt.o" -o "$c/raw" &&
 "$bin/llvm-objcopy" --add-section=.flyc.meta=$k/rt.meta "$c/raw" "$c/meta" &&
 "$bin/clang-offload-bundler" -type=o -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx950 \
-	-input=/dev/null -input="$c/meta" -output="$c/bundle" || echo "fuzz_loader: seeding code objects failed"
+	-input="$out/empty" -input="$c/meta" -output="$c/bundle" || echo "fuzz_loader: seeding code objects failed"
 cp $k/rt.meta "$c/meta.txt"; cp $k/rt.tune "$c/tune.txt"
 "$out/fuzz_loader" -max_total_time="$secs" -max_len=65536 -artifact_prefix="$out/loader-crashes/" \
 	"$c" 2>"$out/fuzz_loader.log"

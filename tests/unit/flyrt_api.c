@@ -93,12 +93,12 @@ setup(void **state)
 	       "%s/llvm-objcopy --add-section=.flyc.meta=%s/bad.meta %s/gfx950.hsaco %s/badmeta.hsaco",
 	       dir, bin, dir, dir, dir, dir, bin, dir, dir, dir))
 		return -1;
-	if (sh("cd %s && %s/clang-offload-bundler -type=o -bundle-align=4096 "
+	if (sh("cd %s && : > empty && %s/clang-offload-bundler -type=o -bundle-align=4096 "
 	       "-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1201,"
-	       "hipv4-amdgcn-amd-amdhsa--gfx950 -input=/dev/null -input=gfx1201.hsaco "
+	       "hipv4-amdgcn-amd-amdhsa--gfx950 -input=empty -input=gfx1201.hsaco "
 	       "-input=meta.hsaco -output=fat.co && %s/clang-offload-bundler -type=o "
 	       "-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1201 "
-	       "-input=/dev/null -input=gfx1201.hsaco -output=fat1201.co", dir, bin, bin))
+	       "-input=empty -input=gfx1201.hsaco -output=fat1201.co", dir, bin, bin))
 		return -1;
 	return 0;
 }
