@@ -8,6 +8,12 @@
  *   gemm  K%64==0  ->  gemm_256x256 gemm_generic          (text: family bucket -> variants)
  *   gemm, *, gemm_generic
  *
+ * A JSON table is an array of rows, each an object with "kernel" (or "family"),
+ * "bucket" (optional, default "*") and "variants" (an array of names, or one string):
+ *
+ *   [ {"kernel": "gemm", "bucket": "M<=128 N<=128", "variants": ["gemm_64x64", "gemm_generic"]},
+ *     {"kernel": "gemm", "variants": "gemm_generic"} ]
+ *
  * A bucket is "*" (any call) or conditions separated by spaces, all of which must
  * hold: NAME OP INT with OP one of < <= > >= == !=, or NAME%INT==INT / NAME%INT!=INT.
  * NAME is an integer scalar argument of the kernel. A CSV header row whose first field
@@ -249,6 +255,175 @@ out:
 	return st;
 }
 
+/* ---- JSON tables: [{"kernel": F, "bucket": B, "variants": [V, ...]}, ...] ------------- */
+
+typedef struct {
+	const char *s;
+	size_t i;
+	int line;
+} Js;
+
+static void
+js_ws(Js *j)
+{
+	for (;; j->i++) {
+		char c = j->s[j->i];
+		if (c == '\n')
+			j->line++;
+		else if (c != ' ' && c != '\t' && c != '\r')
+			return;
+	}
+}
+
+static flyrt_status
+js_err(const Js *j, const char *what)
+{
+	return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: JSON: %s", j->line, what);
+}
+
+/* A string into out (cap bytes); only ASCII escapes. */
+static flyrt_status
+js_str(Js *j, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (j->s[j->i] != '"')
+		return js_err(j, "expected a string");
+	j->i++;
+	for (;;) {
+		char c = j->s[j->i++];
+		if (!c || c == '\n')
+			return js_err(j, "unterminated string");
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			char e = j->s[j->i++];
+			const char *map = strchr("\"\"\\\\//b\bf\fn\nr\rt\t", e);
+			if (e == 'u') {
+				unsigned v = 0;
+				for (int k = 0; k < 4; k++) {
+					char h = j->s[j->i++];
+					if (!isxdigit((unsigned char)h))
+						return js_err(j, "bad \\u escape");
+					v = v * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (h | 32) - 'a' + 10);
+				}
+				if (v == 0 || v > 0x7f)
+					return js_err(j, "only ASCII \\u escapes are accepted");
+				c = (char)v;
+			} else if (e && map && (map - "\"\"\\\\//b\bf\fn\nr\rt\t") % 2 == 0) {
+				c = map[1];
+			} else {
+				return js_err(j, "bad escape");
+			}
+		}
+		if (c == ',' || c == '\n')
+			return js_err(j, "a name or bucket cannot contain ',' or a newline");
+		if (n + 1 >= cap)
+			return js_err(j, "string too long");
+		out[n++] = c;
+	}
+	out[n] = 0;
+	return FLYRT_SUCCESS;
+}
+
+static flyrt_status
+parse_json(const char *text, flyrt_tuning *t)
+{
+	Js j = { text, 0, 1 };
+	flyrt_status st;
+
+	js_ws(&j);
+	if (text[j.i++] != '[')
+		return js_err(&j, "expected '[' (an array of rows)");
+	js_ws(&j);
+	if (text[j.i] == ']') {
+		j.i++;
+		goto end;
+	}
+	for (;;) {
+		char fam[256] = "", bucket[1024] = "", vars[2048] = "", key[64], line[3400];
+		int row_line;
+		js_ws(&j);
+		row_line = j.line;
+		if (text[j.i++] != '{')
+			return js_err(&j, "expected '{' (a row object)");
+		for (;;) {
+			js_ws(&j);
+			if ((st = js_str(&j, key, sizeof key)) != FLYRT_SUCCESS)
+				return st;
+			js_ws(&j);
+			if (text[j.i++] != ':')
+				return js_err(&j, "expected ':'");
+			js_ws(&j);
+			if (!strcmp(key, "kernel") || !strcmp(key, "family")) {
+				st = js_str(&j, fam, sizeof fam);
+			} else if (!strcmp(key, "bucket")) {
+				st = js_str(&j, bucket, sizeof bucket);
+			} else if (!strcmp(key, "variants") && text[j.i] == '[') {
+				j.i++;
+				js_ws(&j);
+				st = FLYRT_SUCCESS;
+				while (st == FLYRT_SUCCESS && text[j.i] != ']') {
+					size_t l = strlen(vars);
+					if (l + 2 >= sizeof vars)
+						return js_err(&j, "too many variants");
+					if (l)
+						vars[l++] = ' ';
+					st = js_str(&j, vars + l, sizeof vars - l);
+					js_ws(&j);
+					if (st == FLYRT_SUCCESS && text[j.i] == ',') {
+						j.i++;
+						js_ws(&j);
+						if (text[j.i] == ']')
+							return js_err(&j, "',' before ']'");
+					} else if (st == FLYRT_SUCCESS && text[j.i] != ']') {
+						return js_err(&j, "expected ',' or ']' in variants");
+					}
+				}
+				j.i++;
+			} else if (!strcmp(key, "variants")) {
+				st = js_str(&j, vars, sizeof vars);
+			} else {
+				return js_err(&j, "unknown key (expected kernel, bucket, variants)");
+			}
+			if (st != FLYRT_SUCCESS)
+				return st;
+			js_ws(&j);
+			if (text[j.i] == ',') {
+				j.i++;
+				continue;
+			}
+			if (text[j.i++] != '}')
+				return js_err(&j, "expected ',' or '}'");
+			break;
+		}
+		if (!fam[0] || !vars[0])
+			return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: JSON: a row "
+			                  "needs \"kernel\" and \"variants\"", row_line);
+		snprintf(line, sizeof line, "%s, %s, %s", fam, bucket[0] ? bucket : "*", vars);
+		Row *nr = realloc(t->rows, sizeof *nr * (size_t)(t->nrows + 1));
+		if (!nr)
+			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+		t->rows = nr;
+		if ((st = parse_row(line, row_line, &t->rows[t->nrows])) != FLYRT_SUCCESS)
+			return st;
+		t->nrows++;
+		js_ws(&j);
+		if (text[j.i] == ',') {
+			j.i++;
+			continue;
+		}
+		if (text[j.i++] != ']')
+			return js_err(&j, "expected ',' or ']' after a row");
+		break;
+	}
+end:
+	js_ws(&j);
+	if (text[j.i])
+		return js_err(&j, "text after the closing ']'");
+	return FLYRT_SUCCESS;
+}
+
 flyrt_status
 flyrt_tuning_parse(const char *text, size_t len, flyrt_tuning **out)
 {
@@ -275,6 +450,10 @@ flyrt_tuning_parse(const char *text, size_t len, flyrt_tuning **out)
 	buf[len] = 0;
 	if (strlen(buf) != len) {
 		st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table contains a NUL byte");
+		goto out;
+	}
+	if (buf[strspn(buf, " \t\r\n")] == '[') {
+		st = parse_json(buf, t);
 		goto out;
 	}
 	while (pos < len) {

@@ -254,7 +254,7 @@ flyrt_status flyrt_launch_first(flyrt_kernel *const *kernels, int nkernels,
                                 int nargs, flyrt_kernel **chosen);
 
 /* A tuning table: rows "family, bucket, variants" (CSV) or "family bucket -> variants"
- * (plain text); see docs/runtime.md. A bucket is "*" or conditions on scalar arguments
+ * (plain text), or a JSON array of {"kernel", "bucket", "variants"}; see docs/runtime.md. A bucket is "*" or conditions on scalar arguments
  * joined by spaces, all of which must hold, e.g. "M<=128 N<=128 K%64==0". */
 typedef struct flyrt_tuning flyrt_tuning;
 

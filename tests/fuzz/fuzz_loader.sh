@@ -23,7 +23,7 @@ k=tests/runtime/kernels c=$out/loader-corpus
 "$bin/llvm-objcopy" --add-section=.flyc.meta=$k/rt.meta "$c/raw" "$c/meta" &&
 "$bin/clang-offload-bundler" -type=o -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx950 \
 	-input="$out/empty" -input="$c/meta" -output="$c/bundle" || echo "fuzz_loader: seeding code objects failed"
-cp $k/rt.meta "$c/meta.txt"; cp $k/rt.tune "$c/tune.txt"
+cp $k/rt.meta "$c/meta.txt"; cp $k/rt.tune "$c/tune.txt"; cp $k/rt.tune.json "$c/tune.json"
 "$out/fuzz_loader" -max_total_time="$secs" -max_len=65536 -artifact_prefix="$out/loader-crashes/" \
 	"$c" 2>"$out/fuzz_loader.log"
 rc=$?

@@ -466,6 +466,20 @@ dispatch_picks_variants(void **state)
 	assert_int_equal(flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4), 2);
 	assert_string_equal(names[0], "saxpy_v4");
 	assert_string_equal(names[1], "saxpy_any");
+	/* the JSON spelling of the same table gives the same candidates */
+	flyrt_tuning *tj;
+	const char *jnames[4];
+	assert_int_equal(flyrt_tuning_load("tests/runtime/kernels/rt.tune.json", &tj), FLYRT_SUCCESS);
+	for (int n = 1; n < 5000; n += 511) {
+		args[3] = flyrt_arg_i32(n);
+		int c1 = flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4);
+		int c2 = flyrt_tuning_candidates(tj, "saxpy", k, args, 4, jnames, 4);
+		assert_int_equal(c1, c2);
+		for (int i = 0; i < c1; i++)
+			assert_string_equal(names[i], jnames[i]);
+	}
+	flyrt_tuning_destroy(tj);
+	args[3] = flyrt_arg_i32(4096);
 	/* big and divisible by 4: the vector variant, 4096/256 = 16 workgroups */
 	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_SUCCESS);
 	assert_string_equal(flyrt_kernel_name(chosen), "saxpy_v4");

@@ -274,6 +274,34 @@ tuning_tables_parse(void **state)
 		assert_null(t);
 		assert_non_null(strstr(flyrt_last_error(), "line 1"));
 	}
+	/* JSON: an array of row objects */
+	static const char json[] =
+		" [ {\"kernel\": \"gemm\", \"bucket\": \"M<=128 N<=128\",\n"
+		"    \"variants\": [\"gemm_small\", \"gemm_generic\"]},\n"
+		"   {\"family\": \"gemm\", \"variants\": \"gemm_\\u0067eneric\"} ]\n";
+	assert_int_equal(flyrt_tuning_parse(json, sizeof json - 1, &t), FLYRT_SUCCESS);
+	flyrt_tuning_destroy(t);
+	static const struct { const char *text, *line; } bad_json[] = {
+		{ "[", "line 1" }, { "[{}]", "line 1" }, { "[{\"kernel\": \"g\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"variants\": [\"v\",]}]", "line 1" },
+		{ "[\n{\"kernel\": \"g\", \"variants\": \"v\", \"x\": 1}]", "line 2" },
+		{ "[{\"kernel\": \"g\", \"variants\": \"v\"}] trailing", "line 1" },
+		{ "[{\"kernel\": \"g,h\", \"variants\": \"v\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"bucket\": \"n<<1\", \"variants\": \"v\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"variants\": \"\\u00e9\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"variants\": \"v", "line 1" },
+	};
+	for (size_t i = 0; i < sizeof bad_json / sizeof bad_json[0]; i++) {
+		t = NULL;
+		if (flyrt_tuning_parse(bad_json[i].text, strlen(bad_json[i].text), &t) == FLYRT_SUCCESS)
+			fail_msg("JSON table '%s' was accepted", bad_json[i].text);
+		assert_null(t);
+		assert_non_null(strstr(flyrt_last_error(), bad_json[i].line));
+	}
+	/* every prefix of a JSON table is handled */
+	for (size_t n = 0; n < sizeof json - 1; n++)
+		if (flyrt_tuning_parse(json, n, &t) == FLYRT_SUCCESS)
+			flyrt_tuning_destroy(t);
 	assert_int_equal(flyrt_tuning_load("/nonexistent/table.csv", &t), FLYRT_ERROR_FILE);
 	assert_null(t);
 }
