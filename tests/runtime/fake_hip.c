@@ -3,8 +3,9 @@
  * libflyrt's HIP backend on a machine without ROCm. Built twice:
  *   -DFAKE_DEVICES=0: hipGetDeviceCount reports no device (the "no device" path);
  *   -DFAKE_DEVICES=1: one "gfx950:sramecc+:xnack-" device whose memory is host memory
- *     and whose hipModuleLaunchKernel runs the kernel "vadd" on the CPU from the
- *     kernelParams it is given (so the test sees exactly what the backend passed).
+ *     and whose hipModuleLaunchKernel runs the kernels "vadd", "saxpy_v4" and
+ *     "saxpy_any" of tests/runtime/kernels/rt.cl on the CPU from the kernelParams it is
+ *     given (so the tests see exactly what the backend passed).
  * Only the entry points libflyrt resolves are defined (the ROCm 6 C ABI).
  */
 #include <stdint.h>
@@ -79,6 +80,17 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
 		for (unsigned i = 0; i < gx * bx; i++)
 			if ((int)i < n)
 				c[i] = a[i] + b[i];
+		return 0;
+	}
+	if (!strcmp(fn, "saxpy_v4") || !strcmp(fn, "saxpy_any")) {
+		float *y = *(float **)params[0];
+		const float *x = *(const float **)params[1];
+		float a = *(float *)params[2];
+		int n = *(int *)params[3], per = ((const char *)fn)[6] == 'v' ? 4 : 1;
+		for (unsigned t = 0; t < gx * bx; t++)
+			if ((int)(t * per) < n)
+				for (int j = 0; j < per; j++)
+					y[t * per + j] = a * x[t * per + j] + y[t * per + j];
 		return 0;
 	}
 	return 98;

@@ -70,6 +70,14 @@ if cc_prog hip_fake_test tests/runtime/hip_fake_test.c; then
 	(unset FLY_DEVICE; FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so" \
 		run_prog "runtime: hip_fake_test" "$TMP/hip_fake_test" "$TMP/rt.hsaco" "$TMP/gfx1201.hsaco")
 fi
+# make check-gpu's program, run against the stand-in (a real GPU run needs /dev/kfd)
+if [ -x "$B/bin/flyrt-gpu-tests" ]; then
+	(unset FLY_DEVICE; FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so" \
+		run_prog "runtime: flyrt-gpu-tests" "$B/bin/flyrt-gpu-tests") | sed 's/^\(PASS\|FAIL\|SKIP\): gpu: /\1: gpu (stand-in HIP): /'
+	(unset FLY_DEVICE FLYRT_HIP_LIBRARY; run_prog "runtime: flyrt-gpu-tests" "$B/bin/flyrt-gpu-tests") |
+		grep -q '^SKIP: gpu' && pass "gpu: flyrt-gpu-tests skips cleanly without a GPU" ||
+		fail "gpu: flyrt-gpu-tests skips cleanly without a GPU"
+fi
 
 # ---- the simulator must be able to run kernels for the rest -------------------------
 if ! grep -q 'sim_launch' runtime/sim/*.c 2>/dev/null; then
