@@ -174,15 +174,25 @@ emit(FILE *f, Out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* idx: the kernel's index, used to keep names unique when two kernel names map to the
+ * same C identifier (e.g. "a.b" and "a_b"). */
 static void
-emit_kernel(Out *o, const char *base, const CoKernel *k, const MetaKernel *mk,
+emit_kernel(Out *o, const char *base, const CoObject *co, int idx, const MetaKernel *mk,
             const Param *p, int n)
 {
-	char fn[CO_NAME_MAX + 80], cn[CO_NAME_MAX + 8];
+	const CoKernel *k = &co->kernels[idx];
+	char fn[CO_NAME_MAX + 80], cn[CO_NAME_MAX + 8], other[CO_NAME_MAX + 8];
 	FILE *hs[2] = { o->h, o->c };
 
 	c_name(k->name, cn, sizeof cn);
 	snprintf(fn, sizeof fn, "%s_%s", base, cn);
+	for (int i = 0; i < co->nkernels; i++) {
+		c_name(co->kernels[i].name, other, sizeof other);
+		if (i != idx && !strcmp(other, cn)) {
+			snprintf(fn, sizeof fn, "%s_%s_%d", base, cn, idx);
+			break;
+		}
+	}
 	emit(o->h, o, "\n/* kernel %s(", k->name);
 	for (int i = 0; i < n; i++)
 		emit(o->h, o, "%s%s: %s", i ? ", " : "", p[i].name, p[i].desc);
@@ -249,7 +259,7 @@ generate(Out *o, const uint8_t *data, size_t size, const CoObject *co, const Fly
 		int n = params_of(k, mk, &p, err, errlen);
 		if (n < 0)
 			return -1;
-		emit_kernel(o, base, k, mk, p, n);
+		emit_kernel(o, base, co, i, mk, p, n);
 		free(p);
 	}
 	emit(o->h, o, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
