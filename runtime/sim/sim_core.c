@@ -66,6 +66,7 @@ struct SimRun {
 	uint64_t wave_insts, lane_insts;
 	int trace;
 	int racecheck;
+	uint64_t step_limit;
 };
 
 /* ---- address space ---- */
@@ -178,8 +179,9 @@ void sim_last_stats(const SimDevice *d, SimStats *out) { if (d && out) *out = d-
 static void kernel_pc(const SimWave *w, char *buf, size_t n)
 {
 	const CoKernel *k = w->run->k;
+	/* relative to the kernel's entry (negative when in a function placed before it) */
 	if (w->pc >= k->entry_addr) snprintf(buf, n, "%s+0x%llx", k->name, (unsigned long long)(w->pc - k->entry_addr));
-	else snprintf(buf, n, "0x%llx", (unsigned long long)w->pc);
+	else snprintf(buf, n, "%s-0x%llx", k->name, (unsigned long long)(k->entry_addr - w->pc));
 }
 
 int sim_fault(SimWave *w, const char *fmt, ...)
@@ -246,9 +248,9 @@ void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write)
 	if ((uint64_t)addr + n > g->lds_size) {
 		char why[64];
 		snprintf(why, sizeof why, "beyond the kernel's LDS size %u", g->lds_size);
-		return violation(w, "LDS", addr, n, lane, write, why);
+		return violation(w, "LDS", addr, n, lane, write != 0, why);
 	}
-	if (w->run->racecheck && g->race) {
+	if (w->run->racecheck && g->race && write != 2) {   /* 2 = atomic: never a race */
 		for (uint32_t a = addr / 4; a <= (addr + n - 1) / 4; a++) {
 			uint32_t *e = &g->race[2 * a];
 			uint32_t me = (uint32_t)w->id + 1;
@@ -368,25 +370,24 @@ static int dpp_src_lane(const SimInst *in, int l)
 static int run_dpp(SimWave *w, const SimInst *in, int src_index)
 {
 	SimInst t = *in;
+	const SimOperand *so = &in->o[src_index];
 	SimOperand *s = &t.o[src_index];
-	const unsigned tmp = SIM_NVREG;
+	const unsigned tmp = SIM_NVREG + 4;           /* staging rows (up to 2 registers: v_mov_b64_dpp) */
+	int nr = so->nregs > 2 ? 2 : so->nregs ? so->nregs : 1;
 	uint64_t exec = sim_exec(w), live = 0;
+	if (so->kind != SIM_OPK_VGPR) return sim_fault(w, "DPP source is not a VGPR in '%s'", in->text);
 	for (int l = 0; l < 64; l++) {
 		if (!((in->row_mask >> (l >> 4)) & 1) || !((in->bank_mask >> ((l >> 2) & 3)) & 1)) continue;
 		int sl;
 		unsigned c = in->dpp_ctrl;
-		if (c == 0x142) {            /* row_bcast:15: lane 15 of the previous row to rows 1..3 */
-			if (l < 16) { live |= 1ull << l; w->v[tmp][l] = in->o[src_index].kind == SIM_OPK_VGPR ? w->v[in->o[src_index].reg][l] : 0; continue; }
-			sl = (l & ~15) - 1;
-		} else if (c == 0x143) {     /* row_bcast:31: lane 31 to rows 2 and 3 */
-			if (l < 32) { live |= 1ull << l; w->v[tmp][l] = w->v[in->o[src_index].reg][l]; continue; }
-			sl = 31;
-		} else sl = dpp_src_lane(in, l);
+		if (c == 0x142) sl = l < 16 ? l : (l & ~15) - 1;     /* row_bcast:15: lane 15 of the previous row */
+		else if (c == 0x143) sl = l < 32 ? l : 31;           /* row_bcast:31: lane 31 to rows 2 and 3 */
+		else sl = dpp_src_lane(in, l);
 		if (sl == -3) return sim_fault(w, "unsupported DPP control 0x%x in '%s'", c, in->text);
 		if (sl < 0 || !((exec >> sl) & 1)) {
 			if (!in->bound_ctrl) continue;       /* lane disabled: dst keeps its value */
-			w->v[tmp][l] = 0;
-		} else w->v[tmp][l] = w->v[in->o[src_index].reg][sl];
+			for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = 0;
+		} else for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = w->v[so->reg + k][sl];
 		live |= 1ull << l;
 	}
 	s->kind = SIM_OPK_VGPR; s->reg = tmp;
@@ -471,13 +472,14 @@ static int run_wave(SimWave *w)
 			char enc[48]; int n = 0;
 			for (int i = 0; i < in->size / 4 && i < 4; i++)
 				n += snprintf(enc + n, sizeof enc - (size_t)n, i ? "%08x" : "0x%08x", in->raw[i]);
-			return sim_fault(w, "unsupported instruction %s (encoding %s) at %s+0x%llx: '%s'", in->mnem, enc,
-			                 run->k->name, (unsigned long long)(in->pc - run->k->entry_addr), in->text);
+			char at[300];
+			kernel_pc(w, at, sizeof at);
+			return sim_fault(w, "unsupported instruction %s (encoding %s) at %s: '%s'", in->mnem, enc, at, in->text);
 		}
 		if (trace && (trace > 1 || (w->id == 0 && w->wg->id[0] == 0 && w->wg->id[1] == 0 && w->wg->id[2] == 0)))
 			trace_inst(w, in);
-		if (++w->steps > STEP_LIMIT)
-			return sim_fault(w, "timeout: wave executed more than %llu instructions", (unsigned long long)STEP_LIMIT);
+		if (++w->steps > run->step_limit)
+			return sim_fault(w, "timeout: wave executed more than %llu instructions (a runaway kernel?)", (unsigned long long)run->step_limit);
 		w->lane_insts += (in->flags & SIM_F_SCALAR) ? 1 : (uint64_t)__builtin_popcountll(sim_exec(w));
 		int r;
 		SimInst idx;
@@ -715,6 +717,11 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	r.scratch_size = (r.scratch_size + 15) & ~15u;
 	r.mode = mode_from_rsrc1(k->kd.pgm_rsrc1);
 	r.trace = d->cfg.trace; r.racecheck = d->cfg.racecheck;
+	r.step_limit = STEP_LIMIT;
+	{   /* FLYC_SIM_STEP_LIMIT overrides the per-wave instruction limit */
+		const char *e = getenv("FLYC_SIM_STEP_LIMIT");
+		if (e && strtoull(e, NULL, 0) > 0) r.step_limit = strtoull(e, NULL, 0);
+	}
 	r.nwg = (uint64_t)grid[0] * grid[1] * grid[2];
 	pthread_mutex_init(&r.lock, NULL);
 	r.code = get_code(d, co, err, errlen);

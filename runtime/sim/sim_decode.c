@@ -341,6 +341,7 @@ static int parse_modifier(const char *tok, SimInst *in)
 	else if (!strcmp(name, "cbsz")) in->cbsz = (uint8_t)n;
 	else if (!strcmp(name, "abid")) in->abid = (uint8_t)n;
 	else if (!strcmp(name, "blgp")) in->blgp = (uint8_t)n;
+	else if (!strcmp(name, "bitop3")) in->imm = (uint32_t)n;   /* v_bitop3 truth table */
 	else if (!strcmp(name, "format")) { /* MTBUF format: ignored */ }
 	else return -1;
 	return 1;
@@ -372,7 +373,9 @@ int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
 	in->enc = (uint8_t)split_suffix(in->mnem, base, sizeof base);
 	in->op = (uint16_t)sim_lookup_op(base);
 	in->flags = sim_op_flags[in->op];
-	if (in->op == 0) return 0;                  /* unsupported: reported when executed */
+	/* unsupported mnemonics are still parsed as far as possible (for traces);
+	 * they are reported when executed */
+	int unsupported = in->op == 0;
 	if (in->flags & SIM_F_NOP) return 0;
 	p += ml;
 	/* tokenize at bracket depth 0 on ',' and ' ' */
@@ -390,10 +393,11 @@ int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
 		if (tl) {
 			tok[tl] = 0; tl = 0;
 			int r = parse_modifier(tok, in);
-			if (r < 0) { snprintf(err, errlen, "bad modifier '%s' in '%s'", tok, in->text); return -1; }
+			if (r < 0) { if (unsupported) return 0; snprintf(err, errlen, "bad modifier '%s' in '%s'", tok, in->text); return -1; }
 			if (r == 0) {
-				if (in->nops >= SIM_MAX_OPS) { snprintf(err, errlen, "too many operands in '%s'", in->text); return -1; }
+				if (in->nops >= SIM_MAX_OPS) { if (unsupported) return 0; snprintf(err, errlen, "too many operands in '%s'", in->text); return -1; }
 				if (parse_operand(tok, &in->o[in->nops])) {
+					if (unsupported) return 0;
 					snprintf(err, errlen, "cannot parse operand '%s' in '%s'", tok, in->text); return -1;
 				}
 				in->nops++;

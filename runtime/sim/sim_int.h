@@ -176,7 +176,7 @@ static inline uint64_t sim_vcc(const SimWave *w) { return w->s[SIM_VCC] | (uint6
 static inline uint64_t sim_sreg64(const SimWave *w, unsigned r) { return w->s[r & 127] | (uint64_t)w->s[(r + 1) & 127] << 32; }
 
 /* i-th 32-bit register of operand o for lane (constants: k32 for i 0, high half of k64 for i 1). */
-static inline uint32_t sim_rd(const SimWave *w, const SimOperand *o, int i, int lane)
+static inline __attribute__((always_inline)) uint32_t sim_rd(const SimWave *w, const SimOperand *o, int i, int lane)
 {
 	switch (o->kind) {
 	case SIM_OPK_VGPR: return w->v[o->reg + i][lane];
@@ -198,7 +198,7 @@ static inline uint64_t sim_rdf64bits(const SimWave *w, const SimOperand *o, int 
 	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
 }
 /* Write the i-th 32-bit register of a VGPR or SGPR destination. */
-static inline void sim_wr(SimWave *w, const SimOperand *o, int i, int lane, uint32_t v)
+static inline __attribute__((always_inline)) void sim_wr(SimWave *w, const SimOperand *o, int i, int lane, uint32_t v)
 {
 	if (o->kind == SIM_OPK_VGPR) w->v[o->reg + i][lane] = v;
 	else if (o->kind == SIM_OPK_SGPR) { unsigned r = (o->reg + i) & 127; if (r != SIM_NULL) w->s[r] = v; }
@@ -222,7 +222,8 @@ void *sim_gptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write);
 /* Host pointer for n bytes of device memory at va if it is wholly inside one
  * allocation, else NULL without reporting (buffer/probe use). */
 void *sim_gptr_try(SimWave *w, uint64_t va, uint32_t n);
-/* LDS pointer (checked against the workgroup's LDS size), or NULL after reporting. */
+/* LDS pointer (checked against the workgroup's LDS size), or NULL after reporting.
+ * write: 0 read, 1 write, 2 atomic (exempt from --racecheck). */
 void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write);
 /* Scratch pointer for a lane (checked), or NULL after reporting. */
 void *sim_pptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write);

@@ -32,7 +32,7 @@ static inline uint16_t mod16(const SimOperand *o, uint16_t u)
 { if (o->abs) u &= 0x7fff; if (o->neg) u ^= 0x8000; return u; }
 
 static inline int flush32(const SimWave *w) { return ((w->mode >> 4) & 3) != 3; }
-static inline float F32(const SimWave *w, const SimOperand *o, int l)
+static inline __attribute__((always_inline)) float F32(const SimWave *w, const SimOperand *o, int l)
 {
 	uint32_t u = mod32(o, sim_rd32(w, o, l));
 	if (((u >> 23) & 0xff) == 0 && flush32(w)) u &= 0x80000000u;
@@ -66,7 +66,7 @@ static inline double omod64(const SimInst *in, double f)
 	if (in->clamp) { if (f != f) f = 0.0; else if (f < 0.0) f = 0.0; else if (f > 1.0) f = 1.0; }
 	return f;
 }
-static inline void WF32(SimWave *w, const SimInst *in, int l, float f)
+static inline __attribute__((always_inline)) void WF32(SimWave *w, const SimInst *in, int l, float f)
 {
 	f = omod32(in, f);
 	uint32_t u = sim_u32(f);
@@ -212,7 +212,7 @@ static uint32_t bitop3(uint32_t a, uint32_t b, uint32_t c, uint32_t t)
 }
 int sim_op_v_bitop3_b32(SimWave *w, const SimInst *in)
 {
-	uint32_t t = in->nops > 4 ? in->o[4].k32 : 0;
+	uint32_t t = in->imm;
 	LANES(l) sim_wr(w, O(0), 0, l, bitop3(sim_rd32(w, O(1), l), sim_rd32(w, O(2), l), sim_rd32(w, O(3), l), t));
 	return SIM_NEXT;
 }
@@ -732,3 +732,39 @@ int sim_op_v_permlane32_swap_b32(SimWave *w, const SimInst *in)
 	}
 	return SIM_NEXT;
 }
+
+/* gfx9 "legacy" 16-bit mads (no op_sel on the destination) */
+VS3(v_mad_legacy_u16, a * b + c)
+VS3(v_mad_legacy_i16, (int16_t)a * (int16_t)b + (int16_t)c)
+VH3(v_mad_legacy_f16, sim_f16_to_f32(sim_f32_to_f16(a * b)) + c)
+VH3(v_fma_legacy_f16, (float)fma((double)a, (double)b, (double)c))
+int sim_op_v_bitop3_b16(SimWave *w, const SimInst *in)
+{
+	uint32_t t = in->imm;
+	LANES(l) W16(w, in, l, 3, (uint16_t)bitop3(I16(w, O(1), l, SEL(0)), I16(w, O(2), l, SEL(1)), I16(w, O(3), l, SEL(2)), t));
+	return SIM_NEXT;
+}
+int sim_op_v_dot2c_i32_i16(SimWave *w, const SimInst *in)
+{ LANES(l) { uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l);
+  int64_t s = (int64_t)(int16_t)a * (int16_t)b + (int64_t)(int16_t)(a >> 16) * (int16_t)(b >> 16) + (int32_t)sim_rd32(w, O(0), l);
+  sim_wr(w, O(0), 0, l, (uint32_t)s); } return SIM_NEXT; }
+
+/* gfx950 IEEE 754-2019 minimum/maximum of three: NaN propagates, -0 < +0 */
+static inline float ieee_minimum(float a, float b)
+{
+	if (a != a) return qnan32(a);
+	if (b != b) return qnan32(b);
+	if (a == b) return (sim_u32(a) & 0x80000000u) ? a : b;
+	return a < b ? a : b;
+}
+static inline float ieee_maximum(float a, float b)
+{
+	if (a != a) return qnan32(a);
+	if (b != b) return qnan32(b);
+	if (a == b) return (sim_u32(a) & 0x80000000u) ? b : a;
+	return a > b ? a : b;
+}
+VF3(v_minimum3_f32, ieee_minimum(ieee_minimum(a, b), c))
+VF3(v_maximum3_f32, ieee_maximum(ieee_maximum(a, b), c))
+PKF(v_pk_minimum3_f16, 3, ieee_minimum(ieee_minimum(a, b), c))
+PKF(v_pk_maximum3_f16, 3, ieee_maximum(ieee_maximum(a, b), c))

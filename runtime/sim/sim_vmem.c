@@ -289,8 +289,18 @@ static int buf_in_range(const SimInst *in, const Rsrc *r, uint64_t off, uint32_t
 }
 static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 {
-	Rsrc r = rsrc(w, O(2));
 	uint32_t n = kind == LD_B32 ? 4u * (uint32_t)ndw : ld_bytes[kind];
+	SimInst shifted;
+	if (in->lds && in->nops < 4) {
+		/* "buffer_load_dword vaddr|off, srsrc, soffset lds" has no vdata:
+		 * shift the operands to the usual positions */
+		shifted = *in;
+		memmove(&shifted.o[1], &shifted.o[0], sizeof shifted.o[0] * (SIM_MAX_OPS - 1));
+		memset(&shifted.o[0], 0, sizeof shifted.o[0]);
+		shifted.nops++;
+		in = &shifted;
+	}
+	Rsrc r = rsrc(w, O(2));
 	if (in->lds) {
 		uint32_t base = w->s[SIM_M0] + (uint32_t)in->offset;
 		LANES(l) {
@@ -488,7 +498,7 @@ static int ds_atomic(SimWave *w, const SimInst *in, int op, int wide, int ret)
 	int ai = ret ? 1 : 0, di = ai + 1;
 	uint32_t n = wide ? 8 : 4;
 	LANES(l) {
-		uint8_t *p = sim_lptr(w, ds_addr(w, in, ai, l), n, l, 1);
+		uint8_t *p = sim_lptr(w, ds_addr(w, in, ai, l), n, l, 2);
 		if (!p) return SIM_FAULT;
 		uint64_t v = wide ? sim_rd64(w, O(di), l) : sim_rd32(w, O(di), l), c = 0;
 		if (op == A_CMPSWAP) { c = v; v = wide ? sim_rd64(w, O(di + 1), l) : sim_rd32(w, O(di + 1), l); }
