@@ -6,6 +6,7 @@
  * usage: rt_e2e CODEOBJ TUNING_TABLE
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,57 @@ same(const float *a, const float *b, int n, char *detail, size_t dl)
 			return 0;
 		}
 	return 1;
+}
+
+/* Several threads share one device and one module: each loads the module (the cache
+ * gives them the same one), launches vadd on its own buffers and checks its result. */
+typedef struct {
+	flyrt_device *dev;
+	const char *path;
+	int id, ok;
+	char why[300];
+} Worker;
+
+static void *
+worker(void *arg)
+{
+	Worker *w = arg;
+	enum { WN = 300 };
+	float a[WN], b[WN], c[WN];
+	flyrt_module *m;
+	flyrt_kernel *k;
+	flyrt_deviceptr da = 0, db = 0, dc = 0;
+
+	w->ok = 0;
+	for (int i = 0; i < WN; i++) {
+		a[i] = (float)(i * (w->id + 1));
+		b[i] = (float)w->id;
+	}
+	for (int rep = 0; rep < 3; rep++) {
+		if (flyrt_module_load_file(w->dev, w->path, &m) || flyrt_module_get_kernel(m, "vadd", &k) ||
+		    flyrt_malloc(w->dev, sizeof a, &da) || flyrt_malloc(w->dev, sizeof b, &db) ||
+		    flyrt_malloc(w->dev, sizeof c, &dc) || flyrt_memcpy_htod(w->dev, da, a, sizeof a) ||
+		    flyrt_memcpy_htod(w->dev, db, b, sizeof b)) {
+			snprintf(w->why, sizeof w->why, "setup: %s", flyrt_last_error());
+			return NULL;
+		}
+		flyrt_arg args[] = { flyrt_arg_ptr(da), flyrt_arg_ptr(db), flyrt_arg_ptr(dc), flyrt_arg_i32(WN) };
+		if (flyrt_launch(k, NULL, args, 4) || flyrt_memcpy_dtoh(w->dev, c, dc, sizeof c)) {
+			snprintf(w->why, sizeof w->why, "launch: %s", flyrt_last_error());
+			return NULL;
+		}
+		for (int i = 0; i < WN; i++)
+			if (c[i] != a[i] + b[i]) {
+				snprintf(w->why, sizeof w->why, "thread %d element %d: %g", w->id, i, c[i]);
+				return NULL;
+			}
+		flyrt_free(w->dev, da);
+		flyrt_free(w->dev, db);
+		flyrt_free(w->dev, dc);
+		flyrt_module_unload(m);
+	}
+	w->ok = 1;
+	return NULL;
 }
 
 int
@@ -186,6 +238,28 @@ main(int argc, char **argv)
 		report(ok, name, detail);
 	}
 	flyrt_tuning_destroy(tune);
+
+	{
+		Worker w[4];
+		pthread_t th[4];
+		int all = 1;
+		for (int i = 0; i < 4; i++) {
+			w[i].dev = dev;
+			w[i].path = argv[1];
+			w[i].id = i;
+			w[i].why[0] = 0;
+			pthread_create(&th[i], NULL, worker, &w[i]);
+		}
+		detail[0] = 0;
+		for (int i = 0; i < 4; i++) {
+			pthread_join(th[i], NULL);
+			if (!w[i].ok && all) {
+				all = 0;
+				snprintf(detail, sizeof detail, "%s", w[i].why);
+			}
+		}
+		report(all, "c: 4 threads share the device and the module cache", detail);
+	}
 
 	flyrt_free(dev, da);
 	flyrt_free(dev, db);
