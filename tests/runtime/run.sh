@@ -87,6 +87,23 @@ if ! grep -q 'sim_launch' runtime/sim/*.c 2>/dev/null; then
 	exit 0
 fi
 
+# ---- flyrt-info ----------------------------------------------------------------------
+out=$("$B/bin/flyrt-info" "$TMP/fat.co" 2>&1); rc=$?
+miss=
+for re in '^kernel vadd$' 'arg a +ptr +f32 align 16 +offset 0 size 8$' 'arg n +i32 +offset 24 size 4$' \
+	'^  block 64 1 1$' '^  requires aligned\(a, 16\)$' 'arg m +i64 +offset 16 size 8 +\(from the AMDGPU note\)'; do
+	printf '%s\n' "$out" | grep -Eq -- "$re" || miss="$miss /$re/"
+done
+if [ $rc = 0 ] && [ -z "$miss" ]; then pass "info: lists kernels, typed args and requires"
+else fail "info: lists kernels, typed args and requires" "exit $rc; missing:$miss" "$out"; fi
+expect_out "info: an arch mismatch is a clear error" 1 \
+	'FLYRT_ERROR_NO_BINARY_FOR_DEVICE: .*built for gfx1201, the device is gfx950' -- \
+	"$B/bin/flyrt-info" "$TMP/gfx1201.hsaco"
+(unset FLYRT_HIP_LIBRARY FLY_DEVICE
+expect_out "info: --device=hip says there is no HIP runtime" 1 \
+	'FLYRT_ERROR_NO_(HIP_RUNTIME: no HIP runtime|DEVICE: no device)' -- \
+	"$B/bin/flyrt-info" --device=hip "$TMP/rt.hsaco")
+
 # ---- C -------------------------------------------------------------------------------
 if cc_prog rt_e2e tests/runtime/rt_e2e.c; then
 	(unset FLY_DEVICE; run_prog "runtime: rt_e2e" "$TMP/rt_e2e" "$TMP/rt.hsaco" $K/rt.tune)
