@@ -275,6 +275,16 @@ js_ws(Js *j)
 	}
 }
 
+/* The next character, consumed; at the end of the text 0, not consumed. */
+static char
+js_get(Js *j)
+{
+	char c = j->s[j->i];
+	if (c)
+		j->i++;
+	return c;
+}
+
 static flyrt_status
 js_err(const Js *j, const char *what)
 {
@@ -291,18 +301,18 @@ js_str(Js *j, char *out, size_t cap)
 		return js_err(j, "expected a string");
 	j->i++;
 	for (;;) {
-		char c = j->s[j->i++];
+		char c = js_get(j);
 		if (!c || c == '\n')
 			return js_err(j, "unterminated string");
 		if (c == '"')
 			break;
 		if (c == '\\') {
-			char e = j->s[j->i++];
+			char e = js_get(j);
 			const char *map = strchr("\"\"\\\\//b\bf\fn\nr\rt\t", e);
 			if (e == 'u') {
 				unsigned v = 0;
 				for (int k = 0; k < 4; k++) {
-					char h = j->s[j->i++];
+					char h = js_get(j);
 					if (!isxdigit((unsigned char)h))
 						return js_err(j, "bad \\u escape");
 					v = v * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (h | 32) - 'a' + 10);
@@ -333,7 +343,7 @@ parse_json(const char *text, flyrt_tuning *t)
 	flyrt_status st;
 
 	js_ws(&j);
-	if (text[j.i++] != '[')
+	if (js_get(&j) != '[')
 		return js_err(&j, "expected '[' (an array of rows)");
 	js_ws(&j);
 	if (text[j.i] == ']') {
@@ -345,14 +355,14 @@ parse_json(const char *text, flyrt_tuning *t)
 		int row_line;
 		js_ws(&j);
 		row_line = j.line;
-		if (text[j.i++] != '{')
+		if (js_get(&j) != '{')
 			return js_err(&j, "expected '{' (a row object)");
 		for (;;) {
 			js_ws(&j);
 			if ((st = js_str(&j, key, sizeof key)) != FLYRT_SUCCESS)
 				return st;
 			js_ws(&j);
-			if (text[j.i++] != ':')
+			if (js_get(&j) != ':')
 				return js_err(&j, "expected ':'");
 			js_ws(&j);
 			if (!strcmp(key, "kernel") || !strcmp(key, "family")) {
@@ -380,7 +390,8 @@ parse_json(const char *text, flyrt_tuning *t)
 						return js_err(&j, "expected ',' or ']' in variants");
 					}
 				}
-				j.i++;
+				if (st == FLYRT_SUCCESS)
+					j.i++;   /* the ']' */
 			} else if (!strcmp(key, "variants")) {
 				st = js_str(&j, vars, sizeof vars);
 			} else {
@@ -393,7 +404,7 @@ parse_json(const char *text, flyrt_tuning *t)
 				j.i++;
 				continue;
 			}
-			if (text[j.i++] != '}')
+			if (js_get(&j) != '}')
 				return js_err(&j, "expected ',' or '}'");
 			break;
 		}
@@ -413,7 +424,7 @@ parse_json(const char *text, flyrt_tuning *t)
 			j.i++;
 			continue;
 		}
-		if (text[j.i++] != ']')
+		if (js_get(&j) != ']')
 			return js_err(&j, "expected ',' or ']' after a row");
 		break;
 	}
