@@ -10,8 +10,9 @@
     out = array.array("f", bytes(4 * n)); c.download(out)
 
 Pointer arguments accept a DeviceBuffer, an int (a device address), an object with
-data_ptr() (a PyTorch tensor on the GPU), an object with __dlpack__ (a DLPack
-capsule; host tensors are staged through device memory), or a plain Python buffer
+__dlpack__ (a DLPack capsule: device tensors pass their address, compact host tensors
+are staged through device memory), an object with data_ptr() (a device address, used
+when DLPack export is not available), or a plain Python buffer
 (bytearray, array.array, memoryview, ...): it is copied to the device before the launch
 and, when writable, copied back after it. Scalars are Python ints and floats, converted
 to the argument's type from the metadata (range-checked).
@@ -304,12 +305,15 @@ def _dlpack(obj):
     cap = obj.__dlpack__()
     p = _capsule_get(cap, b"dltensor")
     t = _DLTensor.from_address(p)   # DLManagedTensor starts with its DLTensor
-    n = 1
-    for i in range(t.ndim):
+    n, compact, expect = 1, True, 1
+    for i in reversed(range(t.ndim)):
+        if t.strides and t.shape[i] != 1 and t.strides[i] != expect:
+            compact = False
+        expect *= t.shape[i]
         n *= t.shape[i]
     nbytes = n * ((t.dtype.bits * t.dtype.lanes + 7) // 8)
     on_host = t.device.device_type in (_DL_CPU, _DL_CUDA_HOST, _DL_ROCM_HOST)
-    return (t.data or 0) + t.byte_offset, nbytes, on_host, cap
+    return (t.data or 0) + t.byte_offset, nbytes, on_host, compact, cap
 
 
 # ---- modules and kernels -------------------------------------------------------------
@@ -467,6 +471,27 @@ class Kernel:
         post.append(lambda ok, keep=keep: keep.clear())
         return arr, post
 
+    def _dlpack_arg(self, a, v, i, ai, post, keep):
+        """A DLPack tensor as pointer argument; False if it cannot export (try data_ptr)."""
+        try:
+            addr, nbytes, on_host, compact, cap = _dlpack(v)
+        except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
+            if hasattr(v, "data_ptr"):
+                return False
+            raise
+        keep.append(cap)
+        if not on_host:   # device memory: pass its address
+            a.v.ptr = addr
+            return True
+        if not compact:   # a host tensor is staged byte for byte: it must be compact
+            raise FlyrtError(12, "argument %d (%s): a strided host tensor cannot be staged; "
+                             "pass a contiguous one" % (i, ai.name))
+        host = (ctypes.c_char * max(nbytes, 1)).from_address(addr)
+        d = self.mod.dev.upload(memoryview(host))
+        a.v.ptr = d.ptr
+        post.append(_copy_back(self.mod.dev, d, memoryview(host)))
+        return True
+
     def _marshal_into(self, arr, args, infos, post, keep):
         dev = self.mod.dev
         for i, (v, ai) in enumerate(zip(args, infos)):
@@ -477,18 +502,10 @@ class Kernel:
                     a.v.ptr = v.ptr
                 elif isinstance(v, int) and not isinstance(v, bool):
                     a.v.ptr = v
-                elif hasattr(v, "data_ptr"):
+                elif hasattr(v, "__dlpack__") and self._dlpack_arg(a, v, i, ai, post, keep):
+                    pass
+                elif hasattr(v, "data_ptr"):   # e.g. a tensor that cannot export DLPack
                     a.v.ptr = int(v.data_ptr())
-                elif hasattr(v, "__dlpack__"):
-                    addr, nbytes, on_host, cap = _dlpack(v)
-                    keep.append(cap)
-                    if on_host:   # a host tensor: stage it like a buffer
-                        host = (ctypes.c_char * nbytes).from_address(addr)
-                        d = dev.upload(memoryview(host))
-                        a.v.ptr = d.ptr
-                        post.append(_copy_back(dev, d, memoryview(host)))
-                    else:
-                        a.v.ptr = addr
                 else:
                     try:
                         mv = memoryview(v).cast("B")

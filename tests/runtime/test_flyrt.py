@@ -137,13 +137,16 @@ class _DLManaged(ctypes.Structure):
 class FakeDLPack:
     """A DLPack exporter: a capsule named "dltensor" describing a 1-D f32 tensor."""
 
-    def __init__(self, addr, n, device_type):
+    def __init__(self, addr, n, device_type, stride=None):
         self.shape = (ctypes.c_int64 * 1)(n)
+        self.strides = (ctypes.c_int64 * 1)(stride or 1)
         self.m = _DLManaged()
         t = self.m.dl_tensor
         t.data, t.device.device_type, t.ndim = addr, device_type, 1
         t.dtype.code, t.dtype.bits, t.dtype.lanes = 2, 32, 1
         t.shape = ctypes.cast(self.shape, ctypes.POINTER(ctypes.c_int64))
+        if stride is not None:
+            t.strides = ctypes.cast(self.strides, ctypes.POINTER(ctypes.c_int64))
         self.device_type = device_type
 
     def __dlpack__(self, stream=None):
@@ -169,6 +172,20 @@ def t_tensor_protocols():
     host = (ctypes.c_float * n)(*([0.0] * n))
     mod.kernel("vadd")(a, b, FakeDLPack(ctypes.addressof(host), n, 1), n)
     assert list(host) == [7.0] * n, list(host)[:4]
+    # a strided host tensor cannot be staged byte for byte: a clear error, nothing leaks
+    wide = (ctypes.c_float * (2 * n))()
+    expect_raises(flyrt.FlyrtError, lambda: mod.kernel("vadd")(a, b, FakeDLPack(
+        ctypes.addressof(wide), n, 1, stride=2), n), "strided host tensor")
+    # an object whose DLPack export fails falls back to data_ptr()
+
+    class NoExport(FakeTensor):
+        def __dlpack__(self, stream=None):
+            raise BufferError("cannot export a tensor that requires grad")
+    c.upload(bytes(4 * n))
+    mod.kernel("vadd")(NoExport(a), NoExport(b), NoExport(c), n)
+    out = array.array("f", bytes(4 * n))
+    c.download(out)
+    assert list(out) == [7.0] * n
     for d in (a, b, c):
         d.free()
 
