@@ -229,6 +229,18 @@ def t_load_errors():
     expect_raises(flyrt.FlyrtError, lambda: flyrt.Device("quantum"), "unknown device")
 
 
+def t_half_conversions():
+    # bit patterns from IEEE 754 binary16 and bfloat16 (truncated binary32), round to even
+    assert flyrt._f16_bits(1.0) == 0x3C00 and flyrt._f16_bits(-2.0) == 0xC000
+    assert flyrt._f16_bits(65504.0) == 0x7BFF
+    assert flyrt._bf16_bits(1.0) == 0x3F80 and flyrt._bf16_bits(-2.5) == 0xC020
+    assert flyrt._bf16_bits(struct.unpack("<f", struct.pack("<I", 0x3F808000))[0]) == 0x3F80
+    assert flyrt._bf16_bits(struct.unpack("<f", struct.pack("<I", 0x3F818000))[0]) == 0x3F82
+    assert flyrt._bf16_bits(struct.unpack("<f", struct.pack("<I", 0x3F808001))[0]) == 0x3F81
+    assert flyrt._bf16_bits(float("nan")) & 0x7FC0 == 0x7FC0
+    assert flyrt._bf16_bits(float("inf")) == 0x7F80
+
+
 for name, fn in [("kernels and arguments are described", t_describe),
                  ("vadd on device buffers matches the CPU", t_vadd_device_buffers),
                  ("vadd on plain Python buffers", t_vadd_host_buffers),
@@ -238,7 +250,8 @@ for name, fn in [("kernels and arguments are described", t_describe),
                  ("data_ptr() and DLPack tensors", t_tensor_protocols),
                  ("tuning-table dispatch picks and falls back", t_dispatch),
                  ("a note-only kernel with i32/i64 scalars", t_note_only_kernel),
-                 ("load errors and the module cache", t_load_errors)]:
+                 ("load errors and the module cache", t_load_errors),
+                 ("f16 and bf16 scalar conversions", t_half_conversions)]:
     check(name, fn)
 dev.close()
 sys.exit(1 if failures else 0)
