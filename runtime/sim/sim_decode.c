@@ -133,6 +133,7 @@ static int parse_hwreg(const char *t, int32_t *out)
 	name[k] = 0;
 	int id = -1;
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) if (!strcmp(name, ids[i].n)) id = ids[i].id;
+	if (id < 0 && !strncmp(name, "HW_REG_", 7)) id = 0;   /* other registers (trap base, ...) read as 0 */
 	if (id < 0) { char *e; id = (int)strtol(name, &e, 0); if (*e) return -1; }
 	int off = 0, size = 32;
 	if (*p == ',') { off = (int)strtol(p + 1, (char **)&p, 0); if (*p == ',') size = (int)strtol(p + 1, (char **)&p, 0); }
@@ -179,6 +180,9 @@ static int parse_operand(const char *tok, SimOperand *o)
 	int first, n;
 	if (!strcmp(t, "off")) { o->kind = SIM_OPK_OFF; return 0; }
 	if (!strcmp(t, "src_scc")) { o->kind = SIM_OPK_SCC; o->nregs = 1; return 0; }
+	if (!strcmp(t, "src_execz")) { o->kind = SIM_OPK_EXECZ; o->nregs = 1; return 0; }
+	if (!strcmp(t, "src_vccz")) { o->kind = SIM_OPK_VCCZ; o->nregs = 1; return 0; }
+	if (!strcmp(t, "src_flat_scratch_base_lo") || !strcmp(t, "src_flat_scratch_base_hi")) { set_int_const(o, 0, 0); return 0; }
 	if (!strcmp(t, "src_shared_base")) { set_int_const(o, (int64_t)(SIM_SHARED_APERTURE >> 32), 0); o->k64 = o->kf64 = SIM_SHARED_APERTURE; return 0; }
 	if (!strcmp(t, "src_private_base")) { set_int_const(o, (int64_t)(SIM_PRIVATE_APERTURE >> 32), 0); o->k64 = o->kf64 = SIM_PRIVATE_APERTURE; return 0; }
 	if (!strcmp(t, "src_shared_limit")) { set_int_const(o, (int64_t)(SIM_SHARED_APERTURE >> 32), 0); o->k64 = o->kf64 = SIM_SHARED_APERTURE | 0xffffffffull; return 0; }
@@ -201,6 +205,15 @@ static int parse_operand(const char *tok, SimOperand *o)
 			o->kind = SIM_OPK_VGPR; o->reg = (uint16_t)(first + (t[0] == 'a' ? SIM_AGPR0 : 0));
 		}
 		o->nregs = (uint8_t)n;
+		return 0;
+	}
+	if (!strncmp(t, "gpr_idx(", 8)) {   /* s_set_gpr_idx_on mode: gpr_idx(SRC0,SRC1,SRC2,DST) */
+		int32_t m = 0;
+		if (strstr(t, "SRC0")) m |= 1;
+		if (strstr(t, "SRC1")) m |= 2;
+		if (strstr(t, "SRC2")) m |= 4;
+		if (strstr(t, "DST")) m |= 8;
+		set_int_const(o, m, 0);
 		return 0;
 	}
 	if (!strncmp(t, "hwreg(", 6)) {

@@ -57,7 +57,9 @@ typedef enum {
 	SIM_OPK_VGPR,    /* reg = row in v[] (AGPR k = 256+k); nregs consecutive */
 	SIM_OPK_CONST,   /* inline constant or literal: k32/kf16/k64/kf64 */
 	SIM_OPK_SCC,     /* src_scc (reads SCC as 0/1) */
-	SIM_OPK_OFF      /* "off" (no address register) */
+	SIM_OPK_OFF,     /* "off" (no address register) */
+	SIM_OPK_EXECZ,   /* src_execz: 1 if EXEC is 0 */
+	SIM_OPK_VCCZ     /* src_vccz: 1 if VCC is 0 */
 } SimOpKind;
 
 typedef struct {
@@ -183,16 +185,18 @@ static inline __attribute__((always_inline)) uint32_t sim_rd(const SimWave *w, c
 	case SIM_OPK_SGPR: return w->s[(o->reg + i) & 127];
 	case SIM_OPK_CONST: return i == 0 ? o->k32 : (uint32_t)(o->k64 >> 32);
 	case SIM_OPK_SCC: return i == 0 ? w->scc : 0;
+	case SIM_OPK_EXECZ: return i == 0 ? (w->s[SIM_EXEC] | w->s[SIM_EXEC + 1]) == 0 : 0;
+	case SIM_OPK_VCCZ: return i == 0 ? (w->s[SIM_VCC] | w->s[SIM_VCC + 1]) == 0 : 0;
 	default: return 0;
 	}
 }
-static inline uint32_t sim_rd32(const SimWave *w, const SimOperand *o, int lane) { return sim_rd(w, o, 0, lane); }
-static inline uint64_t sim_rd64(const SimWave *w, const SimOperand *o, int lane)
+static inline __attribute__((always_inline)) uint32_t sim_rd32(const SimWave *w, const SimOperand *o, int lane) { return sim_rd(w, o, 0, lane); }
+static inline __attribute__((always_inline)) uint64_t sim_rd64(const SimWave *w, const SimOperand *o, int lane)
 {
 	if (o->kind == SIM_OPK_CONST) return o->k64;
 	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
 }
-static inline uint64_t sim_rdf64bits(const SimWave *w, const SimOperand *o, int lane)
+static inline __attribute__((always_inline)) uint64_t sim_rdf64bits(const SimWave *w, const SimOperand *o, int lane)
 {
 	if (o->kind == SIM_OPK_CONST) return o->kf64;
 	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
@@ -203,7 +207,7 @@ static inline __attribute__((always_inline)) void sim_wr(SimWave *w, const SimOp
 	if (o->kind == SIM_OPK_VGPR) w->v[o->reg + i][lane] = v;
 	else if (o->kind == SIM_OPK_SGPR) { unsigned r = (o->reg + i) & 127; if (r != SIM_NULL) w->s[r] = v; }
 }
-static inline void sim_wr64(SimWave *w, const SimOperand *o, int lane, uint64_t v)
+static inline __attribute__((always_inline)) void sim_wr64(SimWave *w, const SimOperand *o, int lane, uint64_t v)
 {
 	sim_wr(w, o, 0, lane, (uint32_t)v); sim_wr(w, o, 1, lane, (uint32_t)(v >> 32));
 }

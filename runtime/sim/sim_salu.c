@@ -344,3 +344,26 @@ static int smem_store(SimWave *w, const SimInst *in, int ndw)
 int sim_op_s_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1); }
 int sim_op_s_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2); }
 int sim_op_s_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4); }
+
+/* ---- more SOP1/SOPK ---- */
+int sim_op_s_flbit_i32_i64(SimWave *w, const SimInst *in)
+{
+	uint64_t a = R64(S0);
+	int32_t r = (a == 0 || a == ~0ull) ? -1 : (int64_t)a < 0 ? __builtin_clzll(~a) : __builtin_clzll(a);
+	W32(r);
+	return SIM_NEXT;
+}
+int sim_op_s_bitreplicate_b64_b32(SimWave *w, const SimInst *in)
+{
+	uint32_t a = R32(S0); uint64_t r = 0;
+	for (int i = 0; i < 32; i++) if ((a >> i) & 1) r |= 3ull << (2 * i);
+	W64(r);
+	return SIM_NEXT;
+}
+/* s_call_b64 sdst, simm16: sdst = return address; branch like s_branch */
+int sim_op_s_call_b64(SimWave *w, const SimInst *in)
+{
+	W64(w->code_va + w->pc + 4);
+	w->pc = w->pc + 4 + (uint64_t)((int64_t)(int16_t)(in->o[1].k32 & 0xffff) * 4);
+	return SIM_JUMP;
+}

@@ -15,6 +15,8 @@
  */
 /* messages are cut to their buffers on purpose */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+/* the per-lane loops are the simulator's hot path: let GCC unswitch them on the operand kinds */
+#pragma GCC optimize("O3")
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +40,9 @@ static inline __attribute__((always_inline)) float F32(const SimWave *w, const S
 	if (((u >> 23) & 0xff) == 0 && flush32(w)) u &= 0x80000000u;
 	return sim_f32(u);
 }
-static inline double F64(const SimWave *w, const SimOperand *o, int l) { return sim_f64(mod64(o, sim_rdf64bits(w, o, l))); }
+static inline __attribute__((always_inline)) double F64(const SimWave *w, const SimOperand *o, int l) { return sim_f64(mod64(o, sim_rdf64bits(w, o, l))); }
 /* 16-bit source: half sel of the 32-bit value (constants: their f16 form) */
-static inline uint16_t H16(const SimWave *w, const SimOperand *o, int l, int hi)
+static inline __attribute__((always_inline)) uint16_t H16(const SimWave *w, const SimOperand *o, int l, int hi)
 {
 	if (o->kind == SIM_OPK_CONST) return hi ? 0 : o->kf16;
 	uint32_t v = sim_rd32(w, o, l);
@@ -566,7 +568,7 @@ VCLASS(f16, cls16(mod16(O(1), H16(w, O(1), l, SEL(0))), k))
 /* ---- VOP3P packed math ---- */
 /* For packed operand i, the low result half reads half op_sel[i], the high
  * half reads half op_sel_hi[i]; neg_lo/neg_hi negate (floats). */
-static inline uint16_t P16(const SimWave *w, const SimInst *in, int i, int l, int hi)
+static inline __attribute__((always_inline)) uint16_t P16(const SimWave *w, const SimInst *in, int i, int l, int hi)
 {
 	const SimOperand *o = O(i + 1);
 	int sel = hi ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
@@ -584,7 +586,7 @@ static inline uint16_t P16I(const SimWave *w, const SimInst *in, int i, int l, i
 	else v = sim_rd32(w, o, l);
 	return (uint16_t)(sel ? v >> 16 : v);
 }
-static inline float PF(const SimWave *w, const SimInst *in, int i, int l, int hi)
+static inline __attribute__((always_inline)) float PF(const SimWave *w, const SimInst *in, int i, int l, int hi)
 {
 	uint16_t h = P16(w, in, i, l, hi);
 	if (((hi ? in->neg_hi : in->neg_lo) >> i) & 1) h ^= 0x8000;
@@ -614,7 +616,7 @@ PKI(v_pk_max_u16, 2, a > b ? a : b) PKI(v_pk_min_u16, 2, a < b ? a : b)
 PKI(v_pk_max_i16, 2, (int16_t)a > (int16_t)b ? a : b) PKI(v_pk_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
 PKI(v_pk_mad_u16, 3, a * b + c) PKI(v_pk_mad_i16, 3, (int16_t)a * (int16_t)b + (int16_t)c)
 /* packed f32 (gfx90a+): operands are 64-bit register pairs; op_sel picks the dword */
-static inline float PF32(const SimWave *w, const SimInst *in, int i, int l, int hi)
+static inline __attribute__((always_inline)) float PF32(const SimWave *w, const SimInst *in, int i, int l, int hi)
 {
 	const SimOperand *o = O(i + 1);
 	int sel = hi ? (in->op_sel_hi >> i) & 1 : (in->op_sel >> i) & 1;
@@ -768,3 +770,64 @@ VF3(v_minimum3_f32, ieee_minimum(ieee_minimum(a, b), c))
 VF3(v_maximum3_f32, ieee_maximum(ieee_maximum(a, b), c))
 PKF(v_pk_minimum3_f16, 3, ieee_minimum(ieee_minimum(a, b), c))
 PKF(v_pk_maximum3_f16, 3, ieee_maximum(ieee_maximum(a, b), c))
+
+/* ---- more gfx9 VALU (found by enumerating the gfx950 opcode space) ---- */
+static uint32_t sat_i32(int64_t v) { return (uint32_t)(int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v); }
+VI2(v_add_i32, in->clamp ? sat_i32((int64_t)(int32_t)a + (int32_t)b) : a + b)
+VI2(v_sub_i32, in->clamp ? sat_i32((int64_t)(int32_t)a - (int32_t)b) : a - b)
+static uint16_t sat_i16(int32_t v) { return (uint16_t)(int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); }
+VS2(v_add_i16, in->clamp ? sat_i16((int16_t)a + (int16_t)b) : (uint16_t)(a + b))
+VS2(v_sub_i16, in->clamp ? sat_i16((int16_t)a - (int16_t)b) : (uint16_t)(a - b))
+VI3(v_mad_u32_u16, (uint32_t)I16(w, O(1), l, SEL(0)) * I16(w, O(2), l, SEL(1)) + c)
+VI3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)I16(w, O(1), l, SEL(0)) * (int16_t)I16(w, O(2), l, SEL(1))) + c)
+int sim_op_v_pk_fmac_f16(SimWave *w, const SimInst *in)
+{
+	LANES(l) {
+		uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l), d = sim_rd32(w, O(0), l), r = 0;
+		if (in->o[1].kind == SIM_OPK_CONST && !in->o[1].literal) a = in->o[1].kf16;
+		for (int h = 0; h < 2; h++) {
+			double x = sim_f16_to_f32((uint16_t)(a >> 16 * h)), y = sim_f16_to_f32((uint16_t)(b >> 16 * h)), z = sim_f16_to_f32((uint16_t)(d >> 16 * h));
+			r |= (uint32_t)sim_f32_to_f16((float)fma(x, y, z)) << 16 * h;
+		}
+		sim_wr(w, O(0), 0, l, r);
+	}
+	return SIM_NEXT;
+}
+int sim_op_v_dot2c_f32_bf16(SimWave *w, const SimInst *in)
+{
+	LANES(l) {
+		uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l);
+		double s = (double)sim_bf16_to_f32((uint16_t)a) * sim_bf16_to_f32((uint16_t)b) + (double)sim_bf16_to_f32((uint16_t)(a >> 16)) * sim_bf16_to_f32((uint16_t)(b >> 16));
+		WF32(w, in, l, (float)(s + sim_f32(sim_rd32(w, O(0), l))));
+	}
+	return SIM_NEXT;
+}
+static int32_t s4(uint32_t v, int i) { return (int32_t)(v << (28 - 4 * i)) >> 28; }
+int sim_op_v_dot8_i32_i4(SimWave *w, const SimInst *in)
+{ LANES(l) { uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l); int64_t s = (int32_t)sim_rd32(w, O(3), l);
+  for (int i = 0; i < 8; i++) { s += (int64_t)s4(a, i) * s4(b, i); }
+  sim_wr(w, O(0), 0, l, (uint32_t)dotsat(in, s, 1)); } return SIM_NEXT; }
+int sim_op_v_dot8_u32_u4(SimWave *w, const SimInst *in)
+{ LANES(l) { uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l); int64_t s = sim_rd32(w, O(3), l);
+  for (int i = 0; i < 8; i++) { s += (int64_t)((a >> 4 * i) & 15) * ((b >> 4 * i) & 15); }
+  sim_wr(w, O(0), 0, l, (uint32_t)dotsat(in, s, 0)); } return SIM_NEXT; }
+int sim_op_v_dot8c_i32_i4(SimWave *w, const SimInst *in)
+{ LANES(l) { uint32_t a = sim_rd32(w, O(1), l), b = sim_rd32(w, O(2), l); int64_t s = (int32_t)sim_rd32(w, O(0), l);
+  for (int i = 0; i < 8; i++) { s += (int64_t)s4(a, i) * s4(b, i); }
+  sim_wr(w, O(0), 0, l, (uint32_t)s); } return SIM_NEXT; }
+/* normalised conversions: round(clamp(x, -1 or 0, 1) * max) */
+static uint32_t norm_i16(float f) { if (f != f) return 0; f = f < -1 ? -1 : f > 1 ? 1 : f; return (uint16_t)(int16_t)rintf(f * 32767.0f); }
+static uint32_t norm_u16(float f) { if (f != f) return 0; f = f < 0 ? 0 : f > 1 ? 1 : f; return (uint16_t)rintf(f * 65535.0f); }
+VI2(v_cvt_pknorm_i16_f32, norm_i16(F32(w, O(1), l)) | norm_i16(F32(w, O(2), l)) << 16)
+VI2(v_cvt_pknorm_u16_f32, norm_u16(F32(w, O(1), l)) | norm_u16(F32(w, O(2), l)) << 16)
+VI2(v_cvt_pknorm_i16_f16, norm_i16(FH(w, O(1), l, SEL(0))) | norm_i16(FH(w, O(2), l, SEL(1))) << 16)
+VI2(v_cvt_pknorm_u16_f16, norm_u16(FH(w, O(1), l, SEL(0))) | norm_u16(FH(w, O(2), l, SEL(1))) << 16)
+int sim_op_v_cvt_norm_i16_f16(SimWave *w, const SimInst *in) { LANES(l) W16(w, in, l, 1, (uint16_t)norm_i16(FH(w, O(1), l, SEL(0)))); return SIM_NEXT; }
+int sim_op_v_cvt_norm_u16_f16(SimWave *w, const SimInst *in) { LANES(l) W16(w, in, l, 1, (uint16_t)norm_u16(FH(w, O(1), l, SEL(0)))); return SIM_NEXT; }
+static uint32_t satu8(int32_t v) { return (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+VI1(v_sat_pk_u8_i16, satu8((int16_t)a) | satu8((int16_t)(a >> 16)) << 8)
+VI1(v_cvt_off_f32_i4, sim_u32((float)((int32_t)(a << 28) >> 28) / 16.0f))
+static uint32_t lerp_u8(uint32_t a, uint32_t b, uint32_t c)
+{ uint32_t r = 0; for (int i = 0; i < 32; i += 8) r |= ((((a >> i) & 0xff) + ((b >> i) & 0xff) + ((c >> i) & 1)) >> 1) << i; return r; }
+VI3(v_lerp_u8, lerp_u8(a, b, c))
+VI3(v_sad_hi_u8, (sad_u8(a, b) << 16) + c)

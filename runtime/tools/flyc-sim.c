@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "codeobj.h"
 #include "sim/sim.h"
 #include "sim/sim_int.h"
@@ -296,6 +297,7 @@ int main(int argc, char **argv)
 		} else if (a->kind == 0) memcpy(ka + offs[i], a->val, a->size);
 	}
 	free(offs);
+	clock_t c0 = clock();
 	if (sim_launch(d, co, k, grid, block, ka, kasize, err, sizeof err)) {
 		fprintf(stderr, "flyc-sim: %s\n", err);
 		goto done;
@@ -303,8 +305,9 @@ int main(int argc, char **argv)
 	if (stats) {
 		SimStats st;
 		sim_last_stats(d, &st);
-		fprintf(stderr, "flyc-sim: %llu wave instructions, %llu lane instructions\n",
-		        (unsigned long long)st.wave_instructions, (unsigned long long)st.lane_instructions);
+		double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+		fprintf(stderr, "flyc-sim: %llu wave instructions, %llu lane instructions, %.3f s CPU\n",
+		        (unsigned long long)st.wave_instructions, (unsigned long long)st.lane_instructions, cpu);
 	}
 	rc = 0;
 	for (int i = 0; i < nargs; i++) {

@@ -34,6 +34,10 @@ if "$MC" -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj "$HERE/asm_kernels
 	   [ "$(od -An -v -td4 "$TMP/sq.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ if ($1 != (NR-1)*(NR-1)) bad=1 } END { print NR, bad+0 }')" = "100 0" ]; then
 		pass "sim/asm-kernel"
 	else fail "sim/asm-kernel" "$(cat "$TMP/sq.log")"; fi
+	if "$SIM" "$TMP/asm.hsaco" k_gpridx --grid=1 --block=64 --raw-kernarg buf=512,out=$TMP/gi.bin >"$TMP/gi.log" 2>&1 &&
+	   [ "$(od -An -v -td4 "$TMP/gi.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ want = NR <= 64 ? 30 + NR - 1 : 7; if ($1 != want) bad=1 } END { print NR, bad+0 }')" = "128 0" ]; then
+		pass "sim/asm-gpr-idx"
+	else fail "sim/asm-gpr-idx" "$(cat "$TMP/gi.log")" "$(od -An -td4 "$TMP/gi.bin" 2>/dev/null | head -3)"; fi
 	expect_out "sim/unsupported" 1 'unsupported instruction s_rfe_b64 \(encoding 0xbe801f02\) at k_unsupported\+0xc' -- \
 		"$SIM" "$TMP/asm.hsaco" k_unsupported --grid=1 --block=64 --raw-kernarg buf=4
 	expect_out "sim/list-mnemonics-unsupported" 0 's_rfe_b64  UNSUPPORTED' -- "$SIM" --list-mnemonics "$TMP/asm.hsaco"

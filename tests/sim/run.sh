@@ -80,15 +80,21 @@ done
 
 # LLVM IR kernels of the kind flyc emits (llc-22)
 LLC=${LLC:-llc-22}
-for opt in O0 O3; do
-	if "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 "-$opt" -filetype=obj "$HERE/ir_kernels.ll" -o "$TMP/ir.$opt.o" 2>"$TMP/ir.err" &&
-	   "$LLD" -shared "$TMP/ir.$opt.o" -o "$TMP/kernels.ir$opt.hsaco" 2>>"$TMP/ir.err"; then
-		run_test ir_preload ir$opt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
-		run_test ir_buffer_lds ir$opt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
+for iropt in O0 O3; do
+	if "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 "-$iropt" -filetype=obj "$HERE/ir_kernels.ll" -o "$TMP/ir.$iropt.o" 2>"$TMP/ir.err" &&
+	   "$LLD" -shared "$TMP/ir.$iropt.o" -o "$TMP/kernels.ir$iropt.hsaco" 2>>"$TMP/ir.err"; then
+		run_test ir_preload ir$iropt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
+		run_test ir_buffer_lds ir$iropt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
 	else
-		fail "sim/ir-compile -$opt" "$(cat "$TMP/ir.err")"
+		fail "sim/ir-compile -$iropt" "$(cat "$TMP/ir.err")"
 	fi
 done
+
+# global atomics from workgroups running on two host threads
+if [ -f "$TMP/kernels.O3.hsaco" ]; then
+	run_test atomic-threads:atomic O3 k_atomic 16 64 --threads=2 buf=320,out=@D/out0.bin buf=32,in=@D/mm.bin,out=@D/out1.bin buf=8,out=@D/out2.bin \
+		buf=4,out=@D/out3.bin buf=4,out=@D/out4.bin buf=4096,in=@D/in0.bin
+fi
 
 # several host threads give the same bytes as one
 if [ -f "$TMP/kernels.O3.hsaco" ]; then

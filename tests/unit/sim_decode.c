@@ -204,6 +204,38 @@ static void address_space(void **state)
 	sim_destroy(d);
 }
 
+/* every encoding the disassembler accepts decodes or is refused with a message,
+ * never a crash (random words in every major encoding class) */
+static void random_encodings(void **state)
+{
+	static const uint32_t classes[][2] = {   /* fixed bits, mask of random bits */
+		{ 0xbe800000, 0x007fffff }, { 0x80000000, 0x3fffffff }, { 0xb0000000, 0x0fffffff },
+		{ 0xbf000000, 0x007fffff }, { 0xbf800000, 0x007fffff }, { 0xc0000000, 0x03ffffff },
+		{ 0x7e000000, 0x01ffffff }, { 0x00000000, 0x7fffffff }, { 0x7c000000, 0x01ffffff },
+		{ 0xd0000000, 0x03ffffff }, { 0xd3800000, 0x007fffff }, { 0xd8000000, 0x03ffffff },
+		{ 0xdc000000, 0x03ffffff }, { 0xe0000000, 0x0fffffff } };
+	uint64_t seed = 12345;
+	uint32_t code[4];
+	CoObject co;
+	memset(&co, 0, sizeof co);
+	co.image = (uint8_t *)code; co.image_size = sizeof code;
+	int ok = 0;
+	for (int n = 0; n < 30000; n++) {
+		for (int k = 0; k < 4; k++) { seed = seed * 6364136223846793005ull + 1442695040888963407ull; code[k] = (uint32_t)(seed >> 32); }
+		const uint32_t *c = classes[n % (int)(sizeof classes / sizeof classes[0])];
+		code[0] = c[0] | (code[0] & c[1]);
+		SimInst in;
+		char err[256];
+		err[0] = 0;
+		if (sim_decode(&co, 0, &in, err, sizeof err) == 0) {
+			ok++;
+			assert_true(in.size >= 4 && in.size <= 16);
+			assert_true(in.nops <= SIM_MAX_OPS);
+		} else assert_true(err[0] != 0);
+	}
+	assert_true(ok > 5000);   /* the rest are not gfx950 encodings, or ones LLVM prints as invalid */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +247,7 @@ int main(void)
 		cmocka_unit_test(disassembles_bytes),
 		cmocka_unit_test(half_and_bfloat),
 		cmocka_unit_test(address_space),
+		cmocka_unit_test(random_encodings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

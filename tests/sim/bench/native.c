@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <time.h>
 int main(int argc, char **argv)
 {
 	if (argc != 4) return 2;
@@ -10,6 +11,7 @@ int main(int argc, char **argv)
 	float *a = malloc(sizeof(float) * (size_t)block), *c = malloc(sizeof(float) * (size_t)block), *t = malloc(sizeof(float) * (size_t)block);
 	unsigned *x = malloc(sizeof(unsigned) * (size_t)block);
 	double sum = 0;
+	clock_t c0 = clock();
 	for (int g = 0; g < grid; g++) {
 		for (int l = 0; l < block; l++) { a[l] = 0.001f * (float)l; c[l] = 0.5f; x[l] = (unsigned)(g * block + l); }
 		for (int k = 0; k < iters; k++) {
@@ -23,6 +25,7 @@ int main(int argc, char **argv)
 		}
 		for (int l = 0; l < block; l++) sum += a[l] + (float)x[l];
 	}
+	fprintf(stderr, "native: %.3f s CPU\n", (double)(clock() - c0) / CLOCKS_PER_SEC);
 	printf("%g\n", sum);
 	return 0;
 }
