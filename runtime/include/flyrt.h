@@ -99,8 +99,9 @@ typedef enum { FLYRT_BACKEND_HIP = 1, FLYRT_BACKEND_SIM = 2 } flyrt_backend;
  * else the simulator. Errors: FLYRT_ERROR_NO_HIP_RUNTIME / FLYRT_ERROR_NO_DEVICE (for
  * "hip"), FLYRT_ERROR_INVALID_VALUE (unknown kind). */
 flyrt_status flyrt_device_open(const char *kind, flyrt_device **out);
-/* Close a device; unloads every module still loaded on it and frees its memory
- * allocations' bookkeeping (device memory of the simulator is released with it). */
+/* Close a device (NULL is a no-op): unloads every module still loaded on it. Device
+ * memory not freed is released with the simulator; on HIP it stays with the HIP runtime
+ * (free it first). Handles of the device's modules and kernels become invalid. */
 void flyrt_device_close(flyrt_device *dev);
 flyrt_backend flyrt_device_backend(const flyrt_device *dev);
 /* The processor, e.g. "gfx950" (the ISA name cut at the first ':'). */
