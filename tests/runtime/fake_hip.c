@@ -6,6 +6,7 @@
  *     and whose hipModuleLaunchKernel runs the kernels "vadd", "saxpy_v4" and
  *     "saxpy_any" of tests/runtime/kernels/rt.cl on the CPU from the kernelParams it is
  *     given (so the tests see exactly what the backend passed).
+ *   -DFAKE_BAD_PROPS: the device's properties do not hold a gcnArchName at offset 1160.
  * Only the entry points libflyrt resolves are defined (the ROCm 6 C ABI).
  */
 #include <stdint.h>
@@ -26,7 +27,11 @@ int
 hipGetDevicePropertiesR0600(void *prop, int dev)
 {
 	(void)dev;
+#ifdef FAKE_BAD_PROPS   /* a hipDeviceProp_t layout that does not match offset 1160 */
+	memset(prop, 'x', 2048);
+#else
 	strcpy((char *)prop + 1160, "gfx950:sramecc+:xnack-");
+#endif
 	return 0;
 }
 int

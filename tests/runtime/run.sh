@@ -65,6 +65,9 @@ if cc_prog hip_absent tests/runtime/hip_absent.c; then
 	done
 	(unset FLY_DEVICE; FLYRT_HIP_LIBRARY="$TMP/fake_hip0.so" \
 		run_prog "runtime: hip no device" "$TMP/hip_absent" no-device)
+	$CC -shared -fPIC -O1 -DFAKE_BAD_PROPS tests/runtime/fake_hip.c -o "$TMP/fake_hip_bad.so"
+	(unset FLY_DEVICE; FLYRT_HIP_LIBRARY="$TMP/fake_hip_bad.so" \
+		run_prog "runtime: hip bad properties" "$TMP/hip_absent" bad-props)
 fi
 if cc_prog hip_fake_test tests/runtime/hip_fake_test.c; then
 	(unset FLY_DEVICE; FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so" \
