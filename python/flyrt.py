@@ -127,6 +127,7 @@ _check = _fn("flyrt_kernel_check", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int,
 _launch = _fn("flyrt_launch", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int)
 _tuning_parse = _fn("flyrt_tuning_parse", _int, _cp, _sz, _P(_vp))
 _tuning_destroy = _fn("flyrt_tuning_destroy", None, _vp)
+_tuning_variants = _fn("flyrt_tuning_variants", _int, _vp, _cp, _P(_cp), _int)
 _dispatch = _fn("flyrt_dispatch", _int, _vp, _vp, _cp, _P(_LaunchConfig), _P(_Arg), _int, _P(_vp))
 
 
@@ -590,24 +591,15 @@ class Tuning:
         h = _vp()
         _check_status(_tuning_parse(data, len(data), ctypes.byref(h)))
         self._h = h
-        self._text = data.decode(errors="replace")
 
     def variant_names(self, family):
-        """Every variant named for family in the table, in file order."""
-        names = []
-        for line in self._text.splitlines():
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if "," in line:
-                f = [x.strip() for x in line.split(",")]
-                if f[0] == family and len(f) >= 3:
-                    names += " ".join(f[2:]).split()
-            elif "->" in line:
-                head, tail = line.split("->", 1)
-                if head.split() and head.split()[0] == family:
-                    names += tail.split()
-        return names
+        """Every variant the table names for family, in file order."""
+        n = _tuning_variants(self._h, family.encode(), None, 0)
+        if n <= 0:
+            return []
+        arr = (_cp * n)()
+        _tuning_variants(self._h, family.encode(), arr, n)
+        return [x.decode() for x in arr]
 
     def __del__(self):
         if getattr(self, "_h", None):

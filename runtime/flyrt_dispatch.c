@@ -588,36 +588,64 @@ row_matches(const Row *r, const flyrt_kernel *k, const flyrt_arg *args, int narg
 	return 1;
 }
 
-int
-flyrt_tuning_candidates(const flyrt_tuning *t, const char *family, const flyrt_kernel *k,
-                        const flyrt_arg *args, int nargs, const char **names, int max)
+/* The variants of the family's rows (only rows matching the call when k is given), in
+ * file order without repeats; the first max go to names. Count, or -1 with the error set. */
+static int
+collect(const flyrt_tuning *t, const char *family, const flyrt_kernel *k, const flyrt_arg *args,
+        int nargs, const char **names, int max)
 {
-	int n = 0;
+	int total = 0, n = 0;
+	const char **all;
 
-	if (!t || !family || !k || (nargs && !args) || (max > 0 && !names)) {
-		flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_candidates: NULL parameter");
+	for (int i = 0; i < t->nrows; i++)
+		total += t->rows[i].nvariants;
+	all = calloc((size_t)total + 1, sizeof *all);
+	if (!all) {
+		flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < t->nrows; i++) {
 		const Row *r = &t->rows[i];
 		if (strcmp(r->family, family))
 			continue;
-		int m = row_matches(r, k, args, nargs);
-		if (m < 0)
+		int m = k ? row_matches(r, k, args, nargs) : 1;
+		if (m < 0) {
+			free(all);
 			return -1;
+		}
 		for (int j = 0; m && j < r->nvariants; j++) {
-			int dup = 0;
-			for (int q = 0; q < n && q < max; q++)
-				if (!strcmp(names[q], r->variants[j]))
-					dup = 1;
-			if (dup)
-				continue;
-			if (n < max)
-				names[n] = r->variants[j];
-			n++;
+			int q;
+			for (q = 0; q < n && strcmp(all[q], r->variants[j]); q++)
+				;
+			if (q == n)
+				all[n++] = r->variants[j];
 		}
 	}
+	for (int q = 0; q < n && q < max; q++)
+		names[q] = all[q];
+	free(all);
 	return n;
+}
+
+int
+flyrt_tuning_candidates(const flyrt_tuning *t, const char *family, const flyrt_kernel *k,
+                        const flyrt_arg *args, int nargs, const char **names, int max)
+{
+	if (!t || !family || !k || (nargs && !args) || (max > 0 && !names)) {
+		flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_candidates: NULL parameter");
+		return -1;
+	}
+	return collect(t, family, k, args, nargs, names, max);
+}
+
+int
+flyrt_tuning_variants(const flyrt_tuning *t, const char *family, const char **names, int max)
+{
+	if (!t || !family || (max > 0 && !names)) {
+		flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_variants: NULL parameter");
+		return -1;
+	}
+	return collect(t, family, NULL, NULL, 0, names, max);
 }
 
 flyrt_status
@@ -672,11 +700,10 @@ flyrt_dispatch(const flyrt_module *mod, const flyrt_tuning *t, const char *famil
 		return flyrt_launch_first(&rep, 1, cfg, args, nargs, chosen);
 	}
 	/* any variant present in the module names the arguments */
-	for (int i = 0; i < t->nrows && !rep; i++)
-		if (!strcmp(t->rows[i].family, family))
-			for (int j = 0; j < t->rows[i].nvariants && !rep; j++)
-				if (flyrt_module_get_kernel(mod, t->rows[i].variants[j], &rep) != FLYRT_SUCCESS)
-					rep = NULL;
+	n = flyrt_tuning_variants(t, family, names, MAX_CANDIDATES);
+	for (int i = 0; i < n && i < MAX_CANDIDATES && !rep; i++)
+		if (flyrt_module_get_kernel(mod, names[i], &rep) != FLYRT_SUCCESS)
+			rep = NULL;
 	if (!rep)
 		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "the module has no variant of '%s' listed "
 		                  "in the tuning table", family);

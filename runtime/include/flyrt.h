@@ -271,6 +271,11 @@ void flyrt_tuning_destroy(flyrt_tuning *t);
 int flyrt_tuning_candidates(const flyrt_tuning *t, const char *family, const flyrt_kernel *k,
                             const flyrt_arg *args, int nargs, const char **names, int max);
 
+/* Every variant the table names for `family`, whatever the bucket, in file order without
+ * repeats: writes at most max names (pointers into the table) and returns the count
+ * (may exceed max), or -1 on a bad parameter. */
+int flyrt_tuning_variants(const flyrt_tuning *t, const char *family, const char **names, int max);
+
 /* Pick and launch a variant of `family` from mod: the table's candidates in order,
  * skipping names the module lacks and variants whose requires reject the call.
  * With t == NULL the only candidate is the kernel named `family`.

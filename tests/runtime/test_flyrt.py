@@ -200,6 +200,13 @@ def t_dispatch():
         assert got == want, (n, got)
         bad = [i for i in range(n) if abs(y[i] - ref[i]) > 1e-5 * (1 + abs(ref[i]))]
         assert not bad, (n, bad[:3])
+    js = flyrt.Tuning(path=table + ".json")   # the same table in JSON
+    assert js.variant_names("saxpy") == ["saxpy_v4", "saxpy_any"], js.variant_names("saxpy")
+    assert js.variant_names("gemm") == []
+    y = array.array("f", [1.0] * 4096)
+    x = array.array("f", [2.0] * 4096)
+    assert mod.dispatch(js, "saxpy", y, x, 0.5, 4096) == "saxpy_v4"
+    assert list(y) == [2.0] * 4096
     only = flyrt.Tuning(text="saxpy, *, saxpy_v4\n")
     expect_raises(flyrt.Unsupported, lambda: mod.dispatch(only, "saxpy", y, x, 1.0, 4097))
     expect_raises(flyrt.FlyrtError, lambda: flyrt.Tuning(text="saxpy, K<<3, v\n"), "line 1")

@@ -478,6 +478,12 @@ dispatch_picks_variants(void **state)
 		for (int i = 0; i < c1; i++)
 			assert_string_equal(names[i], jnames[i]);
 	}
+	assert_int_equal(flyrt_tuning_variants(tj, "saxpy", jnames, 4), 2);
+	assert_string_equal(jnames[0], "saxpy_v4");
+	assert_string_equal(jnames[1], "saxpy_any");
+	assert_int_equal(flyrt_tuning_variants(tj, "saxpy", jnames, 1), 2);   /* count beyond max */
+	assert_int_equal(flyrt_tuning_variants(tj, "gemm", jnames, 4), 0);
+	assert_int_equal(flyrt_tuning_variants(NULL, "saxpy", jnames, 4), -1);
 	flyrt_tuning_destroy(tj);
 	args[3] = flyrt_arg_i32(4096);
 	/* big and divisible by 4: the vector variant, 4096/256 = 16 workgroups */
