@@ -104,7 +104,7 @@ struct flyrt_device {
 	char arch[32];                /* "gfx950" */
 	char name[320];
 	uint32_t lds_limit;           /* bytes of LDS per workgroup */
-	pthread_mutex_t lock;         /* the module cache; the simulator's state */
+	pthread_mutex_t lock;         /* the module cache (the simulator backend has its own) */
 	flyrt_module *modules;        /* the cache: every live module on this device */
 	void *be_state;               /* the backend's own state */
 };
