@@ -124,6 +124,7 @@ struct flyrt_module {
 	flyrt_module *next;           /* in dev->modules */
 	int refs;
 	int pinned;                   /* the cache holds a reference (flyrt_module_get_cached) */
+	const void *pinned_src;       /* the caller's bytes when pinned: a lookup by address */
 	uint64_t hash;                /* of the bytes given to the loader */
 	uint8_t *key;                 /* those bytes, to confirm a hash match */
 	size_t key_size;

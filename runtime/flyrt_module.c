@@ -205,8 +205,17 @@ load(flyrt_device *dev, const void *data, size_t size, int pin, flyrt_module **o
 	*out = NULL;
 	if (!dev || (!data && size))
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "module load: NULL device or data");
-	h = fnv1a(data, size);
 	pthread_mutex_lock(&dev->lock);
+	/* generated launchers call get_cached with a static array on every launch: find it
+	 * by address first, without hashing it again */
+	for (m = dev->modules; pin && m; m = m->next)
+		if (m->pinned_src == data && m->key_size == size) {
+			pthread_mutex_unlock(&dev->lock);
+			flyrt_clear_error();
+			*out = m;
+			return FLYRT_SUCCESS;
+		}
+	h = fnv1a(data, size);
 	for (m = dev->modules; m; m = m->next)
 		if (m->hash == h && m->key_size == size && !memcmp(m->key, data, size))
 			break;
@@ -215,6 +224,7 @@ load(flyrt_device *dev, const void *data, size_t size, int pin, flyrt_module **o
 			m->refs++;
 		else if (!m->pinned) {
 			m->pinned = 1;
+			m->pinned_src = data;
 			m->refs++;
 		}
 		pthread_mutex_unlock(&dev->lock);
@@ -246,6 +256,7 @@ load(flyrt_device *dev, const void *data, size_t size, int pin, flyrt_module **o
 	}
 	m->refs = 1;
 	m->pinned = pin;
+	m->pinned_src = pin ? data : NULL;
 	m->next = dev->modules;
 	dev->modules = m;
 	pthread_mutex_unlock(&dev->lock);

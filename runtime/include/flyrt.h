@@ -133,7 +133,8 @@ typedef struct flyrt_kernel flyrt_kernel;
 flyrt_status flyrt_module_load_data(flyrt_device *dev, const void *data, size_t size, flyrt_module **out);
 flyrt_status flyrt_module_load_file(flyrt_device *dev, const char *path, flyrt_module **out);
 /* Like load_data, but the device keeps the module until it is closed: the caller does
- * not unload it. Used by generated launchers (the code object is a static array). */
+ * not unload it. Used by generated launchers: the bytes must stay unchanged while the
+ * device is open (a static array), since later calls find the module by their address. */
 flyrt_status flyrt_module_get_cached(flyrt_device *dev, const void *data, size_t size, flyrt_module **out);
 /* Drop one reference; the module and its kernels are freed at zero. NULL is a no-op. */
 void flyrt_module_unload(flyrt_module *mod);

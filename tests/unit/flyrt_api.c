@@ -257,6 +257,13 @@ modules_load_and_describe_kernels(void **state)
 	flyrt_module_unload(m2);
 	assert_int_equal(flyrt_module_get_cached(dev, bytes, n, &m2), FLYRT_SUCCESS);
 	assert_ptr_equal(m, m2);
+	assert_int_equal(flyrt_module_get_cached(dev, bytes, n, &m2), FLYRT_SUCCESS);  /* by address */
+	assert_ptr_equal(m, m2);
+	uint8_t *copy = malloc(n);
+	memcpy(copy, bytes, n);
+	assert_int_equal(flyrt_module_get_cached(dev, copy, n, &m2), FLYRT_SUCCESS);  /* by content */
+	assert_ptr_equal(m, m2);
+	free(copy);
 	flyrt_module_unload(m);      /* the cache still holds it */
 	assert_int_equal(flyrt_module_load_data(dev, bytes, n, &m2), FLYRT_SUCCESS);
 	assert_ptr_equal(m, m2);
