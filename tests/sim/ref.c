@@ -550,6 +550,41 @@ static int run(const char *test, int check)
 		cmp_i32("ir_buffer_lds", got, want, 128);
 		return 0;
 	}
+	if (!strcmp(test, "salu")) {   /* tests/sim/asm_kernels.s k_salu, from the ISA definitions */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 36 * 4);
+		uint32_t r[48] = { 0 };
+		const uint32_t a = 0x12345678u, b = 0x9abcdef0u;
+		const uint64_t ab = (uint64_t)b << 32 | a;
+		#define SET64(i, v) do { uint64_t _v = (v); r[i] = (uint32_t)_v; r[(i) + 1] = (uint32_t)(_v >> 32); } while (0)
+		/* s_bfe_i64: offset 20, width 24, sign-extended */
+		{ uint64_t f = (ab >> 20) & 0xffffff; if (f & 0x800000) f |= ~0xffffffull; SET64(6, f); }
+		{ uint64_t v = 0; for (int i = 0; i < 32; i++) if ((a >> i) & 1) v |= 3ull << (2 * i); SET64(8, v); }
+		{ int n = 0; uint64_t x = ab; if ((int64_t)x < 0) x = ~x; while (n < 64 && !((x >> (63 - n)) & 1)) n++; r[10] = (uint32_t)n; }
+		r[11] = 0;
+		{ uint64_t v = 0; for (int i = 0; i < 64; i++) if ((ab >> i) & 1) v |= 1ull << (63 - i); SET64(12, v);
+		  int n = 0; while (!((v >> n) & 1)) n++; r[14] = (uint32_t)n; }
+		{ int c = 0; for (int i = 0; i < 64; i++) c += (int)((ab >> i) & 1); r[15] = (uint32_t)c; }
+		{ uint64_t v = 0; for (int i = 0; i < 16; i++) if ((ab >> (4 * i)) & 15) v |= 1ull << i; SET64(16, v); }
+		{ uint64_t v = 0; for (int i = 0; i < 16; i++) if ((ab >> (4 * i)) & 15) v |= 15ull << (4 * i); SET64(18, v); }
+		{ int64_t d = (int64_t)(int32_t)a - (int32_t)b; r[20] = (uint32_t)(d < 0 ? -d : d); }
+		{ uint64_t v = ((uint64_t)b << 3) + a; r[21] = (uint32_t)v; r[22] = (v >> 32) != 0; }
+		r[23] = (a >> 16) | (b & 0xffff0000u);
+		r[24] = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32);
+		{ uint64_t s1 = (uint64_t)b + b; r[25] = (uint32_t)s1; r[26] = a + a + (uint32_t)(s1 >> 32); }
+		r[27] = 0xffff8001u;
+		r[28] = a < 0xffffu;
+		r[29] = 7;
+		SET64(30, 1ull << 40);
+		SET64(32, (uint64_t)((int64_t)ab >> 36));
+		SET64(34, ab << 3); r[36] = (ab << 3) != 0;
+		r[37] = (uint32_t)(((uint64_t)a * b) >> 32);
+		r[38] = (uint32_t)(int32_t)(int16_t)(b & 0xffff);
+		{ uint32_t borrow = b > a; r[39] = a - b - borrow; }   /* s_sub_u32 sets SCC = borrow; s_subb_u32 x, 0 subtracts it */
+		SET64(40, ((1ull << 4) - 1) << 36);
+		cmp_i32("salu", got, (int32_t *)r + 6, 36);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
