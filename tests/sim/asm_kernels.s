@@ -4,6 +4,7 @@
 //   k_unsupported(int *out): uses s_rfe_b64, which the simulator does not implement
 //   k_gpridx(int *out): VGPR indexing mode (s_set_gpr_idx_on)
 //   k_salu(int *out): scalar ALU results checked against ref.c
+//   k_valu(int *out): DPP, SDWA and other vector ALU results checked against ref.c
 //   k_kernarg_write: writes into its kernarg segment (a reported violation)
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx950"
 	.text
@@ -180,6 +181,88 @@ k_salu:
 .Lsalu_end:
 	.size k_salu, .Lsalu_end-k_salu
 
+	// k_valu(int *out): one wave; out[64*k + lane] = result k (DPP, SDWA, cmpx, perm,
+	// alignbyte, med3, cvt_pk_u8, bfi, cndmask with neg, swap, flr/rpi, frexp, ffbh);
+	// reference in ref.c "valu"
+	.globl k_valu
+	.p2align 8
+	.type k_valu,@function
+k_valu:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_and_b32 v0, 0x3ff, v0
+	v_lshlrev_b32 v30, 2, v0
+	v_add_u32 v31, 1, v0
+	v_add_u32 v2, 0x3e8, v0
+	v_mov_b32 v27, -1
+	v_mul_u32_u24 v5, 0x1234, v31
+	v_add_u32 v6, 0xfff0, v0
+	v_mov_b32 v4, 0xaaaa5555
+	v_cvt_f32_u32 v20, v0
+	v_mul_f32 v20, 0x40933333, v20
+	v_mov_b32 v13, 0x11223344
+	s_mov_b32 s12, 0x0c050703
+	s_mov_b32 s13, 0xff00ff00
+	s_mov_b32 s10, 0x55555555
+	s_mov_b32 s11, 0x55555555
+	v_cvt_f32_u32 v16, v0
+	v_cvt_f32_u32 v17, v31
+	v_mov_b32 v18, v0
+	v_mov_b32 v19, v6
+	v_subrev_u32 v32, 32, v0
+	v_cvt_f32_i32 v22, v32
+	v_mul_f32 v22, 0.5, v22
+	s_movk_i32 s14, 0x3039
+	v_mul_lo_u32 v26, v32, s14
+	v_mov_b32 v9, 0
+	v_mov_b32_dpp v1, v0 row_ror:3 row_mask:0xf bank_mask:0xf
+	v_mov_b32_dpp v2, v0 row_bcast:15 row_mask:0xa bank_mask:0xf
+	v_mov_b32_dpp v3, v0 wave_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1
+	v_add_u32_sdwa v4, v5, v6 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:WORD_0
+	v_add_u32_sdwa v7, sext(v5), v6 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:BYTE_0
+	v_mov_b32_sdwa v8, v5 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_1
+	s_mov_b64 s[20:21], exec
+	v_cmpx_gt_u32_e32 vcc, 40, v0
+	v_mov_b32 v9, 1
+	s_mov_b64 exec, s[20:21]
+	v_perm_b32 v10, v5, v6, s12
+	v_alignbyte_b32 v11, v5, v6, 3
+	v_med3_i32 v12, v0, 20, 40
+	v_cvt_pk_u8_f32 v13, v20, 2, v13
+	v_bfi_b32 v14, s13, v5, v6
+	v_cndmask_b32_e64 v15, v16, -v17, s[10:11]
+	v_swap_b32 v18, v19
+	v_cvt_flr_i32_f32 v21, v22
+	v_cvt_rpi_i32_f32 v23, v22
+	v_frexp_exp_i32_f32 v24, v20
+	v_ffbh_i32 v25, v26
+	v_mov_b32_dpp v27, v0 row_shl:2 row_mask:0xf bank_mask:0x5
+	v_mov_b32_dpp v28, v0 row_half_mirror row_mask:0xf bank_mask:0xf
+	s_waitcnt lgkmcnt(0)
+	global_store_dword v30, v1, s[2:3] offset:0
+	global_store_dword v30, v2, s[2:3] offset:256
+	global_store_dword v30, v3, s[2:3] offset:512
+	global_store_dword v30, v4, s[2:3] offset:768
+	global_store_dword v30, v7, s[2:3] offset:1024
+	global_store_dword v30, v8, s[2:3] offset:1280
+	global_store_dword v30, v9, s[2:3] offset:1536
+	global_store_dword v30, v10, s[2:3] offset:1792
+	global_store_dword v30, v11, s[2:3] offset:2048
+	global_store_dword v30, v12, s[2:3] offset:2304
+	global_store_dword v30, v13, s[2:3] offset:2560
+	global_store_dword v30, v14, s[2:3] offset:2816
+	global_store_dword v30, v15, s[2:3] offset:3072
+	global_store_dword v30, v18, s[2:3] offset:3328
+	global_store_dword v30, v21, s[2:3] offset:3584
+	global_store_dword v30, v23, s[2:3] offset:3840
+	v_add_u32 v30, 0x1000, v30
+	global_store_dword v30, v24, s[2:3] offset:0
+	global_store_dword v30, v25, s[2:3] offset:256
+	global_store_dword v30, v27, s[2:3] offset:512
+	global_store_dword v30, v28, s[2:3] offset:768
+	s_endpgm
+.Lvalu_end:
+	.size k_valu, .Lvalu_end-k_valu
+
 	// k_kernarg_write: stores into its own kernarg segment, which must be reported
 	.globl k_kernarg_write
 	.p2align 8
@@ -199,6 +282,13 @@ k_kernarg_write:
 		.amdhsa_next_free_vgpr 4
 		.amdhsa_next_free_sgpr 48
 		.amdhsa_accum_offset 4
+	.end_amdhsa_kernel
+	.p2align 6
+	.amdhsa_kernel k_valu
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_next_free_vgpr 40
+		.amdhsa_next_free_sgpr 24
+		.amdhsa_accum_offset 40
 	.end_amdhsa_kernel
 	.p2align 6
 	.amdhsa_kernel k_kernarg_write
@@ -254,6 +344,17 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 48
     .vgpr_count: 4
+    .max_flat_workgroup_size: 256
+    .args: []
+  - .name: k_valu
+    .symbol: k_valu.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 40
     .max_flat_workgroup_size: 256
     .args: []
   - .name: k_kernarg_write

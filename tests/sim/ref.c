@@ -585,6 +585,38 @@ static int run(const char *test, int check)
 		cmp_i32("salu", got, (int32_t *)r + 6, 36);
 		return 0;
 	}
+	if (!strcmp(test, "valu")) {   /* tests/sim/asm_kernels.s k_valu, from the ISA definitions */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 20 * 64 * 4);
+		static int32_t want[20 * 64];
+		for (int l = 0; l < 64; l++) {
+			int row = l & ~15, r = l & 15;
+			uint32_t v5 = 0x1234u * (uint32_t)(l + 1), v6 = 0xfff0u + (uint32_t)l;
+			uint32_t *w = (uint32_t *)want;
+			w[0 * 64 + l] = (uint32_t)(row + ((r - 3) & 15));
+			w[1 * 64 + l] = (row == 16 || row == 48) ? (uint32_t)(row - 1) : 1000u + (uint32_t)l;
+			w[2 * 64 + l] = l == 0 ? 0 : (uint32_t)(l - 1);
+			{ uint32_t sum = ((v5 >> 8) & 0xff) + (v6 & 0xffff); w[3 * 64 + l] = (0xaaaa5555u & 0xffff) | (sum & 0xffff) << 16; }
+			w[4 * 64 + l] = (uint32_t)((int32_t)(int8_t)(v5 & 0xff) + (int32_t)(v6 & 0xff));
+			{ uint32_t b = (v5 >> 8) & 0xff; w[5 * 64 + l] = (b & 0x80) ? (b | 0xffffff00u) : b; }
+			w[6 * 64 + l] = l < 40;
+			{ uint32_t b0 = (v6 >> 24) & 0xff, b1 = (v5 >> 24) & 0xff, b2 = (v5 >> 8) & 0xff; w[7 * 64 + l] = b0 | b1 << 8 | b2 << 16; }
+			w[8 * 64 + l] = (v6 >> 24) | (v5 << 8);
+			w[9 * 64 + l] = (uint32_t)(l < 20 ? 20 : l > 40 ? 40 : l);
+			{ float f = (float)l * 4.6f, q = rintf(f); uint32_t u = q <= 0 ? 0 : q >= 255 ? 255 : (uint32_t)q;
+			  w[10 * 64 + l] = (0x11223344u & ~0xff0000u) | u << 16; }
+			w[11 * 64 + l] = (0xff00ff00u & v5) | (~0xff00ff00u & v6);
+			{ float f = (l & 1) ? (float)l : -(float)(l + 1); memcpy(&w[12 * 64 + l], &f, 4); }
+			w[13 * 64 + l] = v6;
+			{ float x = (float)(l - 32) * 0.5f; w[14 * 64 + l] = (uint32_t)(int32_t)floorf(x); w[15 * 64 + l] = (uint32_t)(int32_t)floorf(x + 0.5f); }
+			{ int e = 0; float f = (float)l * 4.6f; if (f != 0) frexpf(f, &e); w[16 * 64 + l] = (uint32_t)e; }
+			{ int32_t x = (l - 32) * 12345; uint32_t u = (uint32_t)(x < 0 ? ~x : x); w[17 * 64 + l] = (x == 0 || x == -1) ? 0xffffffffu : (uint32_t)__builtin_clz(u); }
+			{ int bank = (l >> 2) & 3; w[18 * 64 + l] = ((bank == 0 || bank == 2) && r + 2 <= 15) ? (uint32_t)(l + 2) : 0xffffffffu; }
+			w[19 * 64 + l] = (uint32_t)(row + ((r & 8) | (7 - (r & 7))));
+		}
+		cmp_i32("valu", got, want, 20 * 64);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
