@@ -444,3 +444,21 @@ __kernel void k_minmax(__global float *o, __global const float *pa)
 	o[2 * i] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(a, b), c);
 	o[2 * i + 1] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(a, b), c);
 }
+
+/* stream compaction with ds_append: positive inputs of each workgroup, in any order */
+__kernel void k_append(__global int *o, __global int *counts, __global const int *pa)
+{
+	__local int cnt;
+	int l = LID0, i = GID0;
+	if (l == 0) cnt = 0;
+	BARRIER();
+	int a = pa[i];
+	if (a > 0) {
+		ulong m = __builtin_amdgcn_ballot_w64(true);
+		int base = __builtin_amdgcn_ds_append(&cnt);
+		int slot = base + (int)__builtin_amdgcn_mbcnt_hi((uint)(m >> 32), __builtin_amdgcn_mbcnt_lo((uint)m, 0));
+		o[GRP(x) * 256 + slot] = a;
+	}
+	BARRIER();
+	if (l == 0) counts[GRP(x)] = cnt;
+}

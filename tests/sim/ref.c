@@ -617,6 +617,24 @@ static int run(const char *test, int check)
 		cmp_i32("valu", got, want, 20 * 64);
 		return 0;
 	}
+	if (!strcmp(test, "append")) {
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *o = rd("out0.bin", N * 4), *cnt = rd("out1.bin", 16);
+		for (int g = 0; g < 4; g++) {
+			int32_t want[256], got[256]; int n = 0;
+			for (int l = 0; l < 256; l++) if (A[g * 256 + l] > 0) want[n++] = A[g * 256 + l];
+			cmp_i32("count", &cnt[g], &n, 1);
+			if (cnt[g] != n) continue;
+			memcpy(got, o + g * 256, (size_t)n * 4);
+			/* same multiset: sort both */
+			for (int x = 0; x < n; x++) for (int y = x + 1; y < n; y++) {
+				if (got[y] < got[x]) { int32_t t = got[x]; got[x] = got[y]; got[y] = t; }
+				if (want[y] < want[x]) { int32_t t = want[x]; want[x] = want[y]; want[y] = t; }
+			}
+			cmp_i32("compacted", got, want, n);
+		}
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }
