@@ -431,10 +431,6 @@ __kernel void k_const(__global int *o, __global const int *pa)
 	__atomic_fetch_add(&k_counter[a & 3], 1, __ATOMIC_RELAXED);
 	o[i] = k_table[a & 15] * 100 + k_table[(a >> 4) & 15];
 }
-__kernel void k_const_read(__global int *o)
-{
-	if (GID0 < 4) o[GID0] = k_counter[GID0];
-}
 
 /* IEEE 754-2019 minimum/maximum (gfx950 v_minimum3/v_maximum3) and packed f16 */
 __kernel void k_minmax(__global float *o, __global const float *pa)
