@@ -458,3 +458,18 @@ __kernel void k_append(__global int *o, __global int *counts, __global const int
 	BARRIER();
 	if (l == 0) counts[GRP(x)] = cnt;
 }
+
+/* generic (flat) pointers into LDS, private and global memory */
+__attribute__((noinline)) void k_generic_store(int *p, int v) { *p = v; }
+__attribute__((noinline)) int k_generic_load(const int *p) { return *p; }
+__kernel void k_generic(__global int *o, __global const int *pa)
+{
+	__local int t[256];
+	int priv[4];
+	int l = LID0, i = GID0, a = pa[i];
+	k_generic_store(&t[l], a * 2);
+	k_generic_store(&priv[l & 3], a + 1);
+	k_generic_store(&o[2 * i + 1], a - 1);
+	BARRIER();
+	o[2 * i] = k_generic_load(&t[255 - l]) + k_generic_load(&priv[l & 3]);
+}
