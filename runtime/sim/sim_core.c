@@ -25,7 +25,8 @@ enum { MAX_WAVES = 16, LDS_MAX = 163840 };
 typedef struct {
 	uint64_t va, size;
 	uint8_t *mem;
-	int internal;       /* code image, kernarg, dispatch packet */
+	int internal;       /* 1: code image (writable: program-scope globals); 2: kernarg segment,
+	                       dispatch packet, queue (read-only to kernels) */
 } Alloc;
 
 typedef struct {
@@ -238,6 +239,8 @@ void *sim_gptr_try(SimWave *w, uint64_t va, uint32_t n)
 void *sim_gptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write)
 {
 	void *p = sim_gptr_try(w, va, n);
+	if (p && write && w->run->d->allocs[w->lastalloc].internal == 2)
+		return violation(w, "global", va, n, lane, write, "into the read-only kernarg segment or dispatch packet");
 	if (p) return p;
 	return violation(w, "global", va, n, lane, write, "outside every allocation");
 }
@@ -730,9 +733,9 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	kasize = (kasize + 255) & ~(size_t)255;
 	uint8_t *ka = calloc(1, kasize);
 	if (!r.code || !ka) { if (!r.code) goto done0; snprintf(err, errlen, "out of memory"); goto done0; }
-	r.kernarg_va = alloc_internal(d, kasize, 1);
-	r.dispatch_va = alloc_internal(d, 64, 1);
-	r.queue_va = alloc_internal(d, 256, 1);
+	r.kernarg_va = alloc_internal(d, kasize, 2);
+	r.dispatch_va = alloc_internal(d, 64, 2);
+	r.queue_va = alloc_internal(d, 256, 2);
 	if (!r.kernarg_va || !r.dispatch_va || !r.queue_va) { snprintf(err, errlen, "out of memory"); goto done; }
 	memcpy(ka, kernarg, kernarg_size);
 	fill_hidden(&r, ka, kasize);

@@ -327,6 +327,9 @@ static int parse_modifier(const char *tok, SimInst *in)
 	else if (!strcmp(name, "op_sel_hi")) { in->op_sel_hi = parse_bitlist(v); in->present |= SIM_MOD_OP_SEL_HI; }
 	else if (!strcmp(name, "neg_lo")) { in->neg_lo = parse_bitlist(v); in->present |= SIM_MOD_NEG_LO; }
 	else if (!strcmp(name, "neg_hi")) { in->neg_hi = parse_bitlist(v); in->present |= SIM_MOD_NEG_HI; }
+	/* neg:[a,b,c] is printed for the f64 MFMAs (the VOP3P neg field; simx_ops.c reads it
+	 * from the encoding) */
+	else if (!strcmp(name, "neg")) { in->neg_lo = parse_bitlist(v); in->present |= SIM_MOD_NEG_LO; }
 	else if (!strcmp(name, "mul")) in->omod = n == 2 ? 1 : 2;
 	else if (!strcmp(name, "div")) in->omod = 3;
 	else if (!strcmp(name, "quad_perm")) { uint8_t q[4] = { 0 }; sscanf(v, "[%hhu,%hhu,%hhu,%hhu]", &q[0], &q[1], &q[2], &q[3]);
