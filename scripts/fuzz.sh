@@ -2,7 +2,8 @@
 # make fuzz: build and run every libFuzzer harness in tests/fuzz/ for N seconds each.
 #
 # Usage: scripts/fuzz.sh [SECONDS]   (default 60)
-# Harnesses: tests/fuzz/fuzz_NAME.c with a seed corpus in tests/fuzz/corpus/NAME/.
+# Harnesses: tests/fuzz/fuzz_NAME.c with a seed corpus in tests/fuzz/corpus/NAME/;
+# one with its own build script tests/fuzz/fuzz_NAME.sh is run through that script.
 # Each is built with clang-22 -fsanitize=fuzzer,address,undefined into build/fuzz/.
 # New corpus entries go to build/fuzz/corpus/NAME/ (the seeds in the repo stay
 # small); crashes are written to build/fuzz/ and make the script fail.
@@ -30,6 +31,11 @@ status=0
 for h in tests/fuzz/fuzz_*.c; do
 	[ -f "$h" ] || continue
 	name=$(basename "$h" .c); name=${name#fuzz_}
+	# a harness with its own build script (tests/fuzz/fuzz_NAME.sh) runs through it
+	if [ -f "tests/fuzz/fuzz_$name.sh" ]; then
+		sh "tests/fuzz/fuzz_$name.sh" "$secs" || status=1
+		continue
+	fi
 	bin="$out/fuzz_$name"
 	echo "fuzz: building $bin"
 	# shellcheck disable=SC2086

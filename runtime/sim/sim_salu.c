@@ -367,3 +367,6 @@ int sim_op_s_call_b64(SimWave *w, const SimInst *in)
 	w->pc = w->pc + 4 + (uint64_t)((int64_t)(int16_t)(in->o[1].k32 & 0xffff) * 4);
 	return SIM_JUMP;
 }
+int sim_op_s_dcache_inv_vol(SimWave *w, const SimInst *in) { return SIM_NEXT; }
+int sim_op_s_dcache_wb_vol(SimWave *w, const SimInst *in) { return SIM_NEXT; }
+int sim_op_s_endpgm_saved(SimWave *w, const SimInst *in) { return SIM_END; }

@@ -568,3 +568,22 @@ int sim_op_ds_swizzle_b32(SimWave *w, const SimInst *in)
 	LANES(l) sim_wr(w, O(0), 0, l, tmp[l]);
 	return SIM_NEXT;
 }
+
+/* ds_append / ds_consume vdst [offset:N]: one atomic add (sub) of the number of
+ * active lanes to the LDS dword at M0[15:0] + offset; every lane gets the old value */
+static int ds_append_consume(SimWave *w, const SimInst *in, int sub)
+{
+	uint64_t e = sim_exec(w);
+	if (!e) return SIM_NEXT;
+	int first = __builtin_ctzll(e);
+	uint8_t *p = sim_lptr(w, (w->s[SIM_M0] & 0xffff) + (uint32_t)in->offset, 4, first, 2);
+	if (!p) return SIM_FAULT;
+	uint32_t old, n = (uint32_t)__builtin_popcountll(e);
+	memcpy(&old, p, 4);
+	uint32_t v = sub ? old - n : old + n;
+	memcpy(p, &v, 4);
+	LANES(l) sim_wr(w, O(0), 0, l, old);
+	return SIM_NEXT;
+}
+int sim_op_ds_append(SimWave *w, const SimInst *in) { return ds_append_consume(w, in, 0); }
+int sim_op_ds_consume(SimWave *w, const SimInst *in) { return ds_append_consume(w, in, 1); }

@@ -38,6 +38,14 @@ if "$MC" -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj "$HERE/asm_kernels
 	   [ "$(od -An -v -td4 "$TMP/gi.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ want = NR <= 64 ? 30 + NR - 1 : 7; if ($1 != want) bad=1 } END { print NR, bad+0 }')" = "128 0" ]; then
 		pass "sim/asm-gpr-idx"
 	else fail "sim/asm-gpr-idx" "$(cat "$TMP/gi.log")" "$(od -An -td4 "$TMP/gi.bin" 2>/dev/null | head -3)"; fi
+	mkdir -p "$TMP/salu"
+	if "$SIM" "$TMP/asm.hsaco" k_salu --grid=1 --block=64 --raw-kernarg buf=144,out=$TMP/salu/out0.bin >"$TMP/salu.log" 2>&1 &&
+	   "$TMP/ref" check salu "$TMP/salu" >"$TMP/salu.chk" 2>&1; then pass "sim/asm-salu"
+	else fail "sim/asm-salu" "$(cat "$TMP/salu.log" "$TMP/salu.chk" 2>/dev/null)"; fi
+	mkdir -p "$TMP/valu"
+	if "$SIM" "$TMP/asm.hsaco" k_valu --grid=1 --block=64 --raw-kernarg buf=5120,out=$TMP/valu/out0.bin >"$TMP/valu.log" 2>&1 &&
+	   "$TMP/ref" check valu "$TMP/valu" >"$TMP/valu.chk" 2>&1; then pass "sim/asm-valu"
+	else fail "sim/asm-valu" "$(cat "$TMP/valu.log" "$TMP/valu.chk" 2>/dev/null)"; fi
 	expect_out "sim/kernarg-read-only" 1 'global write of 4 bytes at 0x[0-9a-f]+ into the read-only kernarg segment or dispatch packet, lane 0' -- \
 		"$SIM" "$TMP/asm.hsaco" k_kernarg_write --grid=1 --block=64 --raw-kernarg u64=0
 	expect_out "sim/unsupported" 1 'unsupported instruction s_rfe_b64 \(encoding 0xbe801f02\) at k_unsupported\+0xc' -- \

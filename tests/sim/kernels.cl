@@ -431,10 +431,6 @@ __kernel void k_const(__global int *o, __global const int *pa)
 	__atomic_fetch_add(&k_counter[a & 3], 1, __ATOMIC_RELAXED);
 	o[i] = k_table[a & 15] * 100 + k_table[(a >> 4) & 15];
 }
-__kernel void k_const_read(__global int *o)
-{
-	if (GID0 < 4) o[GID0] = k_counter[GID0];
-}
 
 /* IEEE 754-2019 minimum/maximum (gfx950 v_minimum3/v_maximum3) and packed f16 */
 __kernel void k_minmax(__global float *o, __global const float *pa)
@@ -443,4 +439,37 @@ __kernel void k_minmax(__global float *o, __global const float *pa)
 	float a = pa[i], b = pa[(i + 1) & 1023], c = pa[(i + 2) & 1023];
 	o[2 * i] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(a, b), c);
 	o[2 * i + 1] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(a, b), c);
+}
+
+/* stream compaction with ds_append: positive inputs of each workgroup, in any order */
+__kernel void k_append(__global int *o, __global int *counts, __global const int *pa)
+{
+	__local int cnt;
+	int l = LID0, i = GID0;
+	if (l == 0) cnt = 0;
+	BARRIER();
+	int a = pa[i];
+	if (a > 0) {
+		ulong m = __builtin_amdgcn_ballot_w64(true);
+		int base = __builtin_amdgcn_ds_append(&cnt);
+		int slot = base + (int)__builtin_amdgcn_mbcnt_hi((uint)(m >> 32), __builtin_amdgcn_mbcnt_lo((uint)m, 0));
+		o[GRP(x) * 256 + slot] = a;
+	}
+	BARRIER();
+	if (l == 0) counts[GRP(x)] = cnt;
+}
+
+/* generic (flat) pointers into LDS, private and global memory */
+__attribute__((noinline)) void k_generic_store(int *p, int v) { *p = v; }
+__attribute__((noinline)) int k_generic_load(const int *p) { return *p; }
+__kernel void k_generic(__global int *o, __global const int *pa)
+{
+	__local int t[256];
+	int priv[4];
+	int l = LID0, i = GID0, a = pa[i];
+	k_generic_store(&t[l], a * 2);
+	k_generic_store(&priv[l & 3], a + 1);
+	k_generic_store(&o[2 * i + 1], a - 1);
+	BARRIER();
+	o[2 * i] = k_generic_load(&t[255 - l]) + k_generic_load(&priv[l & 3]);
 }

@@ -550,6 +550,102 @@ static int run(const char *test, int check)
 		cmp_i32("ir_buffer_lds", got, want, 128);
 		return 0;
 	}
+	if (!strcmp(test, "salu")) {   /* tests/sim/asm_kernels.s k_salu, from the ISA definitions */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 36 * 4);
+		uint32_t r[48] = { 0 };
+		const uint32_t a = 0x12345678u, b = 0x9abcdef0u;
+		const uint64_t ab = (uint64_t)b << 32 | a;
+		#define SET64(i, v) do { uint64_t _v = (v); r[i] = (uint32_t)_v; r[(i) + 1] = (uint32_t)(_v >> 32); } while (0)
+		/* s_bfe_i64: offset 20, width 24, sign-extended */
+		{ uint64_t f = (ab >> 20) & 0xffffff; if (f & 0x800000) f |= ~0xffffffull; SET64(6, f); }
+		{ uint64_t v = 0; for (int i = 0; i < 32; i++) if ((a >> i) & 1) v |= 3ull << (2 * i); SET64(8, v); }
+		{ int n = 0; uint64_t x = ab; if ((int64_t)x < 0) x = ~x; while (n < 64 && !((x >> (63 - n)) & 1)) n++; r[10] = (uint32_t)n; }
+		r[11] = 0;
+		{ uint64_t v = 0; for (int i = 0; i < 64; i++) if ((ab >> i) & 1) v |= 1ull << (63 - i); SET64(12, v);
+		  int n = 0; while (!((v >> n) & 1)) n++; r[14] = (uint32_t)n; }
+		{ int c = 0; for (int i = 0; i < 64; i++) c += (int)((ab >> i) & 1); r[15] = (uint32_t)c; }
+		{ uint64_t v = 0; for (int i = 0; i < 16; i++) if ((ab >> (4 * i)) & 15) v |= 1ull << i; SET64(16, v); }
+		{ uint64_t v = 0; for (int i = 0; i < 16; i++) if ((ab >> (4 * i)) & 15) v |= 15ull << (4 * i); SET64(18, v); }
+		{ int64_t d = (int64_t)(int32_t)a - (int32_t)b; r[20] = (uint32_t)(d < 0 ? -d : d); }
+		{ uint64_t v = ((uint64_t)b << 3) + a; r[21] = (uint32_t)v; r[22] = (v >> 32) != 0; }
+		r[23] = (a >> 16) | (b & 0xffff0000u);
+		r[24] = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32);
+		{ uint64_t s1 = (uint64_t)b + b; r[25] = (uint32_t)s1; r[26] = a + a + (uint32_t)(s1 >> 32); }
+		r[27] = 0xffff8001u;
+		r[28] = a < 0xffffu;
+		r[29] = 7;
+		SET64(30, 1ull << 40);
+		SET64(32, (uint64_t)((int64_t)ab >> 36));
+		SET64(34, ab << 3); r[36] = (ab << 3) != 0;
+		r[37] = (uint32_t)(((uint64_t)a * b) >> 32);
+		r[38] = (uint32_t)(int32_t)(int16_t)(b & 0xffff);
+		{ uint32_t borrow = b > a; r[39] = a - b - borrow; }   /* s_sub_u32 sets SCC = borrow; s_subb_u32 x, 0 subtracts it */
+		SET64(40, ((1ull << 4) - 1) << 36);
+		cmp_i32("salu", got, (int32_t *)r + 6, 36);
+		return 0;
+	}
+	if (!strcmp(test, "valu")) {   /* tests/sim/asm_kernels.s k_valu, from the ISA definitions */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 20 * 64 * 4);
+		static int32_t want[20 * 64];
+		for (int l = 0; l < 64; l++) {
+			int row = l & ~15, r = l & 15;
+			uint32_t v5 = 0x1234u * (uint32_t)(l + 1), v6 = 0xfff0u + (uint32_t)l;
+			uint32_t *w = (uint32_t *)want;
+			w[0 * 64 + l] = (uint32_t)(row + ((r - 3) & 15));
+			w[1 * 64 + l] = (row == 16 || row == 48) ? (uint32_t)(row - 1) : 1000u + (uint32_t)l;
+			w[2 * 64 + l] = l == 0 ? 0 : (uint32_t)(l - 1);
+			{ uint32_t sum = ((v5 >> 8) & 0xff) + (v6 & 0xffff); w[3 * 64 + l] = (0xaaaa5555u & 0xffff) | (sum & 0xffff) << 16; }
+			w[4 * 64 + l] = (uint32_t)((int32_t)(int8_t)(v5 & 0xff) + (int32_t)(v6 & 0xff));
+			{ uint32_t b = (v5 >> 8) & 0xff; w[5 * 64 + l] = (b & 0x80) ? (b | 0xffffff00u) : b; }
+			w[6 * 64 + l] = l < 40;
+			{ uint32_t b0 = (v6 >> 24) & 0xff, b1 = (v5 >> 24) & 0xff, b2 = (v5 >> 8) & 0xff; w[7 * 64 + l] = b0 | b1 << 8 | b2 << 16; }
+			w[8 * 64 + l] = (v6 >> 24) | (v5 << 8);
+			w[9 * 64 + l] = (uint32_t)(l < 20 ? 20 : l > 40 ? 40 : l);
+			{ float f = (float)l * 4.6f, q = rintf(f); uint32_t u = q <= 0 ? 0 : q >= 255 ? 255 : (uint32_t)q;
+			  w[10 * 64 + l] = (0x11223344u & ~0xff0000u) | u << 16; }
+			w[11 * 64 + l] = (0xff00ff00u & v5) | (~0xff00ff00u & v6);
+			{ float f = (l & 1) ? (float)l : -(float)(l + 1); memcpy(&w[12 * 64 + l], &f, 4); }
+			w[13 * 64 + l] = v6;
+			{ float x = (float)(l - 32) * 0.5f; w[14 * 64 + l] = (uint32_t)(int32_t)floorf(x); w[15 * 64 + l] = (uint32_t)(int32_t)floorf(x + 0.5f); }
+			{ int e = 0; float f = (float)l * 4.6f; if (f != 0) frexpf(f, &e); w[16 * 64 + l] = (uint32_t)e; }
+			{ int32_t x = (l - 32) * 12345; uint32_t u = (uint32_t)(x < 0 ? ~x : x); w[17 * 64 + l] = (x == 0 || x == -1) ? 0xffffffffu : (uint32_t)__builtin_clz(u); }
+			{ int bank = (l >> 2) & 3; w[18 * 64 + l] = ((bank == 0 || bank == 2) && r + 2 <= 15) ? (uint32_t)(l + 2) : 0xffffffffu; }
+			w[19 * 64 + l] = (uint32_t)(row + ((r & 8) | (7 - (r & 7))));
+		}
+		cmp_i32("valu", got, want, 20 * 64);
+		return 0;
+	}
+	if (!strcmp(test, "append")) {
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *o = rd("out0.bin", N * 4), *cnt = rd("out1.bin", 16);
+		for (int g = 0; g < 4; g++) {
+			int32_t want[256], got[256]; int n = 0;
+			for (int l = 0; l < 256; l++) if (A[g * 256 + l] > 0) want[n++] = A[g * 256 + l];
+			cmp_i32("count", &cnt[g], &n, 1);
+			if (cnt[g] != n) continue;
+			memcpy(got, o + g * 256, (size_t)n * 4);
+			/* same multiset: sort both */
+			for (int x = 0; x < n; x++) for (int y = x + 1; y < n; y++) {
+				if (got[y] < got[x]) { int32_t t = got[x]; got[x] = got[y]; got[y] = t; }
+				if (want[y] < want[x]) { int32_t t = want[x]; want[x] = want[y]; want[y] = t; }
+			}
+			cmp_i32("compacted", got, want, n);
+		}
+		return 0;
+	}
+	if (!strcmp(test, "generic")) {
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *got = rd("out0.bin", N * 8), *want = calloc(N * 2, 4);
+		for (int i = 0; i < N; i++) {
+			int g = i & ~255, l = i & 255;
+			want[2 * i] = (int32_t)((uint32_t)A[g + 255 - l] * 2u + (uint32_t)A[i] + 1u);
+			want[2 * i + 1] = (int32_t)((uint32_t)A[i] - 1u);
+		}
+		cmp_i32("generic", got, want, N * 2);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }

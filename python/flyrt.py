@@ -1,0 +1,607 @@
+"""flyrt.py: Python binding of libflyrt (standard-library ctypes only).
+
+    import flyrt
+    dev = flyrt.Device("auto")              # FLY_DEVICE overrides; "sim", "hip", "hip:1"
+    mod = dev.load("vadd.hsaco")            # a path, or bytes of a code object / bundle
+    vadd = mod.kernel("vadd")
+    a = dev.upload(array.array("f", xs))    # a DeviceBuffer
+    c = dev.alloc(4 * n)
+    vadd(a, b, c, n)                        # grid/block from .flyc.meta, or grid=, block=
+    out = array.array("f", bytes(4 * n)); c.download(out)
+
+Pointer arguments accept a DeviceBuffer, an int (a device address), an object with
+__dlpack__ (a DLPack capsule: device tensors pass their address, compact host tensors
+are staged through device memory), an object with data_ptr() (a device address, used
+when DLPack export is not available), or a plain Python buffer
+(bytearray, array.array, memoryview, ...): it is copied to the device before the launch
+and, when writable, copied back after it. Scalars are Python ints and floats, converted
+to the argument's type from the metadata (range-checked).
+
+Errors raise FlyrtError (status, message); a kernel whose `requires` rejects the call
+raises Unsupported, the subclass a caller catches to fall back to another
+implementation. The library is build/libflyrt.so next to this package's checkout, or
+$FLYRT_LIB.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import struct
+
+__all__ = ["Device", "Module", "Kernel", "DeviceBuffer", "Tuning", "FlyrtError",
+           "Unsupported", "status_string", "ArgInfo"]
+
+# ---- the C library -------------------------------------------------------------------
+
+def _find_library():
+    env = os.environ.get("FLYRT_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for cand in (os.path.join(here, "..", "build", "libflyrt.so"),
+                 os.path.join(here, "libflyrt.so")):
+        if os.path.exists(cand):
+            return cand
+    found = ctypes.util.find_library("flyrt")
+    if found:
+        return found
+    raise OSError("libflyrt.so not found: build it with make, or set FLYRT_LIB")
+
+_lib = ctypes.CDLL(_find_library())
+
+SUCCESS = 0
+UNSUPPORTED = 16
+_STATUS_NAMES = {}
+
+# flyrt_arg_type values (FLYRT_ARG_TYPES in flyrt.h, in order)
+PTR, I32, U32, I64, U64, F32, F16, BF16, BYTES = range(9)
+_TYPE_NAMES = ["ptr", "i32", "u32", "i64", "u64", "f32", "f16", "bf16", "bytes"]
+
+
+class _ArgValue(ctypes.Union):
+    _fields_ = [("ptr", ctypes.c_uint64), ("i32", ctypes.c_int32), ("u32", ctypes.c_uint32),
+                ("i64", ctypes.c_int64), ("u64", ctypes.c_uint64), ("f32", ctypes.c_float),
+                ("bits16", ctypes.c_uint16), ("bytes", ctypes.c_void_p)]
+
+
+class _Arg(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("size", ctypes.c_uint32), ("v", _ArgValue)]
+
+
+class _ArgInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("type", ctypes.c_int), ("elem_type", ctypes.c_char_p),
+                ("offset", ctypes.c_uint32), ("size", ctypes.c_uint32),
+                ("align", ctypes.c_uint32), ("typed", ctypes.c_int)]
+
+
+class _KernelInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("nargs", ctypes.c_int),
+                ("kernarg_size", ctypes.c_uint32), ("wavefront_size", ctypes.c_uint32),
+                ("max_block_threads", ctypes.c_uint32), ("static_lds", ctypes.c_uint32),
+                ("scratch_per_thread", ctypes.c_uint32), ("sgprs", ctypes.c_uint32),
+                ("vgprs", ctypes.c_uint32), ("agprs", ctypes.c_uint32),
+                ("has_meta", ctypes.c_int), ("block", ctypes.c_uint32 * 3),
+                ("has_grid", ctypes.c_int), ("nrequires", ctypes.c_int)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3),
+                ("dynamic_lds", ctypes.c_uint32)]
+
+
+_vp, _u64, _sz, _int, _cp = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_int, ctypes.c_char_p
+_P = ctypes.POINTER
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_status_string = _fn("flyrt_status_string", _cp, _int)
+_status_name = _fn("flyrt_status_name", _cp, _int)
+_last_error = _fn("flyrt_last_error", _cp)
+_device_open = _fn("flyrt_device_open", _int, _cp, _P(_vp))
+_device_close = _fn("flyrt_device_close", None, _vp)
+_device_backend = _fn("flyrt_device_backend", _int, _vp)
+_device_arch = _fn("flyrt_device_arch", _cp, _vp)
+_device_name = _fn("flyrt_device_name", _cp, _vp)
+_malloc = _fn("flyrt_malloc", _int, _vp, _sz, _P(_u64))
+_free = _fn("flyrt_free", _int, _vp, _u64)
+_htod = _fn("flyrt_memcpy_htod", _int, _vp, _u64, _vp, _sz)
+_dtoh = _fn("flyrt_memcpy_dtoh", _int, _vp, _vp, _u64, _sz)
+_sync = _fn("flyrt_synchronize", _int, _vp)
+_load_data = _fn("flyrt_module_load_data", _int, _vp, _vp, _sz, _P(_vp))
+_load_file = _fn("flyrt_module_load_file", _int, _vp, _cp, _P(_vp))
+_unload = _fn("flyrt_module_unload", None, _vp)
+_kernel_count = _fn("flyrt_module_kernel_count", _int, _vp)
+_kernel_at = _fn("flyrt_module_kernel_at", _vp, _vp, _int)
+_get_kernel = _fn("flyrt_module_get_kernel", _int, _vp, _cp, _P(_vp))
+_kernel_info = _fn("flyrt_kernel_get_info", _int, _vp, _P(_KernelInfo))
+_arg_info = _fn("flyrt_kernel_arg_info", _int, _vp, _int, _P(_ArgInfo))
+_kernel_name = _fn("flyrt_kernel_name", _cp, _vp)
+_requires_text = _fn("flyrt_kernel_requires_text", _cp, _vp, _int)
+_check = _fn("flyrt_kernel_check", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int, _P(_LaunchConfig))
+_launch = _fn("flyrt_launch", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int)
+_tuning_parse = _fn("flyrt_tuning_parse", _int, _cp, _sz, _P(_vp))
+_tuning_destroy = _fn("flyrt_tuning_destroy", None, _vp)
+_tuning_variants = _fn("flyrt_tuning_variants", _int, _vp, _cp, _P(_cp), _int)
+_dispatch = _fn("flyrt_dispatch", _int, _vp, _vp, _cp, _P(_LaunchConfig), _P(_Arg), _int, _P(_vp))
+
+
+def status_string(st):
+    """The fixed message of a status code."""
+    return _status_string(st).decode()
+
+
+class FlyrtError(RuntimeError):
+    """A libflyrt call failed: .status (int), .name (e.g. FLYRT_ERROR_ARG_TYPE), .detail."""
+
+    def __init__(self, status, detail=""):
+        self.status = status
+        self.name = _status_name(status).decode()
+        self.detail = detail
+        super().__init__("%s: %s" % (self.name, detail or status_string(status)))
+
+
+class Unsupported(FlyrtError):
+    """The kernel's requires predicates (or every variant) reject the call: fall back."""
+
+
+def _check_status(st):
+    if st != SUCCESS:
+        detail = _last_error().decode(errors="replace")
+        raise (Unsupported if st == UNSUPPORTED else FlyrtError)(st, detail)
+
+
+# ---- devices and memory --------------------------------------------------------------
+
+class Device:
+    """An open device. kind: "auto" (default), "sim", "hip" or "hip:N"; FLY_DEVICE wins."""
+
+    def __init__(self, kind="auto"):
+        h = _vp()
+        _check_status(_device_open(kind.encode() if kind else None, ctypes.byref(h)))
+        self._h = h
+        self._modules = []
+
+    @property
+    def backend(self):
+        return {1: "hip", 2: "sim"}.get(_device_backend(self._h), "?")
+
+    @property
+    def arch(self):
+        return _device_arch(self._h).decode()
+
+    @property
+    def name(self):
+        return _device_name(self._h).decode()
+
+    def close(self):
+        """Unload every module and release the device (also done by a with-block)."""
+        if self._h:
+            for m in self._modules:
+                m._h = None
+            _device_close(self._h)
+            self._h = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def alloc(self, nbytes):
+        p = _u64()
+        _check_status(_malloc(self._h, nbytes, ctypes.byref(p)))
+        return DeviceBuffer(self, p.value, nbytes)
+
+    def upload(self, buf):
+        """A new DeviceBuffer holding a copy of a Python buffer."""
+        mv = memoryview(buf).cast("B")
+        d = self.alloc(max(len(mv), 1))
+        d.upload(mv)
+        return d
+
+    def synchronize(self):
+        _check_status(_sync(self._h))
+
+    def load(self, src):
+        """Load a module from a path (str/os.PathLike) or from bytes-like code object data."""
+        h = _vp()
+        if isinstance(src, (str, os.PathLike)):
+            _check_status(_load_file(self._h, os.fsencode(src), ctypes.byref(h)))
+        else:
+            data = bytes(src)
+            _check_status(_load_data(self._h, data, len(data), ctypes.byref(h)))
+        m = Module(self, h)
+        self._modules.append(m)
+        return m
+
+
+def _host_address(mv):
+    """Address of a contiguous memoryview's bytes (copying read-only ones)."""
+    if mv.readonly:
+        tmp = ctypes.create_string_buffer(mv.tobytes(), len(mv))
+        return ctypes.addressof(tmp), tmp
+    arr = (ctypes.c_char * len(mv)).from_buffer(mv)
+    return ctypes.addressof(arr), arr
+
+
+class DeviceBuffer:
+    """Device memory: .ptr is the device address, .nbytes its size."""
+
+    def __init__(self, dev, ptr, nbytes):
+        self.dev, self.ptr, self.nbytes = dev, ptr, nbytes
+
+    def upload(self, buf, offset=0):
+        mv = memoryview(buf).cast("B")
+        if offset < 0 or offset + len(mv) > self.nbytes:
+            raise ValueError("upload of %d bytes at %d overflows a %d-byte buffer"
+                             % (len(mv), offset, self.nbytes))
+        if len(mv):
+            addr, keep = _host_address(mv)
+            _check_status(_htod(self.dev._h, self.ptr + offset, addr, len(mv)))
+            del keep
+
+    def download(self, buf, offset=0):
+        """Copy into a writable Python buffer (as many bytes as it holds)."""
+        mv = memoryview(buf).cast("B")
+        if mv.readonly:
+            raise ValueError("download needs a writable buffer")
+        if offset < 0 or offset + len(mv) > self.nbytes:
+            raise ValueError("download of %d bytes at %d overflows a %d-byte buffer"
+                             % (len(mv), offset, self.nbytes))
+        if len(mv):
+            addr, keep = _host_address(mv)
+            _check_status(_dtoh(self.dev._h, addr, self.ptr + offset, len(mv)))
+            del keep
+
+    def to_bytes(self):
+        out = bytearray(self.nbytes)
+        self.download(out)
+        return bytes(out)
+
+    def free(self):
+        if self.ptr and self.dev._h:
+            _check_status(_free(self.dev._h, self.ptr))
+        self.ptr = 0
+
+    def data_ptr(self):
+        return self.ptr
+
+
+# ---- DLPack --------------------------------------------------------------------------
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", _P(ctypes.c_int64)),
+                ("strides", _P(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_CPU, _DL_CUDA_HOST, _DL_ROCM_HOST = 1, 3, 11
+_capsule_get = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_get.restype = ctypes.c_void_p
+_capsule_get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def _dlpack(obj):
+    """(address, nbytes, on_host) of a DLPack-exporting object (a compact tensor)."""
+    cap = obj.__dlpack__()
+    p = _capsule_get(cap, b"dltensor")
+    t = _DLTensor.from_address(p)   # DLManagedTensor starts with its DLTensor
+    n, compact, expect = 1, True, 1
+    for i in reversed(range(t.ndim)):
+        if t.strides and t.shape[i] != 1 and t.strides[i] != expect:
+            compact = False
+        expect *= t.shape[i]
+        n *= t.shape[i]
+    nbytes = n * ((t.dtype.bits * t.dtype.lanes + 7) // 8)
+    on_host = t.device.device_type in (_DL_CPU, _DL_CUDA_HOST, _DL_ROCM_HOST)
+    return (t.data or 0) + t.byte_offset, nbytes, on_host, compact, cap
+
+
+# ---- modules and kernels -------------------------------------------------------------
+
+class ArgInfo:
+    def __init__(self, ai):
+        self.name = (ai.name or b"").decode()
+        self.type = _TYPE_NAMES[ai.type] if 0 <= ai.type < len(_TYPE_NAMES) else "?"
+        self.type_code = ai.type
+        self.elem_type = (ai.elem_type or b"").decode()
+        self.offset, self.size, self.align, self.typed = ai.offset, ai.size, ai.align, bool(ai.typed)
+
+    def __repr__(self):
+        t = "ptr %s align %d" % (self.elem_type or "?", self.align) if self.type == "ptr" else self.type
+        return "%s: %s" % (self.name or "?", t)
+
+
+class Module:
+    def __init__(self, dev, h):
+        self.dev, self._h = dev, h
+
+    def unload(self):
+        if self._h:
+            _unload(self._h)
+            self._h = None
+            self.dev._modules.remove(self)
+
+    @property
+    def kernels(self):
+        return [Kernel(self, _kernel_at(self._h, i)) for i in range(_kernel_count(self._h))]
+
+    def kernel(self, name):
+        h = _vp()
+        _check_status(_get_kernel(self._h, name.encode(), ctypes.byref(h)))
+        return Kernel(self, h.value)
+
+    def dispatch(self, tuning, family, *args, grid=None, block=None):
+        """Launch the variant of `family` the tuning table (or None) picks; returns its name."""
+        rep = None
+        if tuning is None:
+            rep = self.kernel(family)
+        else:
+            for name in tuning.variant_names(family):
+                try:
+                    rep = self.kernel(name)
+                    break
+                except FlyrtError:
+                    continue
+        if rep is None:
+            raise Unsupported(UNSUPPORTED, "no variant of '%s' in the module" % family)
+        cargs, post = rep._marshal(args)
+        chosen = _vp()
+        st = _dispatch(self._h, tuning._h if tuning else None, family.encode(),
+                       _config(grid, block), cargs, len(args), ctypes.byref(chosen))
+        _finish(post, st == SUCCESS)
+        _check_status(st)
+        return _kernel_name(chosen).decode()
+
+
+def _config(grid, block):
+    if grid is None and block is None:
+        return None
+    c = _LaunchConfig()
+    for src, dst in ((grid, c.grid), (block, c.block)):
+        if src is None:
+            continue
+        if isinstance(src, int):
+            src = (src,)
+        for i, v in enumerate(tuple(src) + (1,) * (3 - len(src))):
+            dst[i] = v
+    return ctypes.byref(c)
+
+
+def _f16_bits(x):
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+
+def _bf16_bits(x):
+    b = struct.unpack("<I", struct.pack("<f", x))[0]
+    if (b & 0x7F800000) == 0x7F800000 and b & 0x7FFFFF:
+        return (b >> 16) | 0x40   # a quiet NaN stays a NaN
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF   # round to nearest even
+
+
+def _copy_back(dev, d, mv):
+    """After a launch: copy a staged buffer back to the host (if ok and writable), free it."""
+    def run(ok):
+        try:
+            if ok and mv is not None:
+                dev.synchronize()
+                d.download(mv)
+        finally:
+            d.free()
+    return run
+
+
+def _finish(post, ok):
+    err = None
+    for f in post:
+        try:
+            f(ok)
+        except FlyrtError as e:
+            err = err or e
+    if err is not None and ok:
+        raise err
+
+
+_INT_RANGE = {I32: (-2**31, 2**31 - 1), U32: (0, 2**32 - 1), I64: (-2**63, 2**63 - 1),
+              U64: (0, 2**64 - 1)}
+
+
+class Kernel:
+    def __init__(self, mod, h):
+        self.mod, self._h = mod, h
+
+    @property
+    def name(self):
+        return _kernel_name(self._h).decode()
+
+    @property
+    def args(self):
+        out = []
+        for i in range(self.info["nargs"]):
+            ai = _ArgInfo()
+            _check_status(_arg_info(self._h, i, ctypes.byref(ai)))
+            out.append(ArgInfo(ai))
+        return out
+
+    @property
+    def info(self):
+        ki = _KernelInfo()
+        _check_status(_kernel_info(self._h, ctypes.byref(ki)))
+        d = {f: getattr(ki, f) for f, _ in _KernelInfo._fields_}
+        d["name"] = d["name"].decode()
+        d["block"] = tuple(ki.block)
+        d["requires"] = [_requires_text(self._h, i).decode() for i in range(ki.nrequires)]
+        return d
+
+    def __repr__(self):
+        return "<flyrt.Kernel %s(%s)>" % (self.name, ", ".join(map(repr, self.args)))
+
+    def _marshal(self, args):
+        """ctypes flyrt_arg array for args, and actions to run after the launch."""
+        infos = self.args
+        if len(args) != len(infos):
+            raise FlyrtError(11, "kernel '%s' takes %d arguments, got %d"
+                             % (self.name, len(infos), len(args)))
+        arr = (_Arg * max(len(args), 1))()
+        post, keep = [], []
+        try:
+            self._marshal_into(arr, args, infos, post, keep)
+        except BaseException:
+            _finish(post, False)   # free what was staged before the bad argument
+            raise
+        post.append(lambda ok, keep=keep: keep.clear())
+        return arr, post
+
+    def _dlpack_arg(self, a, v, i, ai, post, keep):
+        """A DLPack tensor as pointer argument; False if it cannot export (try data_ptr)."""
+        try:
+            addr, nbytes, on_host, compact, cap = _dlpack(v)
+        except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
+            if hasattr(v, "data_ptr"):
+                return False
+            raise
+        keep.append(cap)
+        if not on_host:   # device memory: pass its address
+            a.v.ptr = addr
+            return True
+        if not compact:   # a host tensor is staged byte for byte: it must be compact
+            raise FlyrtError(12, "argument %d (%s): a strided host tensor cannot be staged; "
+                             "pass a contiguous one" % (i, ai.name))
+        host = (ctypes.c_char * max(nbytes, 1)).from_address(addr)
+        d = self.mod.dev.upload(memoryview(host))
+        a.v.ptr = d.ptr
+        post.append(_copy_back(self.mod.dev, d, memoryview(host)))
+        return True
+
+    def _marshal_into(self, arr, args, infos, post, keep):
+        dev = self.mod.dev
+        for i, (v, ai) in enumerate(zip(args, infos)):
+            a = arr[i]
+            if ai.type_code == PTR:
+                a.type, a.size = PTR, 8
+                if isinstance(v, DeviceBuffer):
+                    a.v.ptr = v.ptr
+                elif isinstance(v, int) and not isinstance(v, bool):
+                    a.v.ptr = v
+                elif hasattr(v, "__dlpack__") and self._dlpack_arg(a, v, i, ai, post, keep):
+                    pass
+                elif hasattr(v, "data_ptr"):   # e.g. a tensor that cannot export DLPack
+                    a.v.ptr = int(v.data_ptr())
+                else:
+                    try:
+                        mv = memoryview(v).cast("B")
+                    except TypeError:
+                        raise FlyrtError(12, "argument %d (%s) needs a pointer: a DeviceBuffer, "
+                                         "an address, a tensor or a Python buffer, got %s"
+                                         % (i, ai.name, type(v).__name__)) from None
+                    d = dev.upload(mv)
+                    a.v.ptr = d.ptr
+                    post.append(_copy_back(dev, d, None if mv.readonly else mv))
+                continue
+            t = ai.type_code
+            if not ai.typed:   # typed from the note: pick by the Python value
+                if isinstance(v, float) and ai.size == 4:
+                    t = F32
+                elif isinstance(v, float) and ai.size == 8:
+                    raw = ctypes.create_string_buffer(struct.pack("<d", v), 8)
+                    keep.append(raw)
+                    a.type, a.size, a.v.bytes = BYTES, 8, ctypes.addressof(raw)
+                    continue
+                elif t == BYTES:
+                    raw = ctypes.create_string_buffer(bytes(v), ai.size)
+                    if len(bytes(v)) != ai.size:
+                        raise FlyrtError(12, "argument %d (%s) takes %d bytes, got %d"
+                                         % (i, ai.name, ai.size, len(bytes(v))))
+                    keep.append(raw)
+                    a.type, a.size, a.v.bytes = BYTES, ai.size, ctypes.addressof(raw)
+                    continue
+            a.type = t
+            if t in _INT_RANGE:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise FlyrtError(12, "argument %d (%s) is %s, got %s"
+                                     % (i, ai.name, _TYPE_NAMES[t], type(v).__name__))
+                lo, hi = _INT_RANGE[t]
+                if not lo <= v <= hi:
+                    raise FlyrtError(12, "argument %d (%s) = %d is out of range for %s"
+                                     % (i, ai.name, v, _TYPE_NAMES[t]))
+                a.size = 4 if t in (I32, U32) else 8
+                setattr(a.v, _TYPE_NAMES[t], v)
+            elif t in (F32, F16, BF16):
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    raise FlyrtError(12, "argument %d (%s) is %s, got %s"
+                                     % (i, ai.name, _TYPE_NAMES[t], type(v).__name__))
+                if t == F32:
+                    a.size, a.v.f32 = 4, float(v)
+                else:
+                    a.size = 2
+                    a.v.bits16 = _f16_bits(float(v)) if t == F16 else _bf16_bits(float(v))
+            else:
+                raise FlyrtError(12, "argument %d (%s) has an unsupported type" % (i, ai.name))
+
+    def check(self, *args, grid=None, block=None):
+        """None if a launch with these arguments would be accepted, else the FlyrtError."""
+        cargs, post = self._marshal(args)
+        st = _check(self._h, _config(grid, block), cargs, len(args), None)
+        err = None
+        if st != SUCCESS:
+            detail = _last_error().decode(errors="replace")
+            err = (Unsupported if st == UNSUPPORTED else FlyrtError)(st, detail)
+        _finish(post, False)   # no copy-back for a check
+        return err
+
+    def __call__(self, *args, grid=None, block=None):
+        """Launch; host buffers passed as pointers are copied back after it."""
+        cargs, post = self._marshal(args)
+        st = _launch(self._h, _config(grid, block), cargs, len(args))
+        _finish(post, st == SUCCESS)
+        _check_status(st)
+
+
+class Tuning:
+    """A tuning table (CSV or text rows; see docs/runtime.md) from a path or text."""
+
+    def __init__(self, path=None, text=None):
+        if (path is None) == (text is None):
+            raise ValueError("give path or text")
+        if path is not None:
+            with open(path, "rb") as f:
+                data = f.read()
+        else:
+            data = text.encode()
+        h = _vp()
+        _check_status(_tuning_parse(data, len(data), ctypes.byref(h)))
+        self._h = h
+
+    def variant_names(self, family):
+        """Every variant the table names for family, in file order."""
+        n = _tuning_variants(self._h, family.encode(), None, 0)
+        if n <= 0:
+            return []
+        arr = (_cp * n)()
+        _tuning_variants(self._h, family.encode(), arr, n)
+        return [x.decode() for x in arr]
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _tuning_destroy(self._h)
+            self._h = None

@@ -1,0 +1,291 @@
+/*
+ * flyrt.h — libflyrt, the thin runtime that loads and launches flyc code objects.
+ *
+ * Model (in the spirit of the CUDA driver API and HIP's module API, but smaller):
+ *
+ *   flyrt_device   an open device: a HIP GPU (libamdhip64 resolved at run time with
+ *                  dlopen, no build dependency on ROCm) or the gfx950 simulator.
+ *   flyrt_module   a loaded code object. Loaded from a file or from memory; the bytes
+ *                  may be a raw AMDGPU code object or a clang offload bundle, from which
+ *                  the entry for the device's processor is picked. Modules are cached
+ *                  per device by content (thread-safe): loading the same bytes twice
+ *                  returns the same module with one more reference.
+ *   flyrt_kernel   a kernel of a module (borrowed: lives as long as its module). Its
+ *                  arguments come from the AMDGPU metadata note and, when present, from
+ *                  flyc's `.flyc.meta` section (argument types, block, grid formula,
+ *                  `requires` support predicates; docs/metadata.md).
+ *   flyrt_tuning   a tuning table mapping shape buckets to kernel variants.
+ *
+ * Every call returns a flyrt_status; FLYRT_SUCCESS is 0. On failure a message naming
+ * the cause is kept per thread and returned by flyrt_last_error(). The library never
+ * exits and never prints. Every object has a destroy call, and a failing call leaves
+ * nothing allocated.
+ *
+ * Worked example (error handling shortened; see docs/runtime.md for the full program):
+ *
+ *   flyrt_device *dev;  flyrt_module *mod;  flyrt_kernel *k;  flyrt_deviceptr a;
+ *   flyrt_device_open("auto", &dev);                 // FLY_DEVICE overrides "auto"
+ *   flyrt_module_load_file(dev, "vadd.hsaco", &mod);
+ *   flyrt_module_get_kernel(mod, "vadd", &k);
+ *   flyrt_malloc(dev, n * 4, &a);  flyrt_memcpy_htod(dev, a, host, n * 4);
+ *   flyrt_arg args[] = { flyrt_arg_ptr(a), flyrt_arg_ptr(b), flyrt_arg_ptr(c), flyrt_arg_i32(n) };
+ *   flyrt_launch_config cfg = { { (n + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0 };
+ *   flyrt_status st = flyrt_launch(k, &cfg, args, 4);  // or NULL: the kernel's own grid
+ *   if (st == FLYRT_ERROR_UNSUPPORTED) ... use another implementation ...
+ *   flyrt_synchronize(dev);  flyrt_memcpy_dtoh(dev, host, c, n * 4);
+ *   flyrt_free(dev, a);  flyrt_module_unload(mod);  flyrt_device_close(dev);
+ *
+ * Thread safety: all calls on one device may be made from several threads; the
+ * module cache and the simulator are protected by a per-device lock. Destroying an
+ * object while another thread uses it is the caller's error.
+ */
+#ifndef FLYRT_H
+#define FLYRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: name, value, message (flyrt_status_string). */
+#define FLYRT_STATUSES(X) \
+	X(FLYRT_SUCCESS,                   0, "success") \
+	X(FLYRT_ERROR_INVALID_VALUE,       1, "invalid value (null handle or bad parameter)") \
+	X(FLYRT_ERROR_OUT_OF_MEMORY,       2, "out of memory") \
+	X(FLYRT_ERROR_NO_HIP_RUNTIME,      3, "no HIP runtime (libamdhip64 could not be loaded)") \
+	X(FLYRT_ERROR_NO_DEVICE,           4, "no device") \
+	X(FLYRT_ERROR_BACKEND,             5, "backend call failed") \
+	X(FLYRT_ERROR_FILE,                6, "cannot read file") \
+	X(FLYRT_ERROR_INVALID_IMAGE,       7, "invalid or corrupt code object or bundle") \
+	X(FLYRT_ERROR_NO_BINARY_FOR_DEVICE, 8, "no code object for this device's architecture") \
+	X(FLYRT_ERROR_INVALID_METADATA,    9, "invalid kernel metadata (.flyc.meta)") \
+	X(FLYRT_ERROR_NOT_FOUND,          10, "kernel not found") \
+	X(FLYRT_ERROR_ARG_COUNT,          11, "wrong number of kernel arguments") \
+	X(FLYRT_ERROR_ARG_TYPE,           12, "kernel argument has the wrong type or size") \
+	X(FLYRT_ERROR_NULL_POINTER,       13, "null pointer passed as a kernel argument") \
+	X(FLYRT_ERROR_MISALIGNED_POINTER, 14, "misaligned pointer passed as a kernel argument") \
+	X(FLYRT_ERROR_INVALID_LAUNCH,     15, "invalid launch configuration (grid, block or LDS)") \
+	X(FLYRT_ERROR_UNSUPPORTED,        16, "unsupported: the kernel's requires predicates reject these arguments") \
+	X(FLYRT_ERROR_LAUNCH_FAILED,      17, "kernel launch failed") \
+	X(FLYRT_ERROR_INVALID_TUNING,     18, "invalid tuning table")
+
+typedef enum {
+#define X(name, value, msg) name = value,
+	FLYRT_STATUSES(X)
+#undef X
+	FLYRT_STATUS_COUNT_
+} flyrt_status;
+
+/* A fixed message for a status ("unknown status" for values outside the table). */
+const char *flyrt_status_string(flyrt_status st);
+/* The symbolic name, e.g. "FLYRT_ERROR_UNSUPPORTED". */
+const char *flyrt_status_name(flyrt_status st);
+/* The detailed message of the last failing call on this thread ("" if none). Valid
+ * until the next flyrt call on the same thread. */
+const char *flyrt_last_error(void);
+
+/* ---- devices ------------------------------------------------------------------- */
+
+typedef struct flyrt_device flyrt_device;
+typedef uint64_t flyrt_deviceptr;   /* a device virtual address; 0 is null */
+
+typedef enum { FLYRT_BACKEND_HIP = 1, FLYRT_BACKEND_SIM = 2 } flyrt_backend;
+
+/* Open a device. kind is "auto", "hip", "sim", or "hip:N" (HIP device N; "hip" is 0);
+ * NULL means "auto". When the environment variable FLY_DEVICE is set and non-empty it
+ * replaces kind. "auto" picks HIP when a HIP runtime with at least one device exists,
+ * else the simulator. Errors: FLYRT_ERROR_NO_HIP_RUNTIME / FLYRT_ERROR_NO_DEVICE (for
+ * "hip"), FLYRT_ERROR_INVALID_VALUE (unknown kind). */
+flyrt_status flyrt_device_open(const char *kind, flyrt_device **out);
+/* Close a device (NULL is a no-op): unloads every module still loaded on it. Device
+ * memory not freed is released with the simulator; on HIP it stays with the HIP runtime
+ * (free it first). Handles of the device's modules and kernels become invalid. */
+void flyrt_device_close(flyrt_device *dev);
+flyrt_backend flyrt_device_backend(const flyrt_device *dev);
+/* The processor, e.g. "gfx950" (the ISA name cut at the first ':'). */
+const char *flyrt_device_arch(const flyrt_device *dev);
+/* A human-readable name, e.g. "simulator (gfx950)" or "HIP device 0 (gfx950:sramecc+:xnack-)". */
+const char *flyrt_device_name(const flyrt_device *dev);
+
+/* ---- memory -------------------------------------------------------------------- */
+
+flyrt_status flyrt_malloc(flyrt_device *dev, size_t bytes, flyrt_deviceptr *out);
+flyrt_status flyrt_free(flyrt_device *dev, flyrt_deviceptr p);     /* 0 is a no-op */
+flyrt_status flyrt_memcpy_htod(flyrt_device *dev, flyrt_deviceptr dst, const void *src, size_t bytes);
+flyrt_status flyrt_memcpy_dtoh(flyrt_device *dev, void *dst, flyrt_deviceptr src, size_t bytes);
+flyrt_status flyrt_memcpy_dtod(flyrt_device *dev, flyrt_deviceptr dst, flyrt_deviceptr src, size_t bytes);
+/* Wait for every launch on the device to finish. */
+flyrt_status flyrt_synchronize(flyrt_device *dev);
+
+/* ---- modules and kernels ------------------------------------------------------- */
+
+typedef struct flyrt_module flyrt_module;
+typedef struct flyrt_kernel flyrt_kernel;
+
+/* Load a raw code object or a clang offload bundle. The bytes are copied; the caller
+ * may free them on return. Errors: FLYRT_ERROR_INVALID_IMAGE (not a code object or
+ * bundle, truncated, corrupt, compressed bundle), FLYRT_ERROR_NO_BINARY_FOR_DEVICE
+ * (built for another processor, or no bundle entry for it), FLYRT_ERROR_INVALID_METADATA
+ * (malformed .flyc.meta). The same bytes loaded twice on one device give the same
+ * module with one more reference; each load needs one flyrt_module_unload. */
+flyrt_status flyrt_module_load_data(flyrt_device *dev, const void *data, size_t size, flyrt_module **out);
+flyrt_status flyrt_module_load_file(flyrt_device *dev, const char *path, flyrt_module **out);
+/* Like load_data, but the device keeps the module until it is closed: the caller does
+ * not unload it. Used by generated launchers: the bytes must stay unchanged while the
+ * device is open (a static array), since later calls find the module by their address. */
+flyrt_status flyrt_module_get_cached(flyrt_device *dev, const void *data, size_t size, flyrt_module **out);
+/* Drop one reference; the module and its kernels are freed at zero. NULL is a no-op. */
+void flyrt_module_unload(flyrt_module *mod);
+
+int flyrt_module_kernel_count(const flyrt_module *mod);
+flyrt_kernel *flyrt_module_kernel_at(const flyrt_module *mod, int i);  /* NULL if out of range */
+/* FLYRT_ERROR_NOT_FOUND when no kernel has that name (NAME or NAME.kd). */
+flyrt_status flyrt_module_get_kernel(const flyrt_module *mod, const char *name, flyrt_kernel **out);
+
+/* Argument value types. */
+#define FLYRT_ARG_TYPES(X) \
+	X(FLYRT_ARG_PTR,   "ptr",   8) \
+	X(FLYRT_ARG_I32,   "i32",   4) \
+	X(FLYRT_ARG_U32,   "u32",   4) \
+	X(FLYRT_ARG_I64,   "i64",   8) \
+	X(FLYRT_ARG_U64,   "u64",   8) \
+	X(FLYRT_ARG_F32,   "f32",   4) \
+	X(FLYRT_ARG_F16,   "f16",   2) \
+	X(FLYRT_ARG_BF16,  "bf16",  2) \
+	X(FLYRT_ARG_BYTES, "bytes", 0)
+
+typedef enum {
+#define X(name, text, size) name,
+	FLYRT_ARG_TYPES(X)
+#undef X
+	FLYRT_ARG_TYPE_COUNT_
+} flyrt_arg_type;
+
+const char *flyrt_arg_type_name(flyrt_arg_type t);   /* "i32", ...; "?" if unknown */
+
+/* What a kernel expects for one explicit argument. */
+typedef struct {
+	const char *name;        /* from .flyc.meta, else the note's .name; may be "" */
+	flyrt_arg_type type;     /* FLYRT_ARG_PTR for buffers; a scalar type from .flyc.meta;
+	                            without .flyc.meta: I32/I64 for 4/8-byte by-value
+	                            arguments (any 4/8-byte scalar type is accepted),
+	                            FLYRT_ARG_BYTES otherwise */
+	const char *elem_type;   /* pointers with .flyc.meta: element type, e.g. "f32"; else "" */
+	uint32_t offset, size;   /* place in the kernarg segment */
+	uint32_t align;          /* pointers: alignment the kernel assumes (1 if unknown) */
+	int typed;               /* 1 when the type comes from .flyc.meta (checked exactly) */
+} flyrt_arg_info;
+
+typedef struct {
+	const char *name;
+	int nargs;                    /* explicit arguments */
+	uint32_t kernarg_size;        /* .kernarg_segment_size, hidden arguments included */
+	uint32_t wavefront_size, max_block_threads;
+	uint32_t static_lds, scratch_per_thread;
+	uint32_t sgprs, vgprs, agprs;
+	int has_meta;                 /* a .flyc.meta record was found for this kernel */
+	uint32_t block[3];            /* .flyc.meta block, or 0 0 0 */
+	int has_grid;                 /* .flyc.meta gives a grid formula */
+	int nrequires;                /* number of requires predicates */
+} flyrt_kernel_info;
+
+flyrt_status flyrt_kernel_get_info(const flyrt_kernel *k, flyrt_kernel_info *out);
+flyrt_status flyrt_kernel_arg_info(const flyrt_kernel *k, int i, flyrt_arg_info *out);
+const char *flyrt_kernel_name(const flyrt_kernel *k);
+/* The source text of requires predicate i (for messages), or NULL. */
+const char *flyrt_kernel_requires_text(const flyrt_kernel *k, int i);
+
+/* ---- launching ----------------------------------------------------------------- */
+
+/* One argument value. Build with the flyrt_arg_* helpers below. */
+typedef struct {
+	flyrt_arg_type type;
+	uint32_t size;                /* bytes of the value (set by the helpers) */
+	union {
+		flyrt_deviceptr ptr;      /* FLYRT_ARG_PTR */
+		int32_t i32;              /* FLYRT_ARG_I32 */
+		uint32_t u32;             /* FLYRT_ARG_U32 */
+		int64_t i64;              /* FLYRT_ARG_I64 */
+		uint64_t u64;             /* FLYRT_ARG_U64 */
+		float f32;                /* FLYRT_ARG_F32 */
+		uint16_t bits16;          /* FLYRT_ARG_F16 and FLYRT_ARG_BF16: the raw bits */
+		const void *bytes;        /* FLYRT_ARG_BYTES: size bytes copied as they are */
+	} v;
+} flyrt_arg;
+
+static inline flyrt_arg flyrt_arg_ptr(flyrt_deviceptr p) { flyrt_arg a; a.type = FLYRT_ARG_PTR; a.size = 8; a.v.ptr = p; return a; }
+static inline flyrt_arg flyrt_arg_i32(int32_t x) { flyrt_arg a; a.type = FLYRT_ARG_I32; a.size = 4; a.v.i32 = x; return a; }
+static inline flyrt_arg flyrt_arg_u32(uint32_t x) { flyrt_arg a; a.type = FLYRT_ARG_U32; a.size = 4; a.v.u32 = x; return a; }
+static inline flyrt_arg flyrt_arg_i64(int64_t x) { flyrt_arg a; a.type = FLYRT_ARG_I64; a.size = 8; a.v.i64 = x; return a; }
+static inline flyrt_arg flyrt_arg_u64(uint64_t x) { flyrt_arg a; a.type = FLYRT_ARG_U64; a.size = 8; a.v.u64 = x; return a; }
+static inline flyrt_arg flyrt_arg_f32(float x) { flyrt_arg a; a.type = FLYRT_ARG_F32; a.size = 4; a.v.f32 = x; return a; }
+static inline flyrt_arg flyrt_arg_f16(uint16_t bits) { flyrt_arg a; a.type = FLYRT_ARG_F16; a.size = 2; a.v.bits16 = bits; return a; }
+static inline flyrt_arg flyrt_arg_bf16(uint16_t bits) { flyrt_arg a; a.type = FLYRT_ARG_BF16; a.size = 2; a.v.bits16 = bits; return a; }
+static inline flyrt_arg flyrt_arg_bytes(const void *p, uint32_t n) { flyrt_arg a; a.type = FLYRT_ARG_BYTES; a.size = n; a.v.bytes = p; return a; }
+
+/* grid counts workgroups (blocks), as hipModuleLaunchKernel does. A zero grid[0] means
+ * "use the kernel's grid formula from .flyc.meta"; a zero block[0] means "use the
+ * kernel's block from .flyc.meta". Passing no config at all means both. */
+typedef struct {
+	uint32_t grid[3];
+	uint32_t block[3];
+	uint32_t dynamic_lds;         /* extra LDS bytes (HIP's sharedMemBytes) */
+} flyrt_launch_config;
+
+/* Check everything a launch would check, without launching: argument count, types,
+ * sizes, null and misaligned pointers, the grid and block, then the requires
+ * predicates (FLYRT_ERROR_UNSUPPORTED when one is false). resolved (may be NULL)
+ * receives the grid and block the launch would use. */
+flyrt_status flyrt_kernel_check(const flyrt_kernel *k, const flyrt_launch_config *cfg,
+                                const flyrt_arg *args, int nargs, flyrt_launch_config *resolved);
+/* flyrt_kernel_check, then launch. Launches are asynchronous on HIP; on the simulator
+ * the kernel has run when this returns. */
+flyrt_status flyrt_launch(const flyrt_kernel *k, const flyrt_launch_config *cfg,
+                          const flyrt_arg *args, int nargs);
+
+/* ---- variants and dispatch ----------------------------------------------------- */
+
+/* Try the kernels in order; launch the first one whose check passes (argument errors
+ * other than UNSUPPORTED are returned at once, since every variant shares the
+ * signature). *chosen (may be NULL) receives the one launched. FLYRT_ERROR_UNSUPPORTED
+ * when no kernel accepts the call. NULL entries are skipped. */
+flyrt_status flyrt_launch_first(flyrt_kernel *const *kernels, int nkernels,
+                                const flyrt_launch_config *cfg, const flyrt_arg *args,
+                                int nargs, flyrt_kernel **chosen);
+
+/* A tuning table: rows "family, bucket, variants" (CSV) or "family bucket -> variants"
+ * (plain text), or a JSON array of {"kernel", "bucket", "variants"}; see docs/runtime.md. A bucket is "*" or conditions on scalar arguments
+ * joined by spaces, all of which must hold, e.g. "M<=128 N<=128 K%64==0". */
+typedef struct flyrt_tuning flyrt_tuning;
+
+flyrt_status flyrt_tuning_parse(const char *text, size_t len, flyrt_tuning **out);
+flyrt_status flyrt_tuning_load(const char *path, flyrt_tuning **out);
+void flyrt_tuning_destroy(flyrt_tuning *t);
+
+/* Candidate variant names for a call of kernel family `family`, in preference order:
+ * the variants of every row whose bucket matches, rows in file order, without
+ * repeats. Writes at most max names to names[] (pointers into the table) and returns
+ * the number found (may exceed max), or -1 on a bad parameter. Argument names refer to
+ * the metadata names of `k` (any variant: they share the signature). */
+int flyrt_tuning_candidates(const flyrt_tuning *t, const char *family, const flyrt_kernel *k,
+                            const flyrt_arg *args, int nargs, const char **names, int max);
+
+/* Every variant the table names for `family`, whatever the bucket, in file order without
+ * repeats: writes at most max names (pointers into the table) and returns the count
+ * (may exceed max), or -1 on a bad parameter. */
+int flyrt_tuning_variants(const flyrt_tuning *t, const char *family, const char **names, int max);
+
+/* Pick and launch a variant of `family` from mod: the table's candidates in order,
+ * skipping names the module lacks and variants whose requires reject the call.
+ * With t == NULL the only candidate is the kernel named `family`.
+ * FLYRT_ERROR_UNSUPPORTED when none applies; *chosen (may be NULL) gets the variant. */
+flyrt_status flyrt_dispatch(const flyrt_module *mod, const flyrt_tuning *t, const char *family,
+                            const flyrt_launch_config *cfg, const flyrt_arg *args, int nargs,
+                            flyrt_kernel **chosen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,592 @@
+/*
+ * flyrt_api.c — tests of libflyrt's C API on the simulator backend with a test double
+ * of the simulator (flyrt_simdouble.h): opening devices (and the HIP backend's clean
+ * refusal here), device memory, loading raw code objects and bundles built by clang-22
+ * at test time, arch mismatches, .flyc.meta, argument checks, requires, grid
+ * formulas, the kernarg layout handed to the simulator, variant dispatch and the
+ * thread-safe module cache. Kernels: tests/runtime/kernels/rt.cl (+ rt.meta); run
+ * from the repository root (scripts/check.sh does).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include <cmocka.h>
+
+#include "flyrt.h"
+#include "flyrt_simdouble.h"
+
+static char dir[256];
+
+static int
+sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static uint8_t *
+slurp(const char *name, size_t *n)
+{
+	char path[400];
+	FILE *f;
+	uint8_t *p;
+	long len;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (!(f = fopen(path, "rb")))
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	p = malloc((size_t)len + 1);
+	if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
+		free(p);
+		p = NULL;
+	}
+	fclose(f);
+	*n = (size_t)len;
+	return p;
+}
+
+static char *
+path(const char *name)
+{
+	static char buf[400];
+	snprintf(buf, sizeof buf, "%s/%s", dir, name);
+	return buf;
+}
+
+static int
+setup(void **state)
+{
+	const char *bin = FLY_LLVM_BINDIR, *src = "tests/runtime/kernels";
+
+	(void)state;
+	unsetenv("FLY_DEVICE");
+	snprintf(dir, sizeof dir, "/tmp/flyrt-api-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	for (int t = 0; t < 2; t++) {
+		const char *cpu = t ? "gfx1201" : "gfx950";
+		if (sh("%s/clang -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O2 "
+		       "-cl-kernel-arg-info -c %s/rt.cl -o %s/%s.o && %s/ld.lld -shared %s/%s.o -o %s/%s.hsaco",
+		       bin, cpu, src, dir, cpu, bin, dir, cpu, dir, cpu))
+			return -1;
+	}
+	if (sh("%s/llvm-objcopy --add-section=.flyc.meta=%s/rt.meta %s/gfx950.hsaco %s/meta.hsaco",
+	       bin, src, dir, dir))
+		return -1;
+	if (sh("printf 'flyc-meta 1\\nkernel vadd\\narg a ptr f32\\nend\\n' > %s/short.meta && "
+	       "%s/llvm-objcopy --add-section=.flyc.meta=%s/short.meta %s/gfx950.hsaco %s/short.hsaco && "
+	       "printf 'flyc-meta 1\\nkernel vadd\\nblock x\\nend\\n' > %s/bad.meta && "
+	       "%s/llvm-objcopy --add-section=.flyc.meta=%s/bad.meta %s/gfx950.hsaco %s/badmeta.hsaco",
+	       dir, bin, dir, dir, dir, dir, bin, dir, dir, dir))
+		return -1;
+	if (sh("cd %s && : > empty && %s/clang-offload-bundler -type=o -bundle-align=4096 "
+	       "-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1201,"
+	       "hipv4-amdgcn-amd-amdhsa--gfx950 -input=empty -input=gfx1201.hsaco "
+	       "-input=meta.hsaco -output=fat.co && %s/clang-offload-bundler -type=o "
+	       "-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1201 "
+	       "-input=empty -input=gfx1201.hsaco -output=fat1201.co", dir, bin, bin))
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	sh("rm -rf %s", dir);
+	return 0;
+}
+
+static flyrt_device *
+sim(void)
+{
+	flyrt_device *dev = NULL;
+	assert_int_equal(flyrt_device_open("sim", &dev), FLYRT_SUCCESS);
+	return dev;
+}
+
+static void
+devices_open_and_hip_is_absent(void **state)
+{
+	flyrt_device *dev = NULL;
+	flyrt_status st;
+
+	(void)state;
+	dev = sim();
+	assert_int_equal(flyrt_device_backend(dev), FLYRT_BACKEND_SIM);
+	assert_string_equal(flyrt_device_arch(dev), "gfx950");
+	assert_non_null(strstr(flyrt_device_name(dev), "simulator"));
+	flyrt_device_close(dev);
+
+	assert_int_equal(flyrt_device_open("tpu", &dev), FLYRT_ERROR_INVALID_VALUE);
+	assert_null(dev);
+	assert_non_null(strstr(flyrt_last_error(), "tpu"));
+	assert_int_equal(flyrt_device_open("hip:x", &dev), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_device_open("sim", NULL), FLYRT_ERROR_INVALID_VALUE);
+
+	/* no ROCm on this machine: "hip" reports it, "auto" falls back to the simulator */
+	setenv("FLYRT_HIP_LIBRARY", "/nonexistent/libamdhip64.so", 1);
+	assert_int_equal(flyrt_device_open("hip", &dev), FLYRT_ERROR_NO_HIP_RUNTIME);
+	assert_null(dev);
+	assert_non_null(strstr(flyrt_last_error(), "no HIP runtime"));
+	assert_int_equal(flyrt_device_open("auto", &dev), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_device_backend(dev), FLYRT_BACKEND_SIM);
+	flyrt_device_close(dev);
+	assert_int_equal(flyrt_device_open(NULL, &dev), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_device_backend(dev), FLYRT_BACKEND_SIM);
+	flyrt_device_close(dev);
+	/* a library without the HIP entry points is "no HIP runtime" too */
+	setenv("FLYRT_HIP_LIBRARY", "libm.so.6", 1);
+	assert_int_equal(flyrt_device_open("hip", &dev), FLYRT_ERROR_NO_HIP_RUNTIME);
+	assert_non_null(strstr(flyrt_last_error(), "lacks hipInit"));
+	unsetenv("FLYRT_HIP_LIBRARY");
+	st = flyrt_device_open("hip", &dev);   /* the real search: nothing installed here */
+	assert_true(st == FLYRT_ERROR_NO_HIP_RUNTIME || st == FLYRT_ERROR_NO_DEVICE);
+	assert_null(dev);
+
+	/* FLY_DEVICE overrides the kind asked for */
+	setenv("FLY_DEVICE", "sim", 1);
+	assert_int_equal(flyrt_device_open("hip", &dev), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_device_backend(dev), FLYRT_BACKEND_SIM);
+	flyrt_device_close(dev);
+	setenv("FLY_DEVICE", "bogus", 1);
+	assert_int_equal(flyrt_device_open("sim", &dev), FLYRT_ERROR_INVALID_VALUE);
+	unsetenv("FLY_DEVICE");
+	assert_int_equal(dbl.devices, 0);   /* every simulator created was destroyed */
+}
+
+static void
+memory_round_trips(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_deviceptr a, b;
+	int in[100], out[100];
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		in[i] = i * 7 - 3;
+	assert_int_equal(flyrt_malloc(dev, sizeof in, &a), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_malloc(dev, sizeof in, &b), FLYRT_SUCCESS);
+	assert_true(a && b && a != b);
+	assert_int_equal(flyrt_memcpy_htod(dev, a, in, sizeof in), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_memcpy_dtod(dev, b, a, sizeof in), FLYRT_SUCCESS);
+	memset(out, 0, sizeof out);
+	assert_int_equal(flyrt_memcpy_dtoh(dev, out, b, sizeof out), FLYRT_SUCCESS);
+	assert_memory_equal(in, out, sizeof in);
+	/* out of range copies and bad frees are statuses */
+	assert_int_equal(flyrt_memcpy_dtoh(dev, out, b, sizeof out + 4096), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_memcpy_htod(dev, 0, in, 4), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_memcpy_htod(dev, a, NULL, 4), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_malloc(dev, 0, &a), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_malloc(NULL, 4, &a), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_free(dev, 0), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_free(dev, b), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_free(dev, b), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_synchronize(dev), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_synchronize(NULL), FLYRT_ERROR_INVALID_VALUE);
+	flyrt_device_close(dev);   /* a is released with the device */
+}
+
+static void
+modules_load_and_describe_kernels(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_module *m, *m2;
+	flyrt_kernel *k;
+	flyrt_kernel_info ki;
+	flyrt_arg_info ai;
+
+	(void)state;
+	assert_int_equal(flyrt_module_load_file(dev, path("meta.hsaco"), &m), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_kernel_count(m), 4);
+	assert_null(flyrt_module_kernel_at(m, 4));
+	assert_int_equal(flyrt_module_get_kernel(m, "nosuch", &k), FLYRT_ERROR_NOT_FOUND);
+	assert_null(k);
+	assert_int_equal(flyrt_module_get_kernel(m, "vadd", &k), FLYRT_SUCCESS);
+	assert_string_equal(flyrt_kernel_name(k), "vadd");
+	assert_int_equal(flyrt_kernel_get_info(k, &ki), FLYRT_SUCCESS);
+	assert_int_equal(ki.nargs, 4);
+	assert_true(ki.has_meta && ki.has_grid);
+	assert_int_equal(ki.block[0], 64);
+	assert_int_equal(ki.nrequires, 2);
+	assert_int_equal(ki.wavefront_size, 64);
+	assert_string_equal(flyrt_kernel_requires_text(k, 1), "aligned(a, 16)");
+	assert_null(flyrt_kernel_requires_text(k, 2));
+	assert_int_equal(flyrt_kernel_arg_info(k, 0, &ai), FLYRT_SUCCESS);
+	assert_string_equal(ai.name, "a");
+	assert_int_equal(ai.type, FLYRT_ARG_PTR);
+	assert_string_equal(ai.elem_type, "f32");
+	assert_int_equal(ai.align, 16);
+	assert_int_equal(ai.offset, 0);
+	assert_int_equal(flyrt_kernel_arg_info(k, 3, &ai), FLYRT_SUCCESS);
+	assert_int_equal(ai.type, FLYRT_ARG_I32);
+	assert_int_equal(ai.offset, 24);   /* OpenCL ABI: three 8-byte pointers, then n */
+	assert_true(ai.typed);
+	assert_int_equal(flyrt_kernel_arg_info(k, 4, &ai), FLYRT_ERROR_INVALID_VALUE);
+	/* a kernel without a .flyc.meta record is typed from the note */
+	assert_int_equal(flyrt_module_get_kernel(m, "scale.kd", &k), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_kernel_get_info(k, &ki), FLYRT_SUCCESS);
+	assert_false(ki.has_meta);
+	assert_int_equal(flyrt_kernel_arg_info(k, 1, &ai), FLYRT_SUCCESS);
+	assert_int_equal(ai.type, FLYRT_ARG_I32);
+	assert_false(ai.typed);
+	assert_string_equal(ai.name, "k");  /* -cl-kernel-arg-info names */
+	assert_int_equal(flyrt_kernel_arg_info(k, 2, &ai), FLYRT_SUCCESS);
+	assert_int_equal(ai.type, FLYRT_ARG_I64);
+	assert_int_equal(ai.offset, 16);
+
+	/* the cache: same bytes, same module; each load needs an unload */
+	size_t n;
+	uint8_t *bytes = slurp("meta.hsaco", &n);
+	assert_int_equal(flyrt_module_load_data(dev, bytes, n, &m2), FLYRT_SUCCESS);
+	assert_ptr_equal(m, m2);
+	flyrt_module_unload(m2);
+	assert_int_equal(flyrt_module_get_cached(dev, bytes, n, &m2), FLYRT_SUCCESS);
+	assert_ptr_equal(m, m2);
+	assert_int_equal(flyrt_module_get_cached(dev, bytes, n, &m2), FLYRT_SUCCESS);  /* by address */
+	assert_ptr_equal(m, m2);
+	uint8_t *copy = malloc(n);
+	memcpy(copy, bytes, n);
+	assert_int_equal(flyrt_module_get_cached(dev, copy, n, &m2), FLYRT_SUCCESS);  /* by content */
+	assert_ptr_equal(m, m2);
+	free(copy);
+	flyrt_module_unload(m);      /* the cache still holds it */
+	assert_int_equal(flyrt_module_load_data(dev, bytes, n, &m2), FLYRT_SUCCESS);
+	assert_ptr_equal(m, m2);
+	flyrt_module_unload(m2);
+	free(bytes);
+	flyrt_device_close(dev);     /* frees the cached module */
+}
+
+static void
+images_are_checked(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_module *m = NULL;
+	flyrt_kernel *k;
+	size_t n;
+	uint8_t *bytes;
+	static const char junk[] = "this is not a code object";
+
+	(void)state;
+	assert_int_equal(flyrt_module_load_file(dev, path("gfx1201.hsaco"), &m),
+	                 FLYRT_ERROR_NO_BINARY_FOR_DEVICE);
+	assert_null(m);
+	assert_non_null(strstr(flyrt_last_error(), "gfx1201"));
+	/* a bundle: the gfx950 entry is picked from between others */
+	assert_int_equal(flyrt_module_load_file(dev, path("fat.co"), &m), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_get_kernel(m, "vadd", &k), FLYRT_SUCCESS);
+	flyrt_kernel_info ki;
+	flyrt_kernel_get_info(k, &ki);
+	assert_true(ki.has_meta);   /* the gfx950 entry is the one with .flyc.meta */
+	flyrt_module_unload(m);
+	assert_int_equal(flyrt_module_load_file(dev, path("fat1201.co"), &m),
+	                 FLYRT_ERROR_NO_BINARY_FOR_DEVICE);
+	assert_non_null(strstr(flyrt_last_error(), "gfx950"));
+	assert_int_equal(flyrt_module_load_data(dev, junk, sizeof junk, &m), FLYRT_ERROR_INVALID_IMAGE);
+	assert_int_equal(flyrt_module_load_data(dev, junk, 0, &m), FLYRT_ERROR_INVALID_IMAGE);
+	assert_int_equal(flyrt_module_load_file(dev, path("nonexistent"), &m), FLYRT_ERROR_FILE);
+	assert_int_equal(flyrt_module_load_file(dev, dir, &m), FLYRT_ERROR_FILE);
+	assert_int_equal(flyrt_module_load_file(dev, path("badmeta.hsaco"), &m),
+	                 FLYRT_ERROR_INVALID_METADATA);
+	assert_non_null(strstr(flyrt_last_error(), ".flyc.meta:3"));
+	assert_int_equal(flyrt_module_load_file(dev, path("short.hsaco"), &m),
+	                 FLYRT_ERROR_INVALID_METADATA);
+	assert_non_null(strstr(flyrt_last_error(), "1 arguments, the AMDGPU note 4"));
+	/* a compressed bundle is refused by name */
+	bytes = slurp("fat.co", &n);
+	uint8_t ccob[64] = "CCOB";
+	assert_int_equal(flyrt_module_load_data(dev, ccob, sizeof ccob, &m), FLYRT_ERROR_INVALID_IMAGE);
+	assert_non_null(strstr(flyrt_last_error(), "CCOB"));
+	/* every truncation of a bundle is a status, never a crash */
+	for (size_t cut = 0; cut < n; cut += 97) {
+		flyrt_status st = flyrt_module_load_data(dev, bytes, cut, &m);
+		if (st == FLYRT_SUCCESS)
+			flyrt_module_unload(m);
+		else
+			assert_true(st == FLYRT_ERROR_INVALID_IMAGE || st == FLYRT_ERROR_NO_BINARY_FOR_DEVICE);
+	}
+	free(bytes);
+	flyrt_device_close(dev);
+}
+
+static flyrt_kernel *
+kernel(flyrt_device *dev, flyrt_module **m, const char *name)
+{
+	flyrt_kernel *k;
+	assert_int_equal(flyrt_module_load_file(dev, path("meta.hsaco"), m), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_get_kernel(*m, name, &k), FLYRT_SUCCESS);
+	return k;
+}
+
+static uint64_t
+rd(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void
+launch_checks_arguments(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_module *m;
+	flyrt_kernel *k = kernel(dev, &m, "vadd");
+	flyrt_deviceptr a, b, c;
+	flyrt_launch_config cfg = { { 2, 1, 1 }, { 64, 1, 1 }, 0 }, res;
+
+	(void)state;
+	assert_int_equal(flyrt_malloc(dev, 4096, &a), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_malloc(dev, 4096, &b), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_malloc(dev, 4096, &c), FLYRT_SUCCESS);
+	flyrt_arg ok[] = { flyrt_arg_ptr(a), flyrt_arg_ptr(b), flyrt_arg_ptr(c), flyrt_arg_i32(100) };
+	flyrt_arg args[4];
+
+	dbl.launches = 0;
+	assert_int_equal(flyrt_launch(k, &cfg, ok, 3), FLYRT_ERROR_ARG_COUNT);
+	assert_int_equal(flyrt_launch(k, &cfg, ok, 5), FLYRT_ERROR_ARG_COUNT);
+	assert_int_equal(flyrt_launch(k, &cfg, NULL, 4), FLYRT_ERROR_INVALID_VALUE);
+	assert_int_equal(flyrt_launch(NULL, &cfg, ok, 4), FLYRT_ERROR_INVALID_VALUE);
+	memcpy(args, ok, sizeof ok);
+	args[3] = flyrt_arg_u32(100);           /* typed by .flyc.meta: i32 exactly */
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_ARG_TYPE);
+	assert_non_null(strstr(flyrt_last_error(), "expects i32"));
+	args[3] = flyrt_arg_i64(100);
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_ARG_TYPE);
+	args[3] = flyrt_arg_i32(100);
+	args[3].size = 8;                        /* a malformed value */
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_ARG_TYPE);
+	args[3] = flyrt_arg_i32(100);
+	args[1] = flyrt_arg_i64((int64_t)b);    /* a scalar where a pointer goes */
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_ARG_TYPE);
+	args[1] = flyrt_arg_ptr(0);
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_NULL_POINTER);
+	args[1] = flyrt_arg_ptr(b + 2);          /* f32: 4-byte alignment by default */
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_MISALIGNED_POINTER);
+	args[1] = flyrt_arg_ptr(b + 4);
+	args[0] = flyrt_arg_ptr(a + 4);          /* a is declared 16-byte aligned */
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_MISALIGNED_POINTER);
+	args[0].type = (flyrt_arg_type)99;
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_ARG_TYPE);
+	assert_int_equal(dbl.launches, 0);
+
+	/* block too large for the kernel; a zero grid needs the formula */
+	flyrt_launch_config big = { { 1, 1, 1 }, { 2048, 1, 1 }, 0 };
+	assert_int_equal(flyrt_launch(k, &big, ok, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	flyrt_launch_config lds = { { 1, 1, 1 }, { 64, 1, 1 }, 1u << 20 };
+	assert_int_equal(flyrt_launch(k, &lds, ok, 4), FLYRT_ERROR_INVALID_LAUNCH);
+
+	/* the kernel's own grid and block: n = 100 -> ceil(100/64) = 2 workgroups of 64 */
+	assert_int_equal(flyrt_kernel_check(k, NULL, ok, 4, &res), FLYRT_SUCCESS);
+	assert_int_equal(res.grid[0], 2);
+	assert_int_equal(res.block[0], 64);
+	assert_int_equal(flyrt_launch(k, NULL, ok, 4), FLYRT_SUCCESS);
+	assert_int_equal(dbl.launches, 1);
+	assert_int_equal(dbl.grid[0], 2);
+	assert_int_equal(dbl.grid[1], 1);
+	assert_int_equal(dbl.block[0], 64);
+	/* the kernarg segment: explicit args at the note's offsets, hidden args filled */
+	assert_int_equal(dbl.kernarg_size, 288);
+	assert_int_equal(rd(dbl.kernarg + 0, 8), a);
+	assert_int_equal(rd(dbl.kernarg + 8, 8), b);
+	assert_int_equal(rd(dbl.kernarg + 16, 8), c);
+	assert_int_equal(rd(dbl.kernarg + 24, 4), 100);
+	assert_int_equal(rd(dbl.kernarg + 32, 4), 2);    /* hidden_block_count_x */
+	assert_int_equal(rd(dbl.kernarg + 36, 4), 1);    /* hidden_block_count_y */
+	assert_int_equal(rd(dbl.kernarg + 44, 2), 64);   /* hidden_group_size_x */
+	assert_int_equal(rd(dbl.kernarg + 46, 2), 1);    /* hidden_group_size_y */
+	assert_int_equal(rd(dbl.kernarg + 96, 2), 1);    /* hidden_grid_dims */
+	/* an explicit config wins */
+	flyrt_launch_config two_d = { { 3, 2, 1 }, { 32, 2, 1 }, 0 };
+	assert_int_equal(flyrt_launch(k, &two_d, ok, 4), FLYRT_SUCCESS);
+	assert_int_equal(dbl.grid[0], 3);
+	assert_int_equal(rd(dbl.kernarg + 44, 2), 32);
+	assert_int_equal(rd(dbl.kernarg + 96, 2), 2);
+	/* a failing simulator run is LAUNCH_FAILED with its message */
+	dbl.fail_next = 1;
+	assert_int_equal(flyrt_launch(k, NULL, ok, 4), FLYRT_ERROR_LAUNCH_FAILED);
+	assert_non_null(strstr(flyrt_last_error(), "injected failure"));
+
+	/* requires: n > 0 */
+	memcpy(args, ok, sizeof ok);
+	args[3] = flyrt_arg_i32(0);
+	dbl.launches = 0;
+	assert_int_equal(flyrt_launch(k, &cfg, args, 4), FLYRT_ERROR_UNSUPPORTED);
+	assert_non_null(strstr(flyrt_last_error(), "n > 0"));
+	assert_int_equal(flyrt_kernel_check(k, &cfg, args, 4, NULL), FLYRT_ERROR_UNSUPPORTED);
+	assert_int_equal(dbl.launches, 0);
+	flyrt_module_unload(m);
+
+	/* note-only kernel: any 4-byte scalar for an int, pointer for a buffer, no formula */
+	k = kernel(dev, &m, "scale");
+	flyrt_arg s[] = { flyrt_arg_ptr(a), flyrt_arg_u32(3), flyrt_arg_i64(-5) };
+	assert_int_equal(flyrt_launch(k, NULL, s, 3), FLYRT_ERROR_INVALID_LAUNCH);
+	assert_int_equal(flyrt_launch(k, &cfg, s, 3), FLYRT_SUCCESS);
+	assert_int_equal(rd(dbl.kernarg + 8, 4), 3);
+	assert_int_equal((int64_t)rd(dbl.kernarg + 16, 8), -5);
+	s[1] = flyrt_arg_f32(1.5f);
+	assert_int_equal(flyrt_launch(k, &cfg, s, 3), FLYRT_SUCCESS);
+	s[1] = flyrt_arg_i64(3);
+	assert_int_equal(flyrt_launch(k, &cfg, s, 3), FLYRT_ERROR_ARG_TYPE);
+	int32_t raw = 9;
+	s[1] = flyrt_arg_bytes(&raw, 4);
+	assert_int_equal(flyrt_launch(k, &cfg, s, 3), FLYRT_SUCCESS);
+	assert_int_equal(rd(dbl.kernarg + 8, 4), 9);
+	flyrt_module_unload(m);
+	flyrt_device_close(dev);
+}
+
+static void
+dispatch_picks_variants(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_module *m;
+	flyrt_kernel *chosen, *k;
+	flyrt_tuning *t;
+	flyrt_deviceptr x, y;
+	const char *names[4];
+
+	(void)state;
+	kernel(dev, &m, "saxpy_v4");
+	assert_int_equal(flyrt_malloc(dev, 1 << 16, &x), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_malloc(dev, 1 << 16, &y), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_load("tests/runtime/kernels/rt.tune", &t), FLYRT_SUCCESS);
+	flyrt_arg args[] = { flyrt_arg_ptr(y), flyrt_arg_ptr(x), flyrt_arg_f32(2.0f), flyrt_arg_i32(4096) };
+
+	assert_int_equal(flyrt_module_get_kernel(m, "saxpy_any", &k), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4), 2);
+	assert_string_equal(names[0], "saxpy_v4");
+	assert_string_equal(names[1], "saxpy_any");
+	/* the JSON spelling of the same table gives the same candidates */
+	flyrt_tuning *tj;
+	const char *jnames[4];
+	assert_int_equal(flyrt_tuning_load("tests/runtime/kernels/rt.tune.json", &tj), FLYRT_SUCCESS);
+	for (int n = 1; n < 5000; n += 511) {
+		args[3] = flyrt_arg_i32(n);
+		int c1 = flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4);
+		int c2 = flyrt_tuning_candidates(tj, "saxpy", k, args, 4, jnames, 4);
+		assert_int_equal(c1, c2);
+		for (int i = 0; i < c1; i++)
+			assert_string_equal(names[i], jnames[i]);
+	}
+	assert_int_equal(flyrt_tuning_variants(tj, "saxpy", jnames, 4), 2);
+	assert_string_equal(jnames[0], "saxpy_v4");
+	assert_string_equal(jnames[1], "saxpy_any");
+	assert_int_equal(flyrt_tuning_variants(tj, "saxpy", jnames, 1), 2);   /* count beyond max */
+	assert_int_equal(flyrt_tuning_variants(tj, "gemm", jnames, 4), 0);
+	assert_int_equal(flyrt_tuning_variants(NULL, "saxpy", jnames, 4), -1);
+	flyrt_tuning_destroy(tj);
+	args[3] = flyrt_arg_i32(4096);
+	/* big and divisible by 4: the vector variant, 4096/256 = 16 workgroups */
+	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_SUCCESS);
+	assert_string_equal(flyrt_kernel_name(chosen), "saxpy_v4");
+	assert_int_equal(dbl.grid[0], 16);
+	/* big but not divisible by 4: its requires fails, the next one runs */
+	args[3] = flyrt_arg_i32(4097);
+	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_SUCCESS);
+	assert_string_equal(flyrt_kernel_name(chosen), "saxpy_any");
+	assert_int_equal(dbl.grid[0], 65);
+	/* small: only saxpy_any is listed */
+	args[3] = flyrt_arg_i32(16);
+	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_SUCCESS);
+	assert_string_equal(flyrt_kernel_name(chosen), "saxpy_any");
+	/* an unknown family: unsupported */
+	assert_int_equal(flyrt_dispatch(m, t, "gemm", NULL, args, 4, &chosen), FLYRT_ERROR_UNSUPPORTED);
+	assert_null(chosen);
+	flyrt_tuning_destroy(t);
+
+	/* a table whose only variant declines: unsupported, naming why */
+	static const char only_v4[] = "saxpy, *, saxpy_v4 saxpy_missing\n";
+	assert_int_equal(flyrt_tuning_parse(only_v4, sizeof only_v4 - 1, &t), FLYRT_SUCCESS);
+	args[3] = flyrt_arg_i32(4097);
+	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_ERROR_UNSUPPORTED);
+	assert_non_null(strstr(flyrt_last_error(), "n % 4 == 0"));
+	flyrt_tuning_destroy(t);
+	/* a bucket naming an argument the kernel lacks */
+	static const char bad[] = "saxpy, q<4, saxpy_v4\n";
+	assert_int_equal(flyrt_tuning_parse(bad, sizeof bad - 1, &t), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_ERROR_INVALID_TUNING);
+	flyrt_tuning_destroy(t);
+	/* without a table: the kernel named like the family */
+	assert_int_equal(flyrt_dispatch(m, NULL, "saxpy_any", NULL, args, 4, &chosen), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_dispatch(m, NULL, "saxpy_v4", NULL, args, 4, &chosen), FLYRT_ERROR_UNSUPPORTED);
+	/* launch_first with a list */
+	flyrt_kernel *list[3] = { NULL, NULL, NULL };
+	flyrt_module_get_kernel(m, "saxpy_v4", &list[0]);
+	flyrt_module_get_kernel(m, "saxpy_any", &list[2]);
+	assert_int_equal(flyrt_launch_first(list, 3, NULL, args, 4, &chosen), FLYRT_SUCCESS);
+	assert_ptr_equal(chosen, list[2]);
+	assert_int_equal(flyrt_launch_first(list, 1, NULL, args, 4, &chosen), FLYRT_ERROR_UNSUPPORTED);
+	flyrt_module_unload(m);
+	flyrt_device_close(dev);
+}
+
+static flyrt_device *shared_dev;
+static uint8_t *shared_bytes;
+static size_t shared_n;
+
+static void *
+loader_thread(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 50; i++) {
+		flyrt_module *m;
+		flyrt_kernel *k;
+		if (flyrt_module_load_data(shared_dev, shared_bytes, shared_n, &m) != FLYRT_SUCCESS)
+			return (void *)1;
+		if (flyrt_module_get_kernel(m, "vadd", &k) != FLYRT_SUCCESS)
+			return (void *)1;
+		flyrt_module_unload(m);
+	}
+	return NULL;
+}
+
+static void
+module_cache_is_thread_safe(void **state)
+{
+	pthread_t th[4];
+
+	(void)state;
+	shared_dev = sim();
+	shared_bytes = slurp("meta.hsaco", &shared_n);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, loader_thread, NULL), 0);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		pthread_join(th[i], &r);
+		assert_null(r);
+	}
+	free(shared_bytes);
+	flyrt_device_close(shared_dev);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(devices_open_and_hip_is_absent),
+		cmocka_unit_test(memory_round_trips),
+		cmocka_unit_test(modules_load_and_describe_kernels),
+		cmocka_unit_test(images_are_checked),
+		cmocka_unit_test(launch_checks_arguments),
+		cmocka_unit_test(dispatch_picks_variants),
+		cmocka_unit_test(module_cache_is_thread_safe),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

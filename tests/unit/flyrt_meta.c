@@ -1,0 +1,340 @@
+/*
+ * flyrt_meta.c — tests of the .flyc.meta parser, the RPN formulas of `grid` and
+ * `requires`, and the tuning table parser. Formulas are checked against the same
+ * expression computed in C over a whole grid of values (including negatives and
+ * zero divisors), and every malformed input must be refused with a message.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flyrt_internal.h"
+
+static const MetaArg two_args[] = {
+	{ "A", 1, FLYRT_ARG_PTR, "f32", 16 },
+	{ "M", 0, FLYRT_ARG_I32, "", 0 },
+	{ "K", 0, FLYRT_ARG_I64, "", 0 },
+	{ "s", 0, FLYRT_ARG_F32, "", 0 },
+};
+
+static int64_t
+eval(const char *src, int64_t a, int64_t m, int64_t k, int *ok)
+{
+	Rpn r;
+	char err[256];
+	int64_t vals[4] = { a, m, k, 0 }, out = 0;
+
+	assert_int_equal(flyrt_rpn_compile(src, two_args, 4, &r, err, sizeof err), 0);
+	*ok = flyrt_rpn_eval(&r, vals, &out) == 0;
+	flyrt_rpn_free(&r);
+	return out;
+}
+
+/* C's truncating division and a ceiling division computed with floating point. */
+static int64_t
+ceil_div_ref(int64_t a, int64_t b)
+{
+	long double q = (long double)a / (long double)b;
+	int64_t t = (int64_t)q;
+	return (long double)t < q ? t + 1 : t;
+}
+
+static void
+rpn_matches_c_over_a_grid(void **state)
+{
+	(void)state;
+	for (int64_t m = -9; m <= 9; m++)
+		for (int64_t k = -5; k <= 5; k++) {
+			int ok;
+			assert_int_equal(eval("$M $K +", 0, m, k, &ok), m + k);
+			assert_int_equal(eval("$M $K - 3 *", 0, m, k, &ok), (m - k) * 3);
+			assert_int_equal(eval("$M $K min $M $K max *", 0, m, k, &ok),
+			                 (m < k ? m : k) * (m > k ? m : k));
+			assert_int_equal(eval("$M $K < $K $M <= ||", 0, m, k, &ok), (m < k) || (k <= m));
+			assert_int_equal(eval("$M $K == !", 0, m, k, &ok), !(m == k));
+			assert_int_equal(eval("$M 0 > $K 0 != &&", 0, m, k, &ok), m > 0 && k != 0);
+			assert_int_equal(eval("$M $K >= $M $K != +", 0, m, k, &ok), (m >= k) + (m != k));
+			int64_t q = eval("$M $K /", 0, m, k, &ok);
+			assert_int_equal(ok, k != 0);
+			if (k)
+				assert_int_equal(q, m / k);
+			int64_t r = eval("$M $K %", 0, m, k, &ok);
+			assert_int_equal(ok, k != 0);
+			if (k)
+				assert_int_equal(r, m % k);
+			int64_t c = eval("$M $K ceil_div", 0, m, k, &ok);
+			assert_int_equal(ok, k != 0);
+			if (k)
+				assert_int_equal(c, ceil_div_ref(m, k));
+		}
+	/* addresses, and the example predicates of docs/metadata.md */
+	int ok;
+	assert_int_equal(eval("@A 16 % 0 ==", 0x1000, 0, 0, &ok), 1);
+	assert_int_equal(eval("@A 16 % 0 ==", 0x1004, 0, 0, &ok), 0);
+	assert_int_equal(eval("$K 64 % 0 ==", 0, 0, 128, &ok), 1);
+	assert_int_equal(eval("$K 64 % 0 ==", 0, 0, 100, &ok), 0);
+	assert_int_equal(eval("$M 256 ceil_div $K 256 ceil_div *", 0, 1000, 257, &ok), 4 * 2);
+	/* overflow wraps instead of trapping; INT64_MIN / -1 is defined */
+	assert_int_equal(eval("9223372036854775807 1 +", 0, 0, 0, &ok), INT64_MIN);
+	assert_int_equal(eval("$K -1 /", 0, 0, INT64_MIN, &ok), INT64_MIN);
+	assert_int_equal(eval("$K -1 %", 0, 0, INT64_MIN, &ok), 0);
+}
+
+static void
+rpn_refuses_malformed(void **state)
+{
+	static const char *bad[] = {
+		"", "1 2", "+", "1 +", "$M $K", "$Nope 1 +", "$A", "@M", "$s 1 >", "1 2 ^",
+		"99999999999999999999", "- 1", "ceil_div", "1 !=", "$", "@", "1 2 + +",
+	};
+	char err[256];
+	Rpn r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = 0;
+		if (flyrt_rpn_compile(bad[i], two_args, 4, &r, err, sizeof err) == 0)
+			fail_msg("formula '%s' was accepted", bad[i]);
+		assert_true(strlen(err) > 0);
+	}
+	/* very deep stacks are refused, not overflowed */
+	char deep[1024] = "";
+	for (int i = 0; i < 100; i++)
+		strcat(deep, "1 ");
+	for (int i = 0; i < 99; i++)
+		strcat(deep, "+ ");
+	assert_int_equal(flyrt_rpn_compile(deep, two_args, 4, &r, err, sizeof err), -1);
+}
+
+static const char good_meta[] =
+	"flyc-meta 1\n"
+	"# a comment\n"
+	"kernel gemm\n"
+	"arg A ptr f16 16\n"
+	"arg B ptr bf16\n"
+	"arg M val i32\n"
+	"arg N val u64\n"
+	"arg alpha val f32\n"
+	"block 256 1 1\n"
+	"grid $M 128 ceil_div ; $N 64 ceil_div ; 1\n"
+	"lds 65536\n"
+	"requires $M 0 > ; M > 0\n"
+	"requires @A 16 % 0 == ; aligned(A, 16)\n"
+	"end\n"
+	"kernel other\n"
+	"end\n";
+
+static void
+meta_parses(void **state)
+{
+	FlyMeta m;
+	char err[256] = "";
+	const MetaKernel *k;
+	int64_t vals[5] = { 0x100, 0x200, 1000, 100, 0 }, v;
+
+	(void)state;
+	assert_int_equal(flyrt_meta_parse(good_meta, sizeof good_meta - 1, &m, err, sizeof err), 0);
+	assert_int_equal(m.nkernels, 2);
+	k = flyrt_meta_find(&m, "gemm");
+	assert_non_null(k);
+	assert_int_equal(k->nargs, 5);
+	assert_true(k->args[0].is_ptr);
+	assert_int_equal(k->args[0].align, 16);
+	assert_string_equal(k->args[0].elem, "f16");
+	assert_int_equal(k->args[1].align, 2);     /* default: the element size */
+	assert_int_equal(k->args[2].type, FLYRT_ARG_I32);
+	assert_int_equal(k->args[3].type, FLYRT_ARG_U64);
+	assert_int_equal(k->args[4].type, FLYRT_ARG_F32);
+	assert_int_equal(k->block[0], 256);
+	assert_int_equal(k->lds, 65536);
+	assert_true(k->has_grid);
+	assert_int_equal(flyrt_rpn_eval(&k->grid[0], vals, &v), 0);
+	assert_int_equal(v, 8);                    /* ceil(1000 / 128) */
+	assert_int_equal(flyrt_rpn_eval(&k->grid[1], vals, &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(k->nrequires, 2);
+	assert_string_equal(k->requires[1].text, "aligned(A, 16)");
+	assert_non_null(flyrt_meta_find(&m, "other"));
+	assert_null(flyrt_meta_find(&m, "gem"));
+	flyrt_meta_free(&m);
+
+	/* trailing NUL padding is accepted */
+	char padded[sizeof good_meta + 8];
+	memset(padded, 0, sizeof padded);
+	memcpy(padded, good_meta, sizeof good_meta - 1);
+	assert_int_equal(flyrt_meta_parse(padded, sizeof padded, &m, err, sizeof err), 0);
+	flyrt_meta_free(&m);
+}
+
+static void
+meta_refuses_malformed(void **state)
+{
+	static const char *bad[] = {
+		"",
+		"flyc-meta 2\n",
+		"kernel k\nend\n",
+		"flyc-meta 1\nkernel k\n",
+		"flyc-meta 1\narg a ptr f32\n",
+		"flyc-meta 1\nkernel k\nkernel j\nend\n",
+		"flyc-meta 1\nkernel k\nend\nkernel k\nend\n",
+		"flyc-meta 1\nkernel k\narg a obj f32\nend\n",
+		"flyc-meta 1\nkernel k\narg a val f64\nend\n",
+		"flyc-meta 1\nkernel k\narg a val i32 4\nend\n",
+		"flyc-meta 1\nkernel k\narg a ptr f32 3\nend\n",
+		"flyc-meta 1\nkernel k\narg a ptr f32\narg a ptr f32\nend\n",
+		"flyc-meta 1\nkernel k\nblock 0 1 1\nend\n",
+		"flyc-meta 1\nkernel k\nblock 64 1\nend\n",
+		"flyc-meta 1\nkernel k\ngrid 1 ; 1\nend\n",
+		"flyc-meta 1\nkernel k\ngrid 1 ; 1 ; 1 ; 1\nend\n",
+		"flyc-meta 1\nkernel k\ngrid $n ; 1 ; 1\nend\n",
+		"flyc-meta 1\nkernel k\nrequires 1\nend\n",
+		"flyc-meta 1\nkernel k\nrequires 1 1 ; two values\nend\n",
+		"flyc-meta 1\nkernel k\nlds many\nend\n",
+		"flyc-meta 1\nkernel k\nfrobnicate\nend\n",
+		"flyc-meta 1\nkernel k\nend\ntrailing\n",
+	};
+	FlyMeta m;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = 0;
+		if (flyrt_meta_parse(bad[i], strlen(bad[i]), &m, err, sizeof err) == 0)
+			fail_msg("meta #%zu was accepted:\n%s", i, bad[i]);
+		assert_non_null(strstr(err, ".flyc.meta"));
+	}
+	/* an embedded NUL followed by text is refused */
+	static const char nul[] = "flyc-meta 1\0kernel k\n";
+	assert_int_equal(flyrt_meta_parse(nul, sizeof nul - 1, &m, err, sizeof err), -1);
+	/* the error names the line */
+	assert_int_equal(flyrt_meta_parse(bad[20], strlen(bad[20]), &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":3:"));
+}
+
+static void
+meta_truncations_never_crash(void **state)
+{
+	FlyMeta m;
+	char err[256];
+
+	(void)state;
+	/* every prefix of a valid record either parses or is refused with a message */
+	for (size_t n = 0; n < sizeof good_meta - 1; n++) {
+		err[0] = 0;
+		if (flyrt_meta_parse(good_meta, n, &m, err, sizeof err) == 0)
+			flyrt_meta_free(&m);
+		else
+			assert_true(strlen(err) > 0);
+	}
+	/* and every single-byte change */
+	char buf[sizeof good_meta];
+	for (size_t i = 0; i < sizeof good_meta - 1; i++) {
+		static const char subst[] = { ' ', '\n', '0', ';', '$', 'x', '\0', '-' };
+		for (size_t s = 0; s < sizeof subst; s++) {
+			memcpy(buf, good_meta, sizeof good_meta);
+			buf[i] = subst[s];
+			if (flyrt_meta_parse(buf, sizeof good_meta - 1, &m, err, sizeof err) == 0)
+				flyrt_meta_free(&m);
+		}
+	}
+}
+
+static void
+tuning_tables_parse(void **state)
+{
+	static const char table[] =
+		"kernel,bucket,variants\n"
+		"# comment\n"
+		"gemm, M<=128 N<=128, gemm_small gemm_generic\n"
+		"gemm  K%64==0 M>256  ->  gemm_big gemm_generic\n"
+		"gemm, *, gemm_generic\n"
+		"other,*,o1,o2\n";
+	static const char *bad[] = {
+		"gemm, M<=128\n", "gemm M<=128 gemm_small\n", "gemm, M<<128, v\n", "gemm, M<=x, v\n",
+		"gemm, , v\n", "gemm, *, \n", "gemm, K%0==0, v\n", "gemm, K%4=0, v\n", "9x, *, v\n",
+		"gemm, *, bad-name\n", "gemm, <=4, v\n",
+	};
+	flyrt_tuning *t;
+
+	(void)state;
+	assert_int_equal(flyrt_tuning_parse(table, sizeof table - 1, &t), FLYRT_SUCCESS);
+	flyrt_tuning_destroy(t);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		t = NULL;
+		flyrt_status st = flyrt_tuning_parse(bad[i], strlen(bad[i]), &t);
+		if (st == FLYRT_SUCCESS)
+			fail_msg("tuning row '%s' was accepted", bad[i]);
+		assert_int_equal(st, FLYRT_ERROR_INVALID_TUNING);
+		assert_null(t);
+		assert_non_null(strstr(flyrt_last_error(), "line 1"));
+	}
+	/* JSON: an array of row objects */
+	static const char json[] =
+		" [ {\"kernel\": \"gemm\", \"bucket\": \"M<=128 N<=128\",\n"
+		"    \"variants\": [\"gemm_small\", \"gemm_generic\"]},\n"
+		"   {\"family\": \"gemm\", \"variants\": \"gemm_\\u0067eneric\"} ]\n";
+	assert_int_equal(flyrt_tuning_parse(json, sizeof json - 1, &t), FLYRT_SUCCESS);
+	flyrt_tuning_destroy(t);
+	static const struct { const char *text, *line; } bad_json[] = {
+		{ "[", "line 1" }, { "[{}]", "line 1" }, { "[{\"kernel\": \"g\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"variants\": [\"v\",]}]", "line 1" },
+		{ "[\n{\"kernel\": \"g\", \"variants\": \"v\", \"x\": 1}]", "line 2" },
+		{ "[{\"kernel\": \"g\", \"variants\": \"v\"}] trailing", "line 1" },
+		{ "[{\"kernel\": \"g,h\", \"variants\": \"v\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"bucket\": \"n<<1\", \"variants\": \"v\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"variants\": \"\\u00e9\"}]", "line 1" },
+		{ "[{\"kernel\": \"g\", \"variants\": \"v", "line 1" },
+	};
+	for (size_t i = 0; i < sizeof bad_json / sizeof bad_json[0]; i++) {
+		t = NULL;
+		if (flyrt_tuning_parse(bad_json[i].text, strlen(bad_json[i].text), &t) == FLYRT_SUCCESS)
+			fail_msg("JSON table '%s' was accepted", bad_json[i].text);
+		assert_null(t);
+		assert_non_null(strstr(flyrt_last_error(), bad_json[i].line));
+	}
+	/* every prefix of a JSON table is handled */
+	for (size_t n = 0; n < sizeof json - 1; n++)
+		if (flyrt_tuning_parse(json, n, &t) == FLYRT_SUCCESS)
+			flyrt_tuning_destroy(t);
+	assert_int_equal(flyrt_tuning_load("/nonexistent/table.csv", &t), FLYRT_ERROR_FILE);
+	assert_null(t);
+}
+
+static void
+status_strings(void **state)
+{
+	(void)state;
+	assert_string_equal(flyrt_status_string(FLYRT_SUCCESS), "success");
+	assert_non_null(strstr(flyrt_status_string(FLYRT_ERROR_NO_HIP_RUNTIME), "no HIP runtime"));
+	assert_non_null(strstr(flyrt_status_string(FLYRT_ERROR_NO_DEVICE), "no device"));
+	assert_non_null(strstr(flyrt_status_string(FLYRT_ERROR_UNSUPPORTED), "unsupported"));
+	assert_string_equal(flyrt_status_name(FLYRT_ERROR_UNSUPPORTED), "FLYRT_ERROR_UNSUPPORTED");
+	assert_string_equal(flyrt_status_string((flyrt_status)12345), "unknown status");
+	/* every status has a distinct message */
+	for (int i = 0; i < FLYRT_STATUS_COUNT_; i++)
+		for (int j = i + 1; j < FLYRT_STATUS_COUNT_; j++)
+			assert_string_not_equal(flyrt_status_string((flyrt_status)i),
+			                        flyrt_status_string((flyrt_status)j));
+	assert_string_equal(flyrt_arg_type_name(FLYRT_ARG_BF16), "bf16");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rpn_matches_c_over_a_grid),
+		cmocka_unit_test(rpn_refuses_malformed),
+		cmocka_unit_test(meta_parses),
+		cmocka_unit_test(meta_refuses_malformed),
+		cmocka_unit_test(meta_truncations_never_crash),
+		cmocka_unit_test(tuning_tables_parse),
+		cmocka_unit_test(status_strings),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
