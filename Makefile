@@ -46,7 +46,7 @@ ifeq ($(SAN),1)
 OPT     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 endif
 CPPFLAGS := -Icompiler -Iruntime/include -Iruntime -I$(BUILD)/gen -D_GNU_SOURCE \
-            -DFLYC_VERSION='"$(FLYC_VERSION)"' -DFLYC_GIT_REV='"$(GIT_REV)"' \
+            -DFLYC_VERSION='"$(FLYC_VERSION)"' \
             -DFLY_LLVM_BINDIR='"$(LLVM_BINDIR)"'
 CFLAGS  := -std=c11 $(WARN) $(OPT) -fPIC -MMD -MP
 ALL_CFLAGS = $(CPPFLAGS) $(LLVM_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
@@ -117,6 +117,14 @@ $(LIBFLYRT): $(RT_OBJS)
 
 $(SOFLYRT): $(RT_OBJS)
 	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The git revision lives in one generated header, rewritten only when it changes.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define FLYC_GIT_REV "$(GIT_REV)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/obj/compiler/main.o: $(BUILD)/gen/version.h
+FORCE:
 
 $(FLYC): $(BUILD)/obj/compiler/main.o $(LIBFLYC) $(LIBFLYRT)
 	@mkdir -p $(dir $@)

@@ -5,6 +5,7 @@
 #include <llvm-c/Core.h>
 
 #include "driver.h"
+#include "version.h"
 
 void
 drv_print_version(void)

@@ -94,6 +94,9 @@ struct CoObject {
 	uint64_t image_size;           /* bytes from vaddr 0 to the end of the last segment */
 	uint8_t *note_msgpack;         /* raw metadata note payload (owned), for dumping */
 	size_t note_size;
+	char *flyc_meta;               /* contents of the .flyc.meta section, NUL-terminated
+	                                  (see docs/metadata.md), or NULL when absent */
+	size_t flyc_meta_size;
 };
 
 /* Parse a raw code object. On failure returns NULL and writes a message to err. */
@@ -101,12 +104,17 @@ CoObject *co_parse(const void *data, size_t size, char *err, size_t errlen);
 void co_free(CoObject *co);
 const CoKernel *co_find_kernel(const CoObject *co, const char *name); /* name or NAME.kd */
 
+/* Find a section by name in a raw code object. Returns 0 and sets out/outsize
+ * (pointing into data), or -1 when absent or out of range. */
+int co_find_section(const void *data, size_t size, const char *name,
+                    const void **out, size_t *outsize);
+
 /* 1 if the bytes look like an AMDGPU HSA ELF, 2 if a clang offload bundle,
  * 3 if a compressed bundle (CCOB), 0 otherwise. */
 int co_sniff(const void *data, size_t size);
 
 /* Find the bundle entry for processor (e.g. "gfx950"). Returns 0 and sets
- * *out/*outsize (pointing into data) on success; -1 with a message otherwise
+ * out and outsize (pointing into data) on success; -1 with a message otherwise
  * (corrupt bundle, or no entry for that processor: the message lists the ids). */
 int co_bundle_find(const void *data, size_t size, const char *processor,
                    const void **out, size_t *outsize, char *err, size_t errlen);

@@ -1,6 +1,15 @@
 #!/bin/sh
-# make bench: benchmarks, each printed with a ratio against a baseline measured in the same run.
+# make bench: run every scripts/bench-*.sh with the build folder as argument.
+# Each benchmark measures its subject and a baseline in the same run and prints
+# the ratio, so numbers are comparable across machines.
 set -u
 build=${1:-build}
-echo "bench: no benchmarks have landed yet"
+n=0
+for b in scripts/bench-*.sh; do
+	[ -f "$b" ] || continue
+	echo "== $(basename "$b" .sh)"
+	sh "$b" "$build" || echo "bench: $b failed"
+	n=$((n + 1))
+done
+[ "$n" = 0 ] && echo "bench: no benchmarks yet"
 exit 0
