@@ -180,7 +180,7 @@ struct lay_val {
 		struct { int n; const lay_val **e; } t;              /* TUPLE: n elements */
 		struct { const lay_val *shape, *stride; } l;         /* LAYOUT */
 		struct { int b, m, s; } sw;                          /* SWIZZLE Sw<b,m,s> */
-		struct { const lay_val *a; const lay_expr *off; const lay_val *b; } c; /* COMPOSED a o off o b; a SWIZZLE, b LAYOUT */
+		struct { const lay_val *a; const lay_expr *off; const lay_val *b; int keep; } c; /* COMPOSED a o off o b; a SWIZZLE, b LAYOUT; keep: never decays to b (CuTe's offset is not Int<0>) */
 		struct { const lay_expr *off; const lay_val *l; } v;  /* VIEW: offset + layout (LAYOUT or COMPOSED) */
 	} u;
 };

@@ -246,7 +246,7 @@ lay_coalesce(lay_ctx *c, const lay_val *l, const lay_val *profile)
 	if (!l)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, lay_coalesce(c, l->u.c.b, profile));
+		return layi_rewrap(c, l, lay_coalesce(c, l->u.c.b, profile));
 	if (lay_is_inttuple(l) && !profile) {
 		/* coalesce(shape): merge neighbours that are both static or both dynamic */
 		const lay_val *f = tflatten_tuple(c, l), *acc;
@@ -307,7 +307,7 @@ lay_filter_zeros(lay_ctx *c, const lay_val *l)
 	if (!l)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, lay_filter_zeros(c, l->u.c.b));
+		return layi_rewrap(c, l, lay_filter_zeros(c, l->u.c.b));
 	if (l->kind != LAY_LAYOUT)
 		return lay_fail(c, "filter_zeros: expects a layout");
 	return L(c, fz(c, l->u.l.stride, l->u.l.shape), l->u.l.stride);
@@ -327,7 +327,7 @@ lay_filter(lay_ctx *c, const lay_val *l, const lay_val *profile)
 	if (!l)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, lay_filter(c, l->u.c.b, profile));
+		return layi_rewrap(c, l, lay_filter(c, l->u.c.b, profile));
 	if (l->kind != LAY_LAYOUT)
 		return lay_fail(c, "filter: expects a layout, not a %s", lay_kind_name(l->kind));
 	if (profile && profile->kind == LAY_TUPLE)
@@ -466,7 +466,7 @@ lay_composition(lay_ctx *c, const lay_val *a, const lay_val *b)
 	if (!a || !b)
 		return NULL;
 	if (a->kind == LAY_COMPOSED)
-		return lay_composed(c, a->u.c.a, a->u.c.off, lay_composition(c, a->u.c.b, b));
+		return layi_rewrap(c, a, lay_composition(c, a->u.c.b, b));
 	if (a->kind == LAY_SWIZZLE) {
 		if (b->kind == LAY_SWIZZLE) {
 			if (a->u.sw.s != b->u.sw.s)
@@ -801,7 +801,7 @@ lay_logical_divide(lay_ctx *c, const lay_val *l, const lay_val *t)
 	if (!l || !t)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, lay_logical_divide(c, l->u.c.b, t));
+		return layi_rewrap(c, l, lay_logical_divide(c, l->u.c.b, t));
 	if (l->kind != LAY_LAYOUT)
 		return lay_fail(c, "logical_divide: expects a layout, not a %s", lay_kind_name(l->kind));
 	switch (t->kind) {
@@ -827,7 +827,7 @@ tile_unzip(lay_ctx *c, const lay_val *l, const lay_val *t)
 	if (!l || !t)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, tile_unzip(c, l->u.c.b, t));
+		return layi_rewrap(c, l, tile_unzip(c, l->u.c.b, t));
 	return L(c, tzip2_by(c, l->u.l.shape, t), tzip2_by(c, l->u.l.stride, t));
 }
 
@@ -838,7 +838,7 @@ reshape_slice(lay_ctx *c, const lay_val *l, const lay_val *coord)
 	if (!l || !coord)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, reshape_slice(c, l->u.c.b, coord));
+		return layi_rewrap(c, l, reshape_slice(c, l->u.c.b, coord));
 	return lay_slice(c, coord, l);
 }
 
@@ -886,6 +886,42 @@ logical_product_f(lay_ctx *c, const lay_val *l, const lay_val *t)
 }
 
 /*
+ * logical_product(A, Sw o B): the product with B, and a new swizzle that
+ * acts on the result's strides as Sw acted on B's (CuTe: find the Y and Z
+ * bits B actually reaches, map them through B and the new layout).
+ */
+static const lay_val *
+product_swizzled_tiler(lay_ctx *c, const lay_val *l, const lay_val *t)
+{
+	const lay_val *sw = t->u.c.a, *b = t->u.c.b, *nl, *proj, *onl, *bits, *nz, *ny;
+	int bb = sw->u.sw.b, m = sw->u.sw.m, as = sw->u.sw.s < 0 ? -sw->u.sw.s : sw->u.sw.s;
+	int64_t act, az, ay;
+	const lay_val *ps[5], *pd[5];
+
+	if (!lay_e_is_const(t->u.c.off, 0))
+		return lay_fail(c, "logical_product: a swizzled tiler must have offset 0");
+	nl = lay_logical_product(c, l, b);
+	ps[0] = K((int64_t)1 << m); ps[1] = K((int64_t)1 << bb); ps[2] = K((int64_t)1 << (as - bb));
+	ps[3] = K((int64_t)1 << bb); ps[4] = K(1);
+	pd[0] = K(0); pd[1] = K((int64_t)1 << m); pd[2] = K(0); pd[3] = K((int64_t)1 << (m + as)); pd[4] = K(0);
+	proj = L(c, lay_tuple(c, 5, ps), lay_tuple(c, 5, pd));
+	onl = lay_composition(c, proj, b);
+	if (!nl || !onl)
+		return NULL;
+	bits = lay_apply(c, onl, iop(c, LAY_E_SUB, lay_size(c, onl), K(1)));
+	if (!bits || !lay_is_static(bits))
+		return bits ? lay_fail(c, "logical_product: a swizzled tiler must be static") : NULL;
+	act = bits->u.i->value;
+	az = act & (int64_t)sw_zmask(sw);
+	ay = act & (int64_t)sw_ymask(sw);
+	nz = lay_apply(c, nl, lay_tuple2(c, K(0), lay_apply(c, b, K(az))));
+	ny = lay_apply(c, nl, lay_tuple2(c, K(0), lay_apply(c, b, K(ay))));
+	if (!nz || !ny || !lay_is_static(nz) || !lay_is_static(ny))
+		return NULL;
+	return lay_composition(c, make_swizzle(c, (uint64_t)ny->u.i->value, (uint64_t)nz->u.i->value), nl);
+}
+
+/*
  * logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)):
  * mode 0 is A, mode 1 is B's arrangement of copies of A.
  * logical_product((2,2):(4,1), 6:1) = ((2,2),(2,3)):((4,1),(2,8)).
@@ -896,7 +932,7 @@ lay_logical_product(lay_ctx *c, const lay_val *l, const lay_val *t)
 	if (!l || !t)
 		return NULL;
 	if (l->kind == LAY_COMPOSED)
-		return lay_composed(c, l->u.c.a, l->u.c.off, lay_logical_product(c, l->u.c.b, t));
+		return layi_rewrap(c, l, lay_logical_product(c, l->u.c.b, t));
 	if (l->kind != LAY_LAYOUT)
 		return lay_fail(c, "logical_product: expects a layout, not a %s", lay_kind_name(l->kind));
 	switch (t->kind) {
@@ -908,6 +944,8 @@ lay_logical_product(lay_ctx *c, const lay_val *l, const lay_val *t)
 		return l;
 	case LAY_INT:
 		return lay_logical_product(c, l, lay_make_layout(c, t));
+	case LAY_COMPOSED:
+		return product_swizzled_tiler(c, l, t);
 	default:
 		return lay_fail(c, "logical_product: the tiler cannot be a %s", lay_kind_name(t->kind));
 	}
@@ -940,7 +978,7 @@ rank_product(lay_ctx *c, const lay_val *block, const lay_val *tiler, int raked, 
 	if (!block || !tiler)
 		return NULL;
 	if (block->kind == LAY_COMPOSED)
-		return lay_composed(c, block->u.c.a, block->u.c.off, rank_product(c, block->u.c.b, tiler, raked, op));
+		return layi_rewrap(c, block, rank_product(c, block->u.c.b, tiler, raked, op));
 	block = as_layout(c, block, op);
 	tiler = as_layout(c, tiler, op);
 	if (!block || !tiler)
@@ -1096,7 +1134,7 @@ lay_upcast(lay_ctx *c, const lay_val *l, int64_t n)
 		m = sw->u.sw.m - k;
 		sw = m >= 0 ? lay_swizzle(c, sw->u.sw.b, m, sw->u.sw.s)
 		            : lay_swizzle(c, sw->u.sw.b + m > 0 ? sw->u.sw.b + m : 0, 0, sw->u.sw.s);
-		return lay_composed(c, sw, lay_e_bin(c, LAY_E_DIV, l->u.c.off, lay_e_const(c, n)), lay_upcast(c, l->u.c.b, n));
+		return layi_composed_keep(c, sw, lay_e_bin(c, LAY_E_DIV, l->u.c.off, lay_e_const(c, n)), lay_upcast(c, l->u.c.b, n));
 	}
 	if (l->kind == LAY_SWIZZLE)
 		return lay_fail(c, "upcast: apply to a swizzled layout, not a bare swizzle");
@@ -1152,7 +1190,7 @@ lay_downcast(lay_ctx *c, const lay_val *l, int64_t n)
 		int k = log2_exact(n);
 		if (k < 0)
 			return lay_fail(c, "downcast: N must be a power of two for a swizzled layout");
-		return lay_composed(c, lay_swizzle(c, l->u.c.a->u.sw.b, l->u.c.a->u.sw.m + k, l->u.c.a->u.sw.s),
+		return layi_composed_keep(c, lay_swizzle(c, l->u.c.a->u.sw.b, l->u.c.a->u.sw.m + k, l->u.c.a->u.sw.s),
 		                    lay_e_bin(c, LAY_E_MUL, l->u.c.off, lay_e_const(c, n)), lay_downcast(c, l->u.c.b, n));
 	}
 	if (l->kind != LAY_LAYOUT)
@@ -1250,7 +1288,7 @@ lay_tile_to_shape(lay_ctx *c, const lay_val *block, const lay_val *trg, const la
 	if (!block || !trg)
 		return NULL;
 	if (block->kind == LAY_COMPOSED)
-		return lay_composed(c, block->u.c.a, block->u.c.off, lay_tile_to_shape(c, block->u.c.b, trg, order));
+		return layi_rewrap(c, block, lay_tile_to_shape(c, block->u.c.b, trg, order));
 	block = as_layout(c, block, "tile_to_shape");
 	if (!block)
 		return NULL;
@@ -1298,16 +1336,175 @@ swizzle_e(lay_ctx *c, const lay_val *sw, const lay_expr *x)
 	return lay_e_bin(c, LAY_E_XOR, x, lay_e_bin(c, LAY_E_SHR, y, lay_e_const(c, sw->u.sw.s)));
 }
 
+static int
+all_underscore(const lay_val *x)
+{
+	int i;
+
+	if (x->kind == LAY_UNDERSCORE)
+		return 1;
+	if (x->kind != LAY_TUPLE)
+		return 0;
+	for (i = 0; i < x->u.t.n; i++)
+		if (!all_underscore(x->u.t.e[i]))
+			return 0;
+	return 1;
+}
+
+static int64_t
+swz(const lay_val *sw, int64_t x)
+{
+	int s = sw->u.sw.s;
+	int64_t y = x & (int64_t)sw_ymask(sw);
+
+	return x ^ (s >= 0 ? y >> s : y << -s);
+}
+
+static const lay_val *
+pow2_tuple(lay_ctx *c, int n, int64_t v)
+{
+	vec t = { 0 };
+	int i;
+
+	for (i = 0; i < n; i++)
+		vec_push(c, &t, K(v));
+	return vec_tuple(c, &t);
+}
+
+/* CuTe to_mixed_bits for known values: the xor over the modes of c*d, each
+ * mode of a power-of-two extent s*d (the bits a swizzle can track). */
+static int
+to_mixed_bits(lay_ctx *c, const lay_val *s, const lay_val *d, const lay_val *crd, int64_t *out)
+{
+	int i;
+
+	if (!crd)
+		return -1;
+	if (s->kind == LAY_TUPLE && d->kind == LAY_TUPLE && crd->kind == LAY_TUPLE) {
+		if (s->u.t.n != crd->u.t.n || d->u.t.n != s->u.t.n) {
+			lay_fail(c, "slice: mismatched ranks");
+			return -1;
+		}
+		for (i = 0; i < s->u.t.n; i++)
+			if (to_mixed_bits(c, s->u.t.e[i], d->u.t.e[i], crd->u.t.e[i], out))
+				return -1;
+		return 0;
+	}
+	if (s->kind == LAY_INT && d->kind == LAY_INT && crd->kind == LAY_INT) {
+		int64_t sd = s->u.i->value * d->u.i->value;
+		if (sd != 0 && (sd < 0 || (sd & (sd - 1)))) {
+			lay_fail(c, "slice: a swizzled layout can only be sliced along power-of-two modes (shape*stride %lld)",
+			         (long long)sd);
+			return -1;
+		}
+		*out ^= crd->u.i->value * d->u.i->value;
+		return 0;
+	}
+	lay_fail(c, "slice: the coordinate does not match the swizzled layout's modes");
+	return -1;
+}
+
+/*
+ * Slice Sw o off o B at a coordinate that fixes some modes (CuTe
+ * swizzle_layout.hpp slice_and_offset): the fixed modes contribute an offset
+ * split into the bits the swizzle reads or writes (kept inside) and the
+ * others (returned); when the remaining layout reaches only Y bits or only Z
+ * bits, the result decays to a plain layout with swizzled strides.  Static
+ * values only; returns NULL without an error otherwise (the caller falls back).
+ */
+static const lay_val *
+swizzle_slice(lay_ctx *c, const lay_val *l, const lay_val *coord, const lay_expr **off)
+{
+	const lay_val *sw = l->u.c.a, *b = l->u.c.b;
+	int bb = sw->u.sw.b, m = sw->u.sw.m, as = sw->u.sw.s < 0 ? -sw->u.sw.s : sw->u.sw.s, i;
+	const lay_val *shp[5], *sa[5], *so[5], *anti, *only, *sliced, *diced, *dcoord, *v;
+	int64_t off_only, off_anti, bits, z, y;
+
+	if (!lay_e_known(l->u.c.off) || !lay_is_static(b) || !lay_is_static(coord))
+		return NULL;
+	shp[0] = K((int64_t)1 << m); shp[1] = K((int64_t)1 << bb); shp[2] = K((int64_t)1 << (as - bb));
+	shp[3] = K((int64_t)1 << bb); shp[4] = K(1);
+	sa[0] = K(1); sa[1] = K(0); sa[2] = K((int64_t)1 << (m + bb)); sa[3] = K(0); sa[4] = K((int64_t)1 << (m + as + bb));
+	so[0] = K(0); so[1] = K((int64_t)1 << m); so[2] = K(0); so[3] = K((int64_t)1 << (m + as)); so[4] = K(0);
+	anti = L(c, lay_tuple(c, 5, shp), lay_tuple(c, 5, sa));
+	only = L(c, lay_tuple(c, 5, shp), lay_tuple(c, 5, so));
+	sliced = lay_slice(c, coord, b);
+	diced = lay_dice(c, coord, b);
+	dcoord = tdice(c, coord, coord);
+	if (!anti || !only || !sliced || !diced || !dcoord)
+		return NULL;
+	v = lay_composition(c, only, diced);
+	if (!v)
+		return NULL;
+	off_only = 0;
+	if (to_mixed_bits(c, v->u.l.shape, v->u.l.stride, lay_idx2crd(c, dcoord, v->u.l.shape, NULL), &off_only))
+		return NULL;
+	off_only ^= l->u.c.off->value;
+	v = lay_apply(c, lay_composition(c, anti, diced), dcoord);
+	if (!v)
+		return NULL;
+	off_anti = v->u.i->value;
+	v = lay_composition(c, only, sliced);
+	if (!v)
+		return NULL;
+	v = lay_apply(c, v, iop(c, LAY_E_SUB, lay_size(c, v), K(1)));
+	if (!v)
+		return NULL;
+	bits = v->u.i->value;
+	if ((bits & ~swz(sw, bits)) != 0) {   /* reaches Y and Z: stays swizzled */
+		*off = lay_e_const(c, off_anti);
+		return layi_composed_keep(c, sw, lay_e_const(c, off_only), sliced);
+	}
+	z = (int64_t)sw_zmask(sw);
+	z &= -z;
+	y = (int64_t)sw_ymask(sw);
+	y &= -y;
+	{
+		vec lo = { 0 }, hi = { 0 };
+		const lay_val *fs[5], *fd[5];
+		for (i = 0; i < bb; i++) {
+			int64_t zi = z << i, yi = y << i;
+			int64_t slo, shi;
+			/* (Z < Y): the low strides see Z; (Z > Y): the high ones */
+			if (z < y) {
+				slo = (off_only & yi) == 0 ? zi : -zi;
+				shi = (off_only & zi) == 0 ? yi + zi : yi - zi;
+			} else {
+				slo = (off_only & zi) == 0 ? yi + zi : yi - zi;
+				shi = (off_only & yi) == 0 ? zi : -zi;
+			}
+			vec_push(c, &lo, K(slo));
+			vec_push(c, &hi, K(shi));
+		}
+		fs[0] = K((int64_t)1 << m); fs[1] = pow2_tuple(c, bb, 2); fs[2] = K((int64_t)1 << (as - bb));
+		fs[3] = pow2_tuple(c, bb, 2); fs[4] = K(1);
+		fd[0] = K(1); fd[1] = vec_tuple(c, &lo); fd[2] = K((int64_t)1 << (m + bb));
+		fd[3] = vec_tuple(c, &hi); fd[4] = K((int64_t)1 << (m + bb + as));
+		*off = lay_e_const(c, swz(sw, off_only) + off_anti);
+		return lay_composition(c, L(c, lay_tuple(c, 5, fs), lay_tuple(c, 5, fd)), sliced);
+	}
+}
+
 static const lay_val *
 slice_offset(lay_ctx *c, const lay_val *l, const lay_val *coord, const lay_expr **off)
 {
 	const lay_val *o;
 
 	if (l->kind == LAY_COMPOSED) {
-		const lay_val *inner = slice_offset(c, l->u.c.b, coord, off);
-		const lay_expr *noff = lay_e_bin(c, LAY_E_ADD, l->u.c.off, *off);
+		const lay_val *inner, *r;
+		const lay_expr *noff;
+		if (all_underscore(coord)) {
+			*off = lay_e_const(c, 0);
+			return layi_rewrap(c, l, lay_slice(c, coord, l->u.c.b));
+		}
+		r = swizzle_slice(c, l, coord, off);
+		if (r || c->failed)
+			return r;
+		/* run-time values: keep the swizzle, move the offset inside it */
+		inner = slice_offset(c, l->u.c.b, coord, off);
+		noff = lay_e_bin(c, LAY_E_ADD, l->u.c.off, *off);
 		*off = lay_e_const(c, 0);
-		return lay_composed(c, l->u.c.a, noff, inner);
+		return l->u.c.keep ? layi_composed_keep(c, l->u.c.a, noff, inner) : lay_composed(c, l->u.c.a, noff, inner);
 	}
 	o = crd2idx_l(c, coord, l);
 	if (!o)

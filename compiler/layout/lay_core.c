@@ -650,8 +650,23 @@ lay_swizzle(lay_ctx *c, int b, int m, int s)
 	return v;
 }
 
+static const lay_val *composed(lay_ctx *c, const lay_val *a, const lay_expr *off, const lay_val *b, int decay);
+
 const lay_val *
 lay_composed(lay_ctx *c, const lay_val *a, const lay_expr *off, const lay_val *b)
+{
+	return composed(c, a, off, b, 1);
+}
+
+/* CuTe keeps Sw<0,..> o 0 o B when the 0 is not exactly an Int<0> (after upcast/downcast) */
+const lay_val *
+layi_composed_keep(lay_ctx *c, const lay_val *a, const lay_expr *off, const lay_val *b)
+{
+	return composed(c, a, off, b, 0);
+}
+
+static const lay_val *
+composed(lay_ctx *c, const lay_val *a, const lay_expr *off, const lay_val *b, int decay)
 {
 	lay_val *v;
 
@@ -661,15 +676,23 @@ lay_composed(lay_ctx *c, const lay_val *a, const lay_expr *off, const lay_val *b
 		return lay_fail(c, "composed layout: the outer function must be a swizzle, not a %s", lay_kind_name(a->kind));
 	if (b->kind != LAY_LAYOUT)
 		return lay_fail(c, "composed layout: the inner function must be a layout, not a %s", lay_kind_name(b->kind));
-	if (a->u.sw.b == 0 && lay_e_is_const(off, 0))
+	if (decay && a->u.sw.b == 0 && lay_e_is_const(off, 0))
 		return b;
 	v = new_val(c, LAY_COMPOSED);
 	if (v) {
 		v->u.c.a = a;
 		v->u.c.off = off;
 		v->u.c.b = b;
+		v->u.c.keep = !decay;
 	}
 	return v;
+}
+
+/* the same swizzle and offset around a new inner layout */
+const lay_val *
+layi_rewrap(lay_ctx *c, const lay_val *x, const lay_val *b)
+{
+	return composed(c, x->u.c.a, x->u.c.off, b, !x->u.c.keep);
 }
 
 const lay_val *

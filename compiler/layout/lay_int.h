@@ -72,6 +72,9 @@ const lay_val *compact_row(lay_ctx *c, const lay_val *shape, const lay_val **cur
 const lay_val *product_like(lay_ctx *c, const lay_val *shape, const lay_val *guide);
 const lay_val *crd2idx_l(lay_ctx *c, const lay_val *coord, const lay_val *l);
 
+const lay_val *layi_rewrap(lay_ctx *c, const lay_val *composed, const lay_val *b);
+const lay_val *layi_composed_keep(lay_ctx *c, const lay_val *a, const lay_expr *off, const lay_val *b);
+
 typedef const lay_val *(*tfn)(lay_ctx *, const lay_val *, void *);
 const lay_val *on_layout(lay_ctx *c, const lay_val *x, tfn f, void *arg);
 const lay_val *tmap(lay_ctx *c, const lay_val *x, tfn f, void *arg);

@@ -255,7 +255,7 @@ on_layout(lay_ctx *c, const lay_val *x, tfn f, void *arg)
 	case LAY_LAYOUT:
 		return lay_layout(c, f(c, x->u.l.shape, arg), f(c, x->u.l.stride, arg));
 	case LAY_COMPOSED:
-		return lay_composed(c, x->u.c.a, x->u.c.off, on_layout(c, x->u.c.b, f, arg));
+		return layi_rewrap(c, x, on_layout(c, x->u.c.b, f, arg));
 	case LAY_INT:
 	case LAY_TUPLE:
 		return f(c, x, arg);
@@ -431,7 +431,7 @@ lay_append(lay_ctx *c, const lay_val *x, const lay_val *y)
 		if (y->kind != LAY_LAYOUT)
 			return lay_fail(c, "append: appending to a layout needs a layout, not a %s", lay_kind_name(y->kind));
 		r = lay_layout(c, tappend(c, l->u.l.shape, y->u.l.shape), tappend(c, l->u.l.stride, y->u.l.stride));
-		return x->kind == LAY_COMPOSED ? lay_composed(c, x->u.c.a, x->u.c.off, r) : r;
+		return x->kind == LAY_COMPOSED ? layi_rewrap(c, x, r) : r;
 	}
 	if (!y)
 		return lay_fail(c, "append: missing element");
@@ -452,7 +452,7 @@ lay_prepend(lay_ctx *c, const lay_val *x, const lay_val *y)
 		if (y->kind != LAY_LAYOUT)
 			return lay_fail(c, "prepend: prepending to a layout needs a layout, not a %s", lay_kind_name(y->kind));
 		r = lay_layout(c, tprepend(c, l->u.l.shape, y->u.l.shape), tprepend(c, l->u.l.stride, y->u.l.stride));
-		return x->kind == LAY_COMPOSED ? lay_composed(c, x->u.c.a, x->u.c.off, r) : r;
+		return x->kind == LAY_COMPOSED ? layi_rewrap(c, x, r) : r;
 	}
 	if (!y)
 		return lay_fail(c, "prepend: missing element");
@@ -471,7 +471,7 @@ lay_append_n(lay_ctx *c, const lay_val *x, int n, const lay_val *pad)
 		if (!pad || pad->kind != LAY_LAYOUT)
 			return pad ? lay_fail(c, "append: padding must be a layout") : NULL;
 		r = lay_layout(c, tappend_n(c, l->u.l.shape, n, pad->u.l.shape), tappend_n(c, l->u.l.stride, n, pad->u.l.stride));
-		return x->kind == LAY_COMPOSED ? lay_composed(c, x->u.c.a, x->u.c.off, r) : r;
+		return x->kind == LAY_COMPOSED ? layi_rewrap(c, x, r) : r;
 	}
 	return tappend_n(c, x, n, pad ? pad : lay_int(c, 1));
 }

@@ -186,21 +186,52 @@ static const struct example examples[] = {
 	{ "coalesce((2,(4,2)):(1,(2,16)), (1,1))",
 	  "(2,(4,2)):(1,(2,16))" },
 
+	{ "logical_product((2,2):(1,2), swizzle(1,1,2) o (4,4):(4,1))",
+	  "Sw<1,3,2> o 0 o ((2,2),(4,4)):((1,2),(16,4))" },
+	{ "logical_product(4:1, swizzle(2,0,3) o (8,8):(8,1))",
+	  "Sw<2,2,3> o 0 o (4,(8,8)):(1,(32,4))" },
 };
 
-static void
-test_examples(void **state)
+/* the operation an example exercises: the name before the first '(' */
+static size_t
+op_of(const char *e, char *buf, size_t cap)
 {
-	size_t i;
+	size_t n = 0;
 
-	(void)state;
+	while (e[n] && e[n] != '(' && e[n] != ' ' && n + 1 < cap) {
+		buf[n] = e[n];
+		n++;
+	}
+	if (n == 0 || e[n] != '(')
+		n = 0;
+	if (n == 0) {
+		snprintf(buf, cap, "evaluation");
+		return strlen(buf);
+	}
+	buf[n] = 0;
+	return n;
+}
+
+/* one CMocka test per operation: all its examples */
+static void
+test_operation(void **state)
+{
+	const char *op = *state;
+	size_t i;
+	int ran = 0;
+
 	for (i = 0; i < sizeof examples / sizeof examples[0]; i++) {
-		lay_arena *a = lay_arena_new();
+		lay_arena *a;
 		lay_ctx c;
 		lay_reader *r;
 		const lay_val *v;
 		int is_let;
+		char name[64];
 
+		op_of(examples[i].expr, name, sizeof name);
+		if (strcmp(name, op))
+			continue;
+		a = lay_arena_new();
 		lay_ctx_init(&c, a);
 		r = lay_reader_new(&c);
 		v = lay_read_eval(r, examples[i].expr, &is_let);
@@ -209,7 +240,9 @@ test_examples(void **state)
 		if (strcmp(lay_to_string(&c, v), examples[i].want))
 			fail_msg("%s\n  got  %s\n  want %s", examples[i].expr, lay_to_string(&c, v), examples[i].want);
 		lay_arena_free(a);
+		ran++;
 	}
+	assert_true(ran > 0);
 }
 
 /* Invalid requests are errors naming the violated condition. */
@@ -258,9 +291,26 @@ test_errors(void **state)
 int
 main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_examples),
-		cmocka_unit_test(test_errors),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	static char names[64][64];
+	static struct CMUnitTest tests[66];
+	size_t i, n = 0, k;
+
+	for (i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+		char op[64];
+		op_of(examples[i].expr, op, sizeof op);
+		for (k = 0; k < n; k++)
+			if (!strcmp(names[k], op))
+				break;
+		if (k == n && n < 64) {
+			snprintf(names[n], sizeof names[n], "%s", op);
+			tests[n].name = names[n];
+			tests[n].test_func = test_operation;
+			tests[n].initial_state = names[n];
+			n++;
+		}
+	}
+	tests[n].name = "errors_name_the_condition";
+	tests[n].test_func = test_errors;
+	n++;
+	return _cmocka_run_group_tests("layout_examples", tests, n, NULL, NULL);
 }

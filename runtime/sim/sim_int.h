@@ -1,0 +1,267 @@
+/*
+ * sim_int.h — simulator internals shared by the decoder, the scheduler and the
+ * instruction handlers (including the simx_*.c matrix/conversion handlers).
+ *
+ * Model
+ * -----
+ * A wave (SimWave) holds 64 lanes. Its vector registers are stored
+ * register-major: v[r][l] is VGPR r of lane l; arch VGPRs are 0..255 and
+ * AGPR k is v[256+k] (gfx950 unified register file). Rows 512.. are scratch
+ * rows the executor uses for DPP/SDWA operand staging. SGPRs use the
+ * hardware operand numbering, so special registers are plain indices:
+ *   s[0..101] SGPRs, s[102..103] flat_scratch, s[104..105] xnack_mask,
+ *   s[106..107] vcc, s[108..123] ttmp0..15, s[124] m0, s[126..127] exec.
+ * SCC is a separate field.
+ *
+ * Each instruction is disassembled once per PC by LLVM's MC disassembler and
+ * the printed text is parsed into a SimInst (operands in printed order:
+ * destinations first, then sources; modifiers in named fields). Execution
+ * never re-parses text.
+ *
+ * Handlers: every mnemonic in sim_ops.h has a handler
+ *     int sim_op_<base mnemonic>(SimWave *w, const SimInst *in);
+ * where the base mnemonic has the _e32/_e64/_dpp/_sdwa suffix removed (the
+ * suffix is in in->enc). A handler returns SIM_NEXT (continue at pc+size),
+ * SIM_JUMP (it set w->pc), SIM_BARRIER, SIM_END, or SIM_FAULT after calling
+ * sim_fault(). DPP and SDWA source/destination selection is done by the
+ * executor around the handler (it stages src0/src1 in scratch rows and
+ * narrows EXEC), so ordinary VALU handlers need not know about them.
+ *
+ * Adding an instruction: write sim_op_NAME in a runtime/sim C file and
+ * add one SIM_OP row to sim_ops.h.
+ */
+#ifndef FLY_SIM_INT_H
+#define FLY_SIM_INT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+#include "sim/sim.h"
+
+enum {
+	SIM_LANES = 64,
+	SIM_NVREG = 512,        /* 256 VGPRs + 256 AGPRs */
+	SIM_NTMPREG = 8,        /* executor staging rows after the register file */
+	SIM_NSREG = 128,
+	SIM_MAX_OPS = 8,
+	/* special SGPR numbers (hardware operand encoding) */
+	SIM_FLAT_SCRATCH = 102, SIM_XNACK_MASK = 104, SIM_VCC = 106, SIM_TTMP0 = 108,
+	SIM_M0 = 124, SIM_NULL = 125, SIM_EXEC = 126,
+	SIM_AGPR0 = 256
+};
+
+/* Operand kinds. */
+typedef enum {
+	SIM_OPK_NONE,
+	SIM_OPK_SGPR,    /* reg = SGPR number above; nregs consecutive */
+	SIM_OPK_VGPR,    /* reg = row in v[] (AGPR k = 256+k); nregs consecutive */
+	SIM_OPK_CONST,   /* inline constant or literal: k32/kf16/k64/kf64 */
+	SIM_OPK_SCC,     /* src_scc (reads SCC as 0/1) */
+	SIM_OPK_OFF,     /* "off" (no address register) */
+	SIM_OPK_EXECZ,   /* src_execz: 1 if EXEC is 0 */
+	SIM_OPK_VCCZ     /* src_vccz: 1 if VCC is 0 */
+} SimOpKind;
+
+typedef struct {
+	uint8_t kind;    /* SimOpKind */
+	uint8_t nregs;   /* registers in the tuple: v[4:7] -> 4; 1 for scalars and constants */
+	uint8_t neg, abs;/* float input modifiers (-x, |x|) */
+	uint8_t sext;    /* SDWA sext(x) */
+	uint8_t literal; /* 1: a 32-bit literal (not an inline constant) */
+	uint16_t reg;    /* register number (see SimOpKind) */
+	uint32_t k32;    /* CONST as a 32-bit (integer or f32) operand */
+	uint16_t kf16;   /* CONST as an f16 operand (bits) */
+	uint16_t kbf16;  /* CONST as a bf16 operand (bits) */
+	uint64_t k64;    /* CONST as a 64-bit integer operand */
+	uint64_t kf64;   /* CONST as an f64 operand (bits) */
+} SimOperand;
+
+/* Encoding form from the mnemonic suffix. */
+enum { SIM_ENC_PLAIN, SIM_ENC_E32, SIM_ENC_E64, SIM_ENC_DPP, SIM_ENC_SDWA };
+
+/* Bits of SimInst.present: which modifiers were printed. */
+enum {
+	SIM_MOD_OFFSET = 1u << 0, SIM_MOD_OP_SEL = 1u << 1, SIM_MOD_OP_SEL_HI = 1u << 2,
+	SIM_MOD_NEG_LO = 1u << 3, SIM_MOD_NEG_HI = 1u << 4, SIM_MOD_CLAMP = 1u << 5
+};
+
+/* SDWA selects: 0..3 BYTE_n, 4 WORD_0, 5 WORD_1, 6 DWORD; dst_unused 0 PAD, 1 SEXT, 2 PRESERVE. */
+enum { SIM_SEL_BYTE0, SIM_SEL_BYTE1, SIM_SEL_BYTE2, SIM_SEL_BYTE3, SIM_SEL_WORD0, SIM_SEL_WORD1, SIM_SEL_DWORD };
+
+typedef struct SimInst {
+	uint64_t pc;          /* offset of the instruction in the code object image */
+	uint16_t op;          /* row of sim_ops.h (SIM_OPC_<name>), or SIM_OPC_UNSUPPORTED */
+	uint8_t size;         /* bytes: 4, 8, 12 or 16 */
+	uint8_t enc;          /* SIM_ENC_* */
+	uint8_t nops;         /* operands in o[] */
+	uint8_t flags;        /* the row's flags (SIM_F_*) */
+	SimOperand o[SIM_MAX_OPS];
+	/* modifiers (0 when not printed unless noted) */
+	uint32_t present;     /* SIM_MOD_* bits */
+	int32_t offset;       /* offset:N (memory; may be negative), swizzle/hwreg encoded value */
+	uint16_t offset0, offset1; /* ds 2-address offsets (in elements) */
+	uint8_t clamp, omod;  /* omod: 0 none, 1 mul:2, 2 mul:4, 3 div:2 */
+	uint8_t op_sel, op_sel_hi, neg_lo, neg_hi; /* bit i = i-th element of the printed list;
+	                                             op_sel_hi is 0x7 when not printed */
+	uint8_t glc, slc, nt, sc0, sc1, lds, offen, idxen, gds;
+	uint16_t dpp_ctrl;    /* DPP_CTRL as encoded (quad_perm 0x00-0xff, row_shl 0x10n, ...) */
+	uint8_t row_mask, bank_mask, bound_ctrl, fi;  /* row/bank_mask default 0xf */
+	uint8_t dst_sel, dst_unused, src_sel[2];      /* SDWA (defaults DWORD / PAD) */
+	uint8_t cbsz, abid, blgp;                     /* MFMA */
+	uint32_t imm;         /* SOPP/SOPK immediate (s_waitcnt simm16, s_setprio, s_sleep ...) */
+	uint64_t target;      /* branch target (image offset) for SOPP branches */
+	uint32_t raw[4];      /* the encoding, little-endian dwords */
+	char mnem[48];        /* printed mnemonic, suffix included */
+	char text[112];       /* whole printed instruction (for traces and messages) */
+} SimInst;
+
+/* Handler result. */
+enum { SIM_NEXT = 0, SIM_JUMP, SIM_BARRIER, SIM_END, SIM_FAULT };
+
+typedef struct SimWave SimWave;
+typedef struct SimWG SimWG;
+typedef struct SimRun SimRun;
+typedef int (*SimHandler)(SimWave *w, const SimInst *in);
+
+/* Row flags. */
+enum {
+	SIM_F_NOP = 1,      /* no effect (waitcnt, hints) */
+	SIM_F_2DST = 2,     /* two destinations before the sources (v_add_co_u32 v, vcc, ...) */
+	SIM_F_SCALAR = 4,   /* scalar instruction (counted once, not per lane) */
+};
+
+#define SIM_OP(name, flags) SIM_OPC_##name,
+enum { SIM_OPC_UNSUPPORTED = 0,
+#include "sim/sim_ops.h"
+	SIM_OPC_COUNT };
+#undef SIM_OP
+#define SIM_OP(name, flags) int sim_op_##name(SimWave *w, const SimInst *in);
+#include "sim/sim_ops.h"
+#undef SIM_OP
+
+struct SimWave {
+	uint32_t v[SIM_NVREG + SIM_NTMPREG][SIM_LANES];
+	uint32_t s[SIM_NSREG];
+	uint32_t scc;
+	uint64_t pc;          /* image offset of the next instruction */
+	uint32_t mode;        /* HW_REG_MODE */
+	uint32_t trapsts;
+	int gpr_idx_on;       /* s_set_gpr_idx_on mode active (index/mode in M0) */
+	int id;               /* wave index inside the workgroup */
+	int state;            /* 0 running, 1 at barrier, 2 ended */
+	uint64_t init_exec;   /* lanes that exist */
+	uint64_t steps;
+	uint64_t lane_insts;
+	SimWG *wg;
+	SimRun *run;
+	uint8_t *scratch;     /* per-lane private memory: lane l at scratch + l*scratch_size */
+	uint32_t scratch_size;
+	uint32_t lastalloc;   /* cache for the allocation lookup */
+	uint64_t code_size;   /* bytes of the code object image */
+	uint64_t code_va;     /* device address of image offset 0 (PC as an address = code_va + pc) */
+};
+
+struct SimWG {
+	uint32_t id[3];
+	uint8_t *lds;
+	uint32_t lds_size;
+	int nwaves;
+	SimWave **waves;
+	uint32_t *race;       /* racecheck: per-LDS-dword last writer (wave+1) | epoch */
+	uint32_t epoch;
+};
+
+/* ---- operand access -------------------------------------------------- */
+static inline uint64_t sim_exec(const SimWave *w) { return w->s[SIM_EXEC] | (uint64_t)w->s[SIM_EXEC + 1] << 32; }
+static inline void sim_set_exec(SimWave *w, uint64_t e) { w->s[SIM_EXEC] = (uint32_t)e; w->s[SIM_EXEC + 1] = (uint32_t)(e >> 32); }
+static inline uint64_t sim_vcc(const SimWave *w) { return w->s[SIM_VCC] | (uint64_t)w->s[SIM_VCC + 1] << 32; }
+static inline uint64_t sim_sreg64(const SimWave *w, unsigned r) { return w->s[r & 127] | (uint64_t)w->s[(r + 1) & 127] << 32; }
+
+/* i-th 32-bit register of operand o for lane (constants: k32 for i 0, high half of k64 for i 1). */
+static inline __attribute__((always_inline)) uint32_t sim_rd(const SimWave *w, const SimOperand *o, int i, int lane)
+{
+	switch (o->kind) {
+	case SIM_OPK_VGPR: return w->v[o->reg + i][lane];
+	case SIM_OPK_SGPR: return w->s[(o->reg + i) & 127];
+	case SIM_OPK_CONST: return i == 0 ? o->k32 : (uint32_t)(o->k64 >> 32);
+	case SIM_OPK_SCC: return i == 0 ? w->scc : 0;
+	case SIM_OPK_EXECZ: return i == 0 ? (w->s[SIM_EXEC] | w->s[SIM_EXEC + 1]) == 0 : 0;
+	case SIM_OPK_VCCZ: return i == 0 ? (w->s[SIM_VCC] | w->s[SIM_VCC + 1]) == 0 : 0;
+	default: return 0;
+	}
+}
+static inline __attribute__((always_inline)) uint32_t sim_rd32(const SimWave *w, const SimOperand *o, int lane) { return sim_rd(w, o, 0, lane); }
+static inline __attribute__((always_inline)) uint64_t sim_rd64(const SimWave *w, const SimOperand *o, int lane)
+{
+	if (o->kind == SIM_OPK_CONST) return o->k64;
+	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
+}
+static inline __attribute__((always_inline)) uint64_t sim_rdf64bits(const SimWave *w, const SimOperand *o, int lane)
+{
+	if (o->kind == SIM_OPK_CONST) return o->kf64;
+	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
+}
+/* Write the i-th 32-bit register of a VGPR or SGPR destination. */
+static inline __attribute__((always_inline)) void sim_wr(SimWave *w, const SimOperand *o, int i, int lane, uint32_t v)
+{
+	if (o->kind == SIM_OPK_VGPR) w->v[o->reg + i][lane] = v;
+	else if (o->kind == SIM_OPK_SGPR) { unsigned r = (o->reg + i) & 127; if (r != SIM_NULL) w->s[r] = v; }
+}
+static inline __attribute__((always_inline)) void sim_wr64(SimWave *w, const SimOperand *o, int lane, uint64_t v)
+{
+	sim_wr(w, o, 0, lane, (uint32_t)v); sim_wr(w, o, 1, lane, (uint32_t)(v >> 32));
+}
+
+/* Iterate over the active lanes of EXEC. */
+#define SIM_FOR_LANES(w, l) for (uint64_t _m = sim_exec(w); _m; _m &= _m - 1) \
+	for (int l = __builtin_ctzll(_m), _once = 1; _once; _once = 0)
+
+/* ---- services of the core (sim_core.c) ---------------------------------- */
+/* Report a fault: formats the message (prefixed with kernel, workgroup, wave
+ * and PC by the core) and returns SIM_FAULT. */
+int sim_fault(SimWave *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Host pointer for n bytes of device global memory at va, or NULL after
+ * reporting a violation for lane (lane -1 = scalar access). */
+void *sim_gptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write);
+/* Host pointer for n bytes of device memory at va if it is wholly inside one
+ * allocation, else NULL without reporting (buffer/probe use). */
+void *sim_gptr_try(SimWave *w, uint64_t va, uint32_t n);
+/* LDS pointer (checked against the workgroup's LDS size), or NULL after reporting.
+ * write: 0 read, 1 write, 2 atomic (exempt from --racecheck). */
+void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write);
+/* Scratch pointer for a lane (checked), or NULL after reporting. */
+void *sim_pptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write);
+/* Flat address: dispatches to LDS / scratch apertures or global memory. */
+void *sim_fptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write);
+/* Serialises global atomics between host threads. */
+void sim_atomic_lock(SimWave *w);
+void sim_atomic_unlock(SimWave *w);
+
+/* Apertures (high 32 bits of flat addresses that reach LDS / scratch). */
+#define SIM_SHARED_APERTURE  0x0001000000000000ull
+#define SIM_PRIVATE_APERTURE 0x0002000000000000ull
+#define SIM_APERTURE_MASK    0xffffffff00000000ull
+
+/* ---- decoder (sim_decode.c) ---------------------------------------------- */
+/* Decode the instruction at image offset pc of co into *out. Returns 0, or -1
+ * with a message (bytes not decodable). Unsupported mnemonics decode with
+ * op = SIM_OPC_UNSUPPORTED. */
+int sim_decode(const CoObject *co, uint64_t pc, SimInst *out, char *err, size_t errlen);
+/* Parse one line of LLVM assembly text (as the disassembler prints it) into *out. */
+int sim_parse_text(const char *text, SimInst *out, char *err, size_t errlen);
+int sim_lookup_op(const char *base_mnemonic);        /* SIM_OPC_* or 0 */
+extern const char *const sim_op_names[SIM_OPC_COUNT];
+extern const SimHandler sim_op_handlers[SIM_OPC_COUNT];
+extern const uint8_t sim_op_flags[SIM_OPC_COUNT];
+
+/* ---- number helpers (sim_float.c) ---------------------------------------- */
+float sim_f16_to_f32(uint16_t h);
+uint16_t sim_f32_to_f16(float f);               /* round to nearest even */
+float sim_bf16_to_f32(uint16_t h);
+uint16_t sim_f32_to_bf16(float f);              /* round to nearest even, NaN kept quiet */
+static inline float sim_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t sim_u32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double sim_f64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+static inline uint64_t sim_u64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+
+#endif

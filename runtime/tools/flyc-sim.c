@@ -1,0 +1,335 @@
+/*
+ * flyc-sim — run one kernel of a gfx950 code object on the simulator.
+ *
+ *   flyc-sim CODE_OBJECT KERNEL --grid=GX[,GY[,GZ]] --block=BX[,BY[,BZ]] ARG...
+ *   flyc-sim --list-mnemonics CODE_OBJECT
+ *
+ * ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]
+ * Arguments are packed at the metadata's offsets and sizes (count and size
+ * must match), or with --raw-kernarg in order at natural alignment.
+ * Options: --threads=N, --racecheck, --trace[=2], --stats. Exit 0 on success.
+ */
+/* messages are cut to their buffers on purpose */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "codeobj.h"
+#include "sim/sim.h"
+#include "sim/sim_int.h"
+
+typedef struct {
+	int kind;          /* 0 scalar, 1 pad, 2 buf */
+	size_t size;       /* bytes in the kernarg */
+	uint8_t val[8];
+	uint64_t bufsize;
+	const char *in, *out;
+	int fill;          /* -1 zero, else byte */
+	uint64_t va;
+} Arg;
+
+static int usage(void)
+{
+	fprintf(stderr,
+	        "usage: flyc-sim CODE_OBJECT KERNEL --grid=GX[,GY[,GZ]] --block=BX[,BY[,BZ]] ARG...\n"
+	        "       flyc-sim --list-mnemonics CODE_OBJECT\n"
+	        "ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]\n"
+	        "options: --raw-kernarg --threads=N --racecheck --trace[=2] --stats\n");
+	return 2;
+}
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = malloc(cap);
+	while (buf) {
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (n < cap) break;
+		uint8_t *nb = realloc(buf, cap *= 2);
+		if (!nb) { free(buf); buf = NULL; }
+		else buf = nb;
+	}
+	fclose(f);
+	*size = n;
+	return buf;
+}
+
+static int parse_dims(const char *s, uint32_t d[3])
+{
+	d[0] = d[1] = d[2] = 1;
+	for (int i = 0; i < 3; i++) {
+		char *e;
+		errno = 0;
+		unsigned long v = strtoul(s, &e, 0);
+		if (e == s || errno || v == 0 || v > 0xffffffffu) return -1;
+		d[i] = (uint32_t)v;
+		if (!*e) return 0;
+		if (*e != ',' || i == 2) return -1;
+		s = e + 1;
+	}
+	return -1;
+}
+
+static int parse_arg(const char *s, Arg *a, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof *a);
+	a->fill = -1;
+	const char *eq = strchr(s, '=');
+	if (!eq) { snprintf(err, errlen, "bad argument '%s' (expected KIND=VALUE)", s); return -1; }
+	size_t kl = (size_t)(eq - s);
+	const char *v = eq + 1;
+	char *e;
+	errno = 0;
+	if (kl == 3 && !strncmp(s, "i32", 3)) { long long x = strtoll(v, &e, 0); if (*e || errno || x < INT32_MIN || x > INT32_MAX) goto bad; int32_t t = (int32_t)x; memcpy(a->val, &t, 4); a->size = 4; }
+	else if (kl == 3 && !strncmp(s, "u32", 3)) { unsigned long long x = strtoull(v, &e, 0); if (*e || errno || x > UINT32_MAX || *v == '-') goto bad; uint32_t t = (uint32_t)x; memcpy(a->val, &t, 4); a->size = 4; }
+	else if (kl == 3 && !strncmp(s, "i64", 3)) { long long x = strtoll(v, &e, 0); if (*e || errno) goto bad; memcpy(a->val, &x, 8); a->size = 8; }
+	else if (kl == 3 && !strncmp(s, "u64", 3)) { unsigned long long x = strtoull(v, &e, 0); if (*e || errno || *v == '-') goto bad; memcpy(a->val, &x, 8); a->size = 8; }
+	else if (kl == 3 && !strncmp(s, "f32", 3)) { float x = strtof(v, &e); if (*e || e == v) goto bad; memcpy(a->val, &x, 4); a->size = 4; }
+	else if (kl == 3 && !strncmp(s, "pad", 3)) { unsigned long long x = strtoull(v, &e, 0); if (*e || errno || x > 4096) goto bad; a->kind = 1; a->size = (size_t)x; }
+	else if (kl == 3 && !strncmp(s, "buf", 3)) {
+		a->kind = 2; a->size = 8;
+		unsigned long long x = strtoull(v, &e, 0);
+		if (e == v || errno || x > (1ull << 36)) goto bad;
+		a->bufsize = x;
+		while (*e == ',') {
+			const char *o = e + 1;
+			const char *next = strchr(o, ',');
+			size_t ol = next ? (size_t)(next - o) : strlen(o);
+			char opt[4096];
+			if (ol >= sizeof opt) goto bad;
+			memcpy(opt, o, ol); opt[ol] = 0;
+			if (!strncmp(opt, "in=", 3)) a->in = o + 3;
+			else if (!strncmp(opt, "out=", 4)) a->out = o + 4;
+			else if (!strcmp(opt, "fill=zero")) a->fill = -1;
+			else if (!strncmp(opt, "fill=", 5)) { char *fe; unsigned long b = strtoul(opt + 5, &fe, 0); if (*fe || b > 255) goto bad; a->fill = (int)b; }
+			else goto bad;
+			e = (char *)(next ? next : o + ol);
+		}
+		if (*e) goto bad;
+	} else goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen, "bad argument '%s'", s);
+	return -1;
+}
+
+/* in=/out= paths end at the next ',' */
+static char *dup_path(const char *p)
+{
+	size_t n = strcspn(p, ",");
+	char *s = malloc(n + 1);
+	if (s) { memcpy(s, p, n); s[n] = 0; }
+	return s;
+}
+
+static const char *const known_prefix = "";
+
+static int list_mnemonics(const char *path)
+{
+	size_t size;
+	uint8_t *data = read_file(path, &size);
+	if (!data) { fprintf(stderr, "flyc-sim: cannot read %s: %s\n", path, strerror(errno)); return 1; }
+	char err[512];
+	const void *elf = data; size_t esz = size;
+	if (co_sniff(data, size) == 2 && co_bundle_find(data, size, "gfx950", &elf, &esz, err, sizeof err)) {
+		fprintf(stderr, "flyc-sim: %s: %s\n", path, err); free(data); return 1;
+	}
+	CoObject *co = co_parse(elf, esz, err, sizeof err);
+	if (!co) { fprintf(stderr, "flyc-sim: %s: %s\n", path, err); free(data); return 1; }
+	/* walk the whole .text section (kernels and the functions they call);
+	 * without one, each kernel's code from its entry */
+	enum { MAXM = 4096 };
+	char (*names)[48] = calloc(MAXM, 48);
+	int n = 0, bad = 0;
+	const void *text_sec = NULL;
+	size_t text_size = 0;
+	CoObject sec;
+	memset(&sec, 0, sizeof sec);
+	if (!co_find_section(elf, esz, ".text", &text_sec, &text_size)) { sec.image = (uint8_t *)text_sec; sec.image_size = text_size; }
+	for (int k = 0; k < (sec.image ? 1 : co->nkernels) && names; k++) {
+		const CoObject *src = sec.image ? &sec : co;
+		uint64_t pc = sec.image ? 0 : co->kernels[k].entry_addr;
+		uint64_t end = sec.image ? text_size : co->kernels[k].code_size ? pc + co->kernels[k].code_size : co->image_size;
+		while (pc < end && pc < src->image_size) {
+			char text[256];
+			int sz = sim_disasm(src, pc, text, sizeof text);
+			if (sz <= 0) { pc += 4; continue; }
+			pc += (uint64_t)sz;
+			char m[48];
+			size_t ml = strcspn(text, " \t");
+			if (ml == 0 || ml >= sizeof m) continue;
+			memcpy(m, text, ml); m[ml] = 0;
+			int found = 0;
+			for (int i = 0; i < n; i++) if (!strcmp(names[i], m)) { found = 1; break; }
+			if (!found && n < MAXM) snprintf(names[n++], 48, "%s", m);
+			if (!sec.image && !co->kernels[k].code_size && !strcmp(m, "s_endpgm")) break;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		int ok = sim_mnemonic_supported(names[i]);
+		if (!ok) bad++;
+		printf("%s%s\n", names[i], ok ? "" : "  UNSUPPORTED");
+	}
+	(void)known_prefix;
+	free(names);
+	co_free(co);
+	free(data);
+	(void)bad;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "--list-mnemonics")) {
+		if (argc != 3) return usage();
+		return list_mnemonics(argv[2]);
+	}
+	if (argc < 3) return usage();
+	const char *path = NULL, *kname = NULL;
+	uint32_t grid[3] = { 0, 0, 0 }, block[3] = { 0, 0, 0 };
+	int have_grid = 0, have_block = 0, raw = 0, stats = 0;
+	SimConfig cfg = { 0, 0, 0 };
+	Arg *args = calloc((size_t)argc, sizeof *args);
+	int nargs = 0, rc = 1;
+	char err[1024];
+	if (!args) return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strncmp(a, "--grid=", 7)) { if (parse_dims(a + 7, grid)) { fprintf(stderr, "flyc-sim: bad %s\n", a); goto out; } have_grid = 1; }
+		else if (!strncmp(a, "--block=", 8)) { if (parse_dims(a + 8, block)) { fprintf(stderr, "flyc-sim: bad %s\n", a); goto out; } have_block = 1; }
+		else if (!strcmp(a, "--raw-kernarg")) raw = 1;
+		else if (!strcmp(a, "--racecheck")) cfg.racecheck = 1;
+		else if (!strcmp(a, "--stats")) stats = 1;
+		else if (!strcmp(a, "--trace")) cfg.trace = 1;
+		else if (!strcmp(a, "--trace=2")) cfg.trace = 2;
+		else if (!strncmp(a, "--threads=", 10)) cfg.nthreads = atoi(a + 10);
+		else if (!strncmp(a, "--", 2)) { fprintf(stderr, "flyc-sim: unknown option %s\n", a); rc = usage(); goto out; }
+		else if (!path) path = a;
+		else if (!kname) kname = a;
+		else if (parse_arg(a, &args[nargs++], err, sizeof err)) { fprintf(stderr, "flyc-sim: %s\n", err); goto out; }
+	}
+	if (!path || !kname || !have_grid || !have_block) { rc = usage(); goto out; }
+	size_t size;
+	uint8_t *data = read_file(path, &size);
+	if (!data) { fprintf(stderr, "flyc-sim: cannot read %s: %s\n", path, strerror(errno)); goto out; }
+	const void *elf = data; size_t esz = size;
+	if (co_sniff(data, size) == 2 && co_bundle_find(data, size, "gfx950", &elf, &esz, err, sizeof err)) {
+		fprintf(stderr, "flyc-sim: %s: %s\n", path, err); free(data); goto out;
+	}
+	CoObject *co = co_parse(elf, esz, err, sizeof err);
+	if (!co) { fprintf(stderr, "flyc-sim: %s: %s\n", path, err); free(data); goto out; }
+	const CoKernel *k = co_find_kernel(co, kname);
+	SimDevice *d = NULL;
+	uint8_t *ka = NULL;
+	size_t kasize = 0;
+	if (!k) {
+		fprintf(stderr, "flyc-sim: no kernel '%s' in %s (kernels:", kname, path);
+		for (int i = 0; i < co->nkernels; i++) fprintf(stderr, " %s", co->kernels[i].name);
+		fprintf(stderr, ")\n");
+		goto done;
+	}
+	d = sim_create(&cfg);
+	if (!d) { fprintf(stderr, "flyc-sim: out of memory\n"); goto done; }
+	/* place the arguments */
+	size_t *offs = calloc((size_t)nargs + 1, sizeof *offs);
+	if (!offs) goto done;
+	if (raw) {
+		size_t o = 0;
+		for (int i = 0; i < nargs; i++) {
+			size_t al = args[i].kind == 1 ? 1 : args[i].size;
+			o = (o + al - 1) / al * al;
+			offs[i] = o; o += args[i].size;
+		}
+		kasize = o;
+	} else {
+		int ne = 0;
+		for (int i = 0; i < k->nargs; i++) if (k->args[i].kind != CO_ARG_HIDDEN) ne++;
+		int ai = 0;
+		size_t o = 0;
+		for (int i = 0; i < nargs; i++) {
+			if (args[i].kind == 1) { offs[i] = o; o += args[i].size; continue; }  /* pad: raw bytes at the cursor */
+			while (ai < k->nargs && k->args[ai].kind == CO_ARG_HIDDEN) ai++;
+			if (ai >= k->nargs) { fprintf(stderr, "flyc-sim: too many arguments: kernel %s takes %d\n", k->name, ne); free(offs); goto done; }
+			const CoArg *m = &k->args[ai++];
+			if (m->size != args[i].size) {
+				fprintf(stderr, "flyc-sim: argument %d is %zu bytes, kernel %s expects %u (%s%s%s)\n", i + 1, args[i].size, k->name,
+				        m->size, m->value_kind, m->name[0] ? " " : "", m->name);
+				free(offs); goto done;
+			}
+			offs[i] = m->offset; o = m->offset + m->size;
+		}
+		int left = 0;
+		for (; ai < k->nargs; ai++) if (k->args[ai].kind != CO_ARG_HIDDEN) left++;
+		if (left) { fprintf(stderr, "flyc-sim: too few arguments: kernel %s takes %d\n", k->name, ne); free(offs); goto done; }
+		kasize = o;
+		for (int i = 0; i < k->nargs; i++)
+			if (k->args[i].kind != CO_ARG_HIDDEN && k->args[i].offset + k->args[i].size > kasize) kasize = k->args[i].offset + k->args[i].size;
+	}
+	ka = calloc(1, kasize + 8);
+	if (!ka) { free(offs); goto done; }
+	for (int i = 0; i < nargs; i++) {
+		Arg *a = &args[i];
+		if (a->kind == 2) {
+			a->va = sim_alloc(d, a->bufsize);
+			if (!a->va) { fprintf(stderr, "flyc-sim: cannot allocate %llu bytes\n", (unsigned long long)a->bufsize); free(offs); goto done; }
+			if (a->fill >= 0) {
+				uint8_t *tmp = malloc(a->bufsize ? (size_t)a->bufsize : 1);
+				if (!tmp) { free(offs); goto done; }
+				memset(tmp, a->fill, (size_t)a->bufsize);
+				sim_write(d, a->va, tmp, a->bufsize);
+				free(tmp);
+			}
+			if (a->in) {
+				char *p = dup_path(a->in);
+				size_t fs;
+				uint8_t *fd = p ? read_file(p, &fs) : NULL;
+				if (!fd) { fprintf(stderr, "flyc-sim: cannot read %s: %s\n", p ? p : "?", strerror(errno)); free(p); free(offs); goto done; }
+				if (fs > a->bufsize) { fprintf(stderr, "flyc-sim: %s has %zu bytes, more than the buffer's %llu\n", p, fs, (unsigned long long)a->bufsize); free(fd); free(p); free(offs); goto done; }
+				sim_write(d, a->va, fd, fs);
+				free(fd); free(p);
+			}
+			memcpy(ka + offs[i], &a->va, 8);
+		} else if (a->kind == 0) memcpy(ka + offs[i], a->val, a->size);
+	}
+	free(offs);
+	clock_t c0 = clock();
+	if (sim_launch(d, co, k, grid, block, ka, kasize, err, sizeof err)) {
+		fprintf(stderr, "flyc-sim: %s\n", err);
+		goto done;
+	}
+	if (stats) {
+		SimStats st;
+		sim_last_stats(d, &st);
+		double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+		fprintf(stderr, "flyc-sim: %llu wave instructions, %llu lane instructions, %.3f s CPU\n",
+		        (unsigned long long)st.wave_instructions, (unsigned long long)st.lane_instructions, cpu);
+	}
+	rc = 0;
+	for (int i = 0; i < nargs; i++) {
+		Arg *a = &args[i];
+		if (a->kind != 2 || !a->out) continue;
+		char *p = dup_path(a->out);
+		uint8_t *buf = malloc(a->bufsize ? (size_t)a->bufsize : 1);
+		char tmpname[4200];
+		snprintf(tmpname, sizeof tmpname, "%s.tmp", p ? p : "");
+		FILE *f = p && buf ? fopen(tmpname, "wb") : NULL;
+		int ok = f && !sim_read(d, a->va, buf, a->bufsize) && fwrite(buf, 1, (size_t)a->bufsize, f) == a->bufsize;
+		if (f && fclose(f)) ok = 0;
+		if (ok && rename(tmpname, p)) ok = 0;
+		if (!ok) { fprintf(stderr, "flyc-sim: cannot write %s\n", p ? p : "?"); if (f) remove(tmpname); rc = 1; }
+		free(buf); free(p);
+	}
+done:
+	free(ka);
+	sim_destroy(d);
+	co_free(co);
+	free(data);
+out:
+	free(args);
+	return rc;
+}

@@ -1,0 +1,60 @@
+# tests/sim/faults.sh — sourced by tests/sim/run.sh: runs that must fail (or
+# must be flagged), with the message naming the kernel, workgroup, wave, lane, PC.
+for opt in O0 O3; do
+	F="$TMP/faults.$opt.hsaco"
+	if ! compile "$HERE/faults.cl" "$opt" "$F"; then fail "sim/faults-compile -$opt" "$(cat "$F.err")"; continue; fi
+	expect_out "sim/oob-store -$opt" 1 'memory violation: global write of 4 bytes at 0x[0-9a-f]+ outside every allocation, lane 0, .*kernel f_oob_store, workgroup \(0,0,0\), wave 0, PC f_oob_store[-+]0x' -- \
+		"$SIM" "$F" f_oob_store --grid=4 --block=256 buf=4096
+	expect_out "sim/oob-load -$opt" 1 'memory violation: global read of 4 bytes .*outside every allocation, lane 0, .*kernel f_oob_load, workgroup \(0,0,0\), wave 0' -- \
+		"$SIM" "$F" f_oob_load --grid=1 --block=64 buf=256 buf=256 i32=64
+	expect_out "sim/oob-load-last-lane -$opt" 1 'global read of 4 bytes .*lane 63, .*workgroup \(0,0,0\), wave 0' -- \
+		"$SIM" "$F" f_oob_load --grid=1 --block=64 buf=256 buf=256 i32=1
+	expect_out "sim/in-bounds -$opt" 0 '^$' -- "$SIM" "$F" f_oob_load --grid=1 --block=64 buf=256 buf=260 i32=1
+	expect_out "sim/lds-oob -$opt" 1 "memory violation: LDS write of 4 bytes at 0x100 beyond the kernel's LDS size 256, lane 0, .*wave 1" -- \
+		"$SIM" "$F" f_lds_oob --grid=1 --block=128 buf=512
+	printf '\7\0\0\0' > "$TMP/seven.bin"
+	expect_out "sim/trap -$opt" 1 'trap: s_trap .*kernel f_trap, workgroup \(0,0,0\), wave 0' -- \
+		"$SIM" "$F" f_trap --grid=1 --block=64 buf=256,in=$TMP/seven.bin
+	expect_out "sim/no-trap -$opt" 0 '^$' -- "$SIM" "$F" f_trap --grid=1 --block=64 buf=256
+	expect_out "sim/timeout -$opt" 1 'timeout: wave executed more than 100000 instructions' -- \
+		env FLYC_SIM_STEP_LIMIT=100000 "$SIM" "$F" f_spin --grid=1 --block=64 buf=4
+	expect_out "sim/race-unchecked -$opt" 0 '^$' -- "$SIM" "$F" f_race --grid=1 --block=128 buf=512
+	expect_out "sim/racecheck -$opt" 1 "LDS write .*races with another wave's read since the last barrier .*wave 1" -- \
+		"$SIM" --racecheck "$F" f_race --grid=1 --block=128 buf=512
+	expect_out "sim/racecheck-atomics -$opt" 0 '^$' -- \
+		"$SIM" --racecheck "$TMP/kernels.$opt.hsaco" k_atomic --grid=4 --block=256 buf=320 buf=32 buf=8 buf=4 buf=4 buf=4096
+	expect_out "sim/racecheck-clean -$opt" 0 '^$' -- \
+		"$SIM" --racecheck "$TMP/kernels.$opt.hsaco" k_scan --grid=4 --block=256 buf=4096 buf=16 buf=4096
+done
+
+# hand-written assembly
+if "$MC" -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj "$HERE/asm_kernels.s" -o "$TMP/asm.o" 2>"$TMP/asm.err" &&
+   "$LLD" -shared "$TMP/asm.o" -o "$TMP/asm.hsaco" 2>>"$TMP/asm.err"; then
+	if "$SIM" "$TMP/asm.hsaco" k_squares --grid=1 --block=100 --raw-kernarg buf=400,out=$TMP/sq.bin >"$TMP/sq.log" 2>&1 &&
+	   [ "$(od -An -v -td4 "$TMP/sq.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ if ($1 != (NR-1)*(NR-1)) bad=1 } END { print NR, bad+0 }')" = "100 0" ]; then
+		pass "sim/asm-kernel"
+	else fail "sim/asm-kernel" "$(cat "$TMP/sq.log")"; fi
+	if "$SIM" "$TMP/asm.hsaco" k_gpridx --grid=1 --block=64 --raw-kernarg buf=512,out=$TMP/gi.bin >"$TMP/gi.log" 2>&1 &&
+	   [ "$(od -An -v -td4 "$TMP/gi.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ want = NR <= 64 ? 30 + NR - 1 : 7; if ($1 != want) bad=1 } END { print NR, bad+0 }')" = "128 0" ]; then
+		pass "sim/asm-gpr-idx"
+	else fail "sim/asm-gpr-idx" "$(cat "$TMP/gi.log")" "$(od -An -td4 "$TMP/gi.bin" 2>/dev/null | head -3)"; fi
+	expect_out "sim/kernarg-read-only" 1 'global write of 4 bytes at 0x[0-9a-f]+ into the read-only kernarg segment or dispatch packet, lane 0' -- \
+		"$SIM" "$TMP/asm.hsaco" k_kernarg_write --grid=1 --block=64 --raw-kernarg u64=0
+	expect_out "sim/unsupported" 1 'unsupported instruction s_rfe_b64 \(encoding 0xbe801f02\) at k_unsupported\+0xc' -- \
+		"$SIM" "$TMP/asm.hsaco" k_unsupported --grid=1 --block=64 --raw-kernarg buf=4
+	expect_out "sim/list-mnemonics-unsupported" 0 's_rfe_b64  UNSUPPORTED' -- "$SIM" --list-mnemonics "$TMP/asm.hsaco"
+else
+	fail "sim/asm-build" "$(cat "$TMP/asm.err")"
+fi
+if [ -f "$TMP/kernels.O3.hsaco" ]; then
+	expect_out "sim/list-mnemonics" 0 'v_add_u32_e32' -- "$SIM" --list-mnemonics "$TMP/kernels.O3.hsaco"
+	expect_out "sim/args-too-few" 1 'too few arguments: kernel k_int takes 3' -- \
+		"$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=1 --block=64 buf=4096 buf=4096
+	expect_out "sim/args-size" 1 'argument 2 is 4 bytes, kernel k_int expects 8' -- \
+		"$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=1 --block=64 buf=4096 i32=3 buf=4
+	expect_out "sim/args-too-many" 1 'too many arguments' -- \
+		"$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=1 --block=64 buf=4 buf=4 buf=4 buf=4
+	expect_out "sim/no-kernel" 1 "no kernel 'nope'" -- "$SIM" "$TMP/kernels.O3.hsaco" nope --grid=1 --block=64
+	expect_out "sim/bad-grid" 1 'bad --grid=0' -- "$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=0 --block=64
+	expect_out "sim/block-too-big" 1 'exceeds the kernel' -- "$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=1 --block=2048 buf=4 buf=4 buf=4
+fi

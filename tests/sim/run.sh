@@ -1,0 +1,108 @@
+#!/bin/sh
+# tests/sim/run.sh — the simulator tier.
+#
+# Compiles tests/sim/kernels.cl (and the fault kernels) with clang-22 for gfx950
+# at -O0 and -O3, runs every kernel through flyc-sim and checks the outputs
+# against the CPU reference tests/sim/ref.c. Then checks what must fail:
+# out-of-bounds global/LDS accesses, traps, runaway kernels, races (with
+# --racecheck), unsupported instructions, bad command lines. A hand-written
+# assembly kernel checks code objects clang did not compile from C.
+. "$FLY_TOP/tests/lib.sh"
+SIM="$BIN/flyc-sim"
+HERE="$FLY_TOP/tests/sim"
+CLANG=${CLANG:-clang-22}
+LLD=${LLD:-ld.lld-22}
+MC=${MC:-llvm-mc-22}
+
+if [ ! -x "$SIM" ]; then echo "FAIL: sim/flyc-sim (not built: $SIM)"; exit 0; fi
+if ! command -v "$CLANG" >/dev/null 2>&1; then echo "SKIP: sim (no $CLANG)"; exit 0; fi
+
+# build the reference
+if ! cc -std=c11 -O1 -ffp-contract=off -o "$TMP/ref" "$HERE/ref.c" -lm 2>"$TMP/ref.err"; then
+	fail "sim/ref-build" "$(cat "$TMP/ref.err")"; exit 0
+fi
+
+compile() { # SRC OPT OUT
+	"$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx950 -nogpulib -Wno-everything \
+		"-$2" -c "$1" -o "$3.o" 2>"$3.err" && "$LLD" -shared "$3.o" -o "$3" 2>>"$3.err"
+}
+
+# run_test NAME[:REF] OPT KERNEL GRID BLOCK ARGS... (ARGS may use @D for the test folder;
+# REF names the reference in ref.c when it differs from NAME)
+run_test() {
+	name=${1%%:*} ref=${1#*:} opt=$2 kern=$3 grid=$4 block=$5; shift 5
+	d="$TMP/$name.$opt"; mkdir -p "$d"
+	if ! "$TMP/ref" gen "$ref" "$d" >"$d/gen.log" 2>&1; then fail "sim/$name -$opt" "$(cat "$d/gen.log")"; return; fi
+	set -- $(printf '%s\n' "$@" | sed "s|@D|$d|g")
+	if ! "$SIM" "$TMP/kernels.$opt.hsaco" "$kern" --grid="$grid" --block="$block" "$@" >"$d/sim.log" 2>&1; then
+		fail "sim/$name -$opt" "flyc-sim failed:" "$(cat "$d/sim.log")"; return
+	fi
+	if "$TMP/ref" check "$ref" "$d" >"$d/check.log" 2>&1; then pass "sim/$name -$opt"
+	else fail "sim/$name -$opt" "$(cat "$d/check.log")"; fi
+}
+
+for opt in O0 O1 O2 O3; do
+	if ! compile "$HERE/kernels.cl" "$opt" "$TMP/kernels.$opt.hsaco"; then
+		fail "sim/compile -$opt" "$(cat "$TMP/kernels.$opt.hsaco.err")"; continue
+	fi
+	pass "sim/compile -$opt"
+	N=1024
+	run_test int $opt k_int 4 256 buf=$((N*80)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	# one partial wave (32 lanes) per workgroup, 32 workgroups
+	run_test int-partial-wave:int $opt k_int 32 32 buf=$((N*80)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	run_test float $opt k_float 4 256 buf=$((N*64)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin buf=4096,in=@D/in2.bin
+	run_test long $opt k_long 4 256 buf=$((N*96)),out=@D/out0.bin buf=8192,in=@D/in0.bin buf=8192,in=@D/in1.bin
+	run_test double $opt k_double 4 256 buf=$((N*80)),out=@D/out0.bin buf=8192,in=@D/in0.bin buf=8192,in=@D/in1.bin
+	run_test convert $opt k_convert 4 256 buf=$((N*48)),out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin buf=8192,in=@D/in2.bin
+	run_test control $opt k_control 4 256 buf=$((N*8)),out=@D/out0.bin buf=4096,in=@D/in0.bin
+	run_test scan $opt k_scan 4 256 buf=4096,out=@D/out0.bin buf=16,out=@D/out1.bin buf=4096,in=@D/in0.bin
+	run_test transpose $opt k_transpose 4,3 16,16 buf=12288,out=@D/out0.bin buf=12288,in=@D/in0.bin i32=64 i32=48
+	run_test ids $opt k_ids 2,3,2 4,4,4 buf=3072,out=@D/out0.bin
+	run_test vmem $opt k_vmem 4 256 buf=16384,out=@D/out0.bin buf=1024,out=@D/out1.bin buf=2048,out=@D/out2.bin buf=16384,out=@D/out3.bin \
+		buf=16384,in=@D/in0.bin buf=1024,in=@D/in1.bin buf=2048,in=@D/in2.bin buf=16384,in=@D/in3.bin
+	run_test atomic $opt k_atomic 4 256 buf=320,out=@D/out0.bin buf=32,in=@D/mm.bin,out=@D/out1.bin buf=8,out=@D/out2.bin \
+		buf=4,out=@D/out3.bin buf=4,out=@D/out4.bin buf=4096,in=@D/in0.bin
+	run_test xlane $opt k_xlane 4 256 buf=$((N*32)),out=@D/out0.bin buf=4096,in=@D/in0.bin
+	run_test buffer $opt k_buffer 4 256 buf=4096,out=@D/out0.bin buf=4096,fill=0xee,out=@D/out1.bin buf=4096,in=@D/in0.bin i32=512
+	run_test private $opt k_private 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin
+	run_test half2 $opt k_half2 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	run_test hmath $opt k_hmath 4 256 buf=16384,out=@D/out0.bin buf=2048,in=@D/in0.bin buf=2048,in=@D/in1.bin
+	run_test small $opt k_small 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,out=@D/out1.bin buf=4096,in=@D/in1.bin \
+		buf=2048,in=@D/in2.bin,out=@D/out2.bin buf=1024,in=@D/in3.bin,out=@D/out3.bin
+	run_test conv64 $opt k_conv64 4 256 buf=65536,out=@D/out0.bin buf=8192,in=@D/in0.bin buf=4096,in=@D/in1.bin buf=8192,in=@D/in2.bin
+	run_test builtins $opt k_builtins 4 256 buf=49152,out=@D/out0.bin buf=32768,out=@D/out1.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	run_test atomic2 $opt k_atomic2 4 256 buf=512,in=@D/f.bin,out=@D/out0.bin buf=1024,fill=0x7f,out=@D/out1.bin buf=32,out=@D/out2.bin \
+		buf=1024,fill=0xff,out=@D/out3.bin
+	run_test buffer2 $opt k_buffer2 4 256 buf=16384,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=10240,out=@D/out1.bin
+	run_test minmax $opt k_minmax 4 256 buf=8192,out=@D/out0.bin buf=4096,in=@D/in0.bin
+	run_test const $opt k_const 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin
+done
+
+# LLVM IR kernels of the kind flyc emits (llc-22)
+LLC=${LLC:-llc-22}
+for iropt in O0 O3; do
+	if "$LLC" -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 "-$iropt" -filetype=obj "$HERE/ir_kernels.ll" -o "$TMP/ir.$iropt.o" 2>"$TMP/ir.err" &&
+	   "$LLD" -shared "$TMP/ir.$iropt.o" -o "$TMP/kernels.ir$iropt.hsaco" 2>>"$TMP/ir.err"; then
+		run_test ir_preload ir$iropt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
+		run_test ir_buffer_lds ir$iropt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
+	else
+		fail "sim/ir-compile -$iropt" "$(cat "$TMP/ir.err")"
+	fi
+done
+
+# global atomics from workgroups running on two host threads
+if [ -f "$TMP/kernels.O3.hsaco" ]; then
+	run_test atomic-threads:atomic O3 k_atomic 16 64 --threads=2 buf=320,out=@D/out0.bin buf=32,in=@D/mm.bin,out=@D/out1.bin buf=8,out=@D/out2.bin \
+		buf=4,out=@D/out3.bin buf=4,out=@D/out4.bin buf=4096,in=@D/in0.bin
+fi
+
+# several host threads give the same bytes as one
+if [ -f "$TMP/kernels.O3.hsaco" ]; then
+	d="$TMP/threads"; mkdir -p "$d"; "$TMP/ref" gen int "$d"
+	"$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=16 --block=64 buf=81920,out=$d/a.bin buf=4096,in=$d/in0.bin buf=4096,in=$d/in1.bin >/dev/null 2>&1
+	"$SIM" "$TMP/kernels.O3.hsaco" k_int --threads=2 --grid=16 --block=64 buf=81920,out=$d/b.bin buf=4096,in=$d/in0.bin buf=4096,in=$d/in1.bin >/dev/null 2>&1
+	if [ -s "$d/a.bin" ] && cmp -s "$d/a.bin" "$d/b.bin"; then pass "sim/threads-deterministic"; else fail "sim/threads-deterministic" "outputs differ"; fi
+fi
+
+# ---- what must fail ----
+. "$HERE/faults.sh"
