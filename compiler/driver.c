@@ -547,6 +547,7 @@ drv_compile_main(int argc, char **argv)
 		if (!f)
 			ice("open_memstream failed");
 		ast_dump(f, d, m);
+		sema_dump_instances(f, d, prog);
 		fclose(f);
 		rc = write_output(o.output ? o.output : "-", buf, blen, d) ? 0 : 1;
 		free(buf);

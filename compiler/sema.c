@@ -1343,3 +1343,44 @@ sema_check(Arena *a, Diag *d, AstModule *main, const SemaOptions *o)
 	free(s->syms);
 	return s->prog;
 }
+
+void
+sema_dump_instances(FILE *out, const Diag *d, const SemaProgram *p)
+{
+	int i, j;
+
+	for (i = 0; i < p->nkernels; i++) {
+		const SemaKernel *k = p->kernels[i];
+		fprintf(out, "instance %s of kernel %s\n", k->name, k->decl->u.kernel.id);
+		for (j = 0; j < k->nct; j++) {
+			fprintf(out, "  %s = ", k->ct[j]->name);
+			sema_print_value(out, k->ct[j]->val);
+			fputc('\n', out);
+		}
+		fprintf(out, "  block %lld, %lld, %lld\n", (long long)k->block[0], (long long)k->block[1],
+			(long long)k->block[2]);
+		if (k->waves_per_eu)
+			fprintf(out, "  waves_per_eu %d\n", k->waves_per_eu);
+		if (k->targets)
+			fprintf(out, "  targets%s%s\n", k->targets & SEMA_TARGET_GFX950 ? " gfx950" : "",
+				k->targets & SEMA_TARGET_GFX1201 ? " gfx1201" : "");
+		for (j = 0; j < k->nlds; j++) {
+			const Node *al = k->lds[j]->node;
+			const Value *lv = al->u.alloc.type->layout->cval;
+			fprintf(out, "  lds %s: %s[", k->lds[j]->name, al->u.alloc.type->name);
+			sema_print_value(out, lv);
+			fputs("]\n", out);
+		}
+		if (k->nlds)
+			fprintf(out, "  lds bytes %lld\n", (long long)k->lds_bytes);
+		for (j = 0; j < k->requires.n; j++) {
+			const Node *r = k->requires.v[j];
+			fputs("  requires ", out);
+			ast_print_expr(out, r);
+			if (r->cval)
+				fputs(r->cval->i ? " (true)" : " (false)", out);
+			fputc('\n', out);
+		}
+	}
+	(void)d;
+}

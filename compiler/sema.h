@@ -256,6 +256,9 @@ void sema_program_free(SemaProgram *p);
 /* A deep copy of a subtree (types/values/symbols are not copied). */
 Node *ast_clone(Arena *a, const Node *n);
 
+/* Prints every instance: compile-time values, block, LDS, requires (part of --emit=ast). */
+void sema_dump_instances(FILE *out, const Diag *d, const SemaProgram *p);
+
 /* Printing helpers for messages and dumps. */
 const char *sema_type_str(Arena *a, const Type *t);
 void sema_print_value(FILE *out, const Value *v);

@@ -557,6 +557,26 @@ check_coord(S *s, Node *e)
 	return true;
 }
 
+/* The tuple expression a value comes from (a literal tuple, or the shape or
+ * stride of a tensor parameter's declared layout), so that known elements of a
+ * partly known tuple can be used; NULL when there is none. */
+static const Node *
+tuple_source(const Node *e)
+{
+	if (e->kind == E_TUPLE)
+		return e;
+	if (e->kind == E_CALL && e->u.call.callee->kind == E_NAME && e->u.call.args.n == 1
+	    && e->u.call.callee->u.name.sym && e->u.call.callee->u.name.sym->kind == SYM_BUILTIN
+	    && (!strcmp(e->u.call.callee->u.name.id, "shape") || !strcmp(e->u.call.callee->u.name.id, "stride"))) {
+		const Type *t = e->u.call.args.v[0]->type;
+		if (t && t->kind == TY_TENSOR && t->layout && t->layout->kind == E_LAYOUT) {
+			const Node *part = e->u.call.callee->u.name.id[1] == 'h' ? t->layout->u.binary.l : t->layout->u.binary.r;
+			return part->kind == E_TUPLE ? part : NULL;
+		}
+	}
+	return NULL;
+}
+
 static bool
 is_layoutish(const Type *t)
 {
@@ -1108,6 +1128,11 @@ check_builtin_type(S *s, Node *e, int b)
 					(long long)iv->i, t0->nelems);
 			if (v[0]->cval && v[0]->cval->kind == VAL_TUPLE)
 				e->cval = v[0]->cval->elems[iv->i];
+			else {
+				const Node *src = tuple_source(v[0]);
+				if (src && src->u.list.n == t0->nelems)
+					e->cval = src->u.list.v[iv->i]->cval; /* a known element of a partly known tuple */
+			}
 			return e->type = t0->elems[iv->i];
 		}
 		if (t0->kind == TY_LAYOUT) {

@@ -1371,6 +1371,39 @@ pow2_tuple(lay_ctx *c, int n, int64_t v)
 	return vec_tuple(c, &t);
 }
 
+/* CuTe to_mixed_bits for known values: the xor over the modes of c*d, each
+ * mode of a power-of-two extent s*d (the bits a swizzle can track). */
+static int
+to_mixed_bits(lay_ctx *c, const lay_val *s, const lay_val *d, const lay_val *crd, int64_t *out)
+{
+	int i;
+
+	if (!crd)
+		return -1;
+	if (s->kind == LAY_TUPLE && d->kind == LAY_TUPLE && crd->kind == LAY_TUPLE) {
+		if (s->u.t.n != crd->u.t.n || d->u.t.n != s->u.t.n) {
+			lay_fail(c, "slice: mismatched ranks");
+			return -1;
+		}
+		for (i = 0; i < s->u.t.n; i++)
+			if (to_mixed_bits(c, s->u.t.e[i], d->u.t.e[i], crd->u.t.e[i], out))
+				return -1;
+		return 0;
+	}
+	if (s->kind == LAY_INT && d->kind == LAY_INT && crd->kind == LAY_INT) {
+		int64_t sd = s->u.i->value * d->u.i->value;
+		if (sd != 0 && (sd < 0 || (sd & (sd - 1)))) {
+			lay_fail(c, "slice: a swizzled layout can only be sliced along power-of-two modes (shape*stride %lld)",
+			         (long long)sd);
+			return -1;
+		}
+		*out ^= crd->u.i->value * d->u.i->value;
+		return 0;
+	}
+	lay_fail(c, "slice: the coordinate does not match the swizzled layout's modes");
+	return -1;
+}
+
 /*
  * Slice Sw o off o B at a coordinate that fixes some modes (CuTe
  * swizzle_layout.hpp slice_and_offset): the fixed modes contribute an offset
@@ -1400,10 +1433,13 @@ swizzle_slice(lay_ctx *c, const lay_val *l, const lay_val *coord, const lay_expr
 	dcoord = tdice(c, coord, coord);
 	if (!anti || !only || !sliced || !diced || !dcoord)
 		return NULL;
-	v = lay_apply(c, lay_composition(c, only, diced), dcoord);
+	v = lay_composition(c, only, diced);
 	if (!v)
 		return NULL;
-	off_only = l->u.c.off->value ^ v->u.i->value;
+	off_only = 0;
+	if (to_mixed_bits(c, v->u.l.shape, v->u.l.stride, lay_idx2crd(c, dcoord, v->u.l.shape, NULL), &off_only))
+		return NULL;
+	off_only ^= l->u.c.off->value;
 	v = lay_apply(c, lay_composition(c, anti, diced), dcoord);
 	if (!v)
 		return NULL;

@@ -250,9 +250,13 @@ lay_show_tv(lay_ctx *c, const lay_val *tv, const lay_val *mn, FILE *f)
 
 /* ------------------------------------------------------------- SVG --- */
 
-/* eight pastel colors, as kernel authors' hand-drawn TV pictures use */
+/* The colors of CuTe's print_latex: threads by tid % 8 (pastels), plain
+ * layouts by offset % 8 (grays: 0, 40, 20, 60, 10, 50, 30, 70 % black). */
 static const char *const palette[] = {
-	"#afafff", "#afffaf", "#ffafaf", "#ffffaf", "#afffff", "#ffafff", "#d7d7d7", "#ffd7af",
+	"#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
+};
+static const char *const grays[] = {
+	"#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d",
 };
 
 int
@@ -302,7 +306,7 @@ lay_show_svg(lay_ctx *c, const lay_val *l, const lay_val *tv_mn, FILE *f)
 			} else {
 				if (cell(c, a.l, i, j, a.rank, &v))
 					return -1;
-				fill = palette[((v % 8) + 8) % 8];
+				fill = grays[((v % 8) + 8) % 8];
 				snprintf(lab, sizeof lab, "%lld", (long long)v);
 			}
 			fprintf(f, "<rect x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"black\"/>"

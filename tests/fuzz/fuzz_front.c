@@ -43,8 +43,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	file = diag_add_file(d, "fuzz.fly", (const char *)data, size);
 	m = parse_module(a, d, file, "fuzz");
 	if (m && diag_errors(d) == 0) {
+		SemaProgram *p = sema_check(a, d, m, &o);
 		ast_dump(sink, d, m);
-		sema_program_free(sema_check(a, d, m, &o));
+		if (diag_errors(d) == 0)
+			sema_dump_instances(sink, d, p);
+		sema_program_free(p);
 	}
 	arena_free(a);
 	diag_free(d);

@@ -116,3 +116,18 @@ out=$("$FLYC" show --banks=2 '(8,64):(64,1)' 2>&1)
 if printf '%s\n' "$out" | grep -q '^ 1  | 32 | 32 | 33 '; then pass show/banks-map; else fail show/banks-map "$out"; fi
 expect_out show/banks-unknown-arch 1 "unknown architecture 'gfx900'" -- "$FLYC" show --banks=2 --arch=gfx900 '(8,8):(8,1)'
 expect_out show/rank3-refused 1 "rank-1 or rank-2" -- "$FLYC" show '(2,2,2):(1,2,4)'
+
+# Every example in docs/layout-algebra.md evaluates to the result it states:
+# indented "EXPR   RESULT" lines and table cells "`EXPR` = `RESULT`".
+doc="$FLY_TOP/docs/layout-algebra.md"
+awk '/^    [^ $]/ { line=substr($0,5); if (line ~ /:=/) next; n=match(line, /   +/);
+	if (n) { expr=substr(line,1,n-1); rest=substr(line,n+RLENGTH); sub(/   +#.*/, "", rest); print expr "\t" rest } }' "$doc" > "$TMP/ex.tsv"
+grep -o '`[^`]*` = `[^`]*`' "$doc" | sed 's/^`\([^`]*\)` = `\([^`]*\)`$/\1	\2/' >> "$TMP/ex.tsv"
+cut -f1 "$TMP/ex.tsv" | "$FLYC" eval > "$TMP/ex.out" 2>&1
+n=$(wc -l < "$TMP/ex.tsv")
+bad=$(paste "$TMP/ex.tsv" "$TMP/ex.out" | awk -F'\t' '$2 != $3 {print $1 " -> " $3 " (doc says " $2 ")"}')
+if [ "$n" -ge 80 ] && [ -z "$bad" ]; then
+	pass "docs/examples ($n)"
+else
+	fail "docs/examples" "$n examples" "$bad"
+fi
