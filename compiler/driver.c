@@ -19,6 +19,7 @@
 #include "codegen.h"
 #include "diag.h"
 #include "driver.h"
+#include "fileio.h"
 #include "sema.h"
 #include "syntax.h"
 
@@ -410,37 +411,16 @@ find_stdlib(const char *argv0)
 	return NULL;
 }
 
-/* Writes text to path atomically (temp file + rename); "-" = stdout. */
+/* Writes text to path atomically (see runtime/fileio.h); "-" = stdout. */
 static bool
 write_output(const char *path, const char *text, size_t len, Diag *d)
 {
-	char *tmp;
-	FILE *f;
-	bool ok;
+	char err[512];
 
-	if (!strcmp(path, "-")) {
-		fwrite(text, 1, len, stdout);
-		return fflush(stdout) == 0;
-	}
-	tmp = malloc(strlen(path) + 16);
-	if (!tmp)
-		ice("out of memory");
-	sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
-	if (!f) {
-		diag_error(d, SPAN_NONE, "cannot open output file '%s': %s", path, strerror(errno));
-		free(tmp);
+	if (fio_write_file(path, text, len, err, sizeof err) != 0) {
+		diag_error(d, SPAN_NONE, "%s", err);
 		return false;
 	}
-	ok = fwrite(text, 1, len, f) == len;
-	ok = (fclose(f) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		diag_error(d, SPAN_NONE, "cannot write output file '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
 	return true;
 }
 

@@ -19,6 +19,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "emit.h"
+#include "fileio.h"
 #include "lower_llvm.h"
 #include "target/target.h"
 
@@ -72,52 +73,16 @@ read_file(const char *path, Buf *out)
 	return 0;
 }
 
-/* Writes all bytes to path ("-" = stdout) through a temporary file renamed
- * into place, so a failure never leaves a half-written output. */
+/* Writes all bytes to path ("-" = stdout) atomically: see runtime/fileio.h. */
 static int
 write_output(const char *path, const void *p, size_t n, IrDiag *d)
 {
-	char *tmp;
-	int fd;
-	FILE *f;
+	char err[512];
 
-	if (!strcmp(path, "-")) {
-		if (n && fwrite(p, 1, n, stdout) != n) {
-			errl(d, "cannot write to standard output%s%s", NULL, NULL);
-			return 1;
-		}
-		fflush(stdout);
-		return 0;
-	}
-	tmp = malloc(strlen(path) + 16);
-	if (!tmp)
-		IR_ICE("out of memory");
-	sprintf(tmp, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
-		errl(d, "cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(tmp);
+	if (fio_write_file(path, p, n, err, sizeof err) != 0) {
+		errl(d, "%s%s", err, NULL);
 		return 1;
 	}
-	if ((n && fwrite(p, 1, n, f) != n) | (fclose(f) != 0)) {
-		errl(d, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return 1;
-	}
-	/* mkstemp creates 0600; make it an ordinary file */
-	mode_t um = umask(0);
-	umask(um);
-	chmod(tmp, 0666 & ~um);
-	if (rename(tmp, path) != 0) {
-		errl(d, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return 1;
-	}
-	free(tmp);
 	return 0;
 }
 

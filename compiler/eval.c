@@ -9,6 +9,7 @@
 #include "driver.h"
 #include "layout/lay.h"
 #include "layout/lay_show.h"
+#include "fileio.h"
 
 
 static void
@@ -130,25 +131,22 @@ show_usage(FILE *f)
 static int
 write_svg(lay_ctx *c, const char *path, const lay_val *l, const lay_val *mn)
 {
-	char tmp[4096];
-	FILE *f;
+	char err[512];
+	FioOut o;
 	int rc;
 
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "flyc: error: cannot write '%s'\n", path);
+	if (fio_open(&o, path, err, sizeof err)) {
+		fprintf(stderr, "flyc: error: %s\n", err);
 		return 1;
 	}
-	rc = lay_show_svg(c, l, mn, f);
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc || rename(tmp, path) != 0) {
-		remove(tmp);
-		if (c->failed)
-			fprintf(stderr, "flyc: error: %s\n", c->err);
-		else
-			fprintf(stderr, "flyc: error: cannot write '%s'\n", path);
+	rc = lay_show_svg(c, l, mn, o.f);
+	if (rc) {
+		fio_abort(&o);
+		fprintf(stderr, "flyc: error: %s\n", c->failed ? c->err : "cannot draw the layout");
+		return 1;
+	}
+	if (fio_commit(&o, err, sizeof err)) {
+		fprintf(stderr, "flyc: error: %s\n", err);
 		return 1;
 	}
 	return 0;

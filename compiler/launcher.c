@@ -5,7 +5,7 @@
  * The kernels and their arguments are read the way libflyrt reads them (codeobj.c
  * for the AMDGPU note, flyrt_meta.c for .flyc.meta), so a generated entry point
  * passes exactly the flyrt_arg types flyrt_launch checks. Both files are written to
- * temporary names and renamed into place only when both are complete.
+ * temporary names (runtime/fileio.h) and moved into place only when both are complete.
  *
  * Example: for vadd.hsaco with kernel vadd(a, b, c: ptr f32; n: i32), basename vadd:
  *
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "flyrt_internal.h"
+#include "fileio.h"
 #include "launcher.h"
 
 typedef struct {
@@ -275,7 +276,8 @@ drv_emit_launcher(const void *codeobj, size_t size, const char *basename, const 
 	static const char *procs[] = { "gfx950", "gfx1201" };
 	const void *img = codeobj;
 	size_t imgsize = size;
-	char hpath[4096], cpath[4096], htmp[4200], ctmp[4200], msg[512];
+	char hpath[4096], cpath[4096], msg[512];
+	FioOut fh, fc;
 	CoObject *co = NULL;
 	FlyMeta meta;
 	Out o = { NULL, NULL, 0 };
@@ -317,37 +319,29 @@ drv_emit_launcher(const void *codeobj, size_t size, const char *basename, const 
 	}
 	snprintf(hpath, sizeof hpath, "%s/%s.h", out_dir, basename);
 	snprintf(cpath, sizeof cpath, "%s/%s.c", out_dir, basename);
-	snprintf(htmp, sizeof htmp, "%s.tmp%ld", hpath, (long)getpid());
-	snprintf(ctmp, sizeof ctmp, "%s.tmp%ld", cpath, (long)getpid());
-	o.h = fopen(htmp, "w");
-	o.c = fopen(ctmp, "w");
-	if (!o.h || !o.c) {
-		snprintf(err, errlen, "cannot create files in '%s'", out_dir);
+	if (fio_open(&fh, hpath, err, errlen))
+		goto out;
+	if (fio_open(&fc, cpath, err, errlen)) {
+		fio_abort(&fh);
 		goto out;
 	}
-	if (generate(&o, codeobj, size, co, &meta, basename, err, errlen))
-		goto out;
-	if (fclose(o.h) | fclose(o.c)) {
-		o.h = o.c = NULL;
-		snprintf(err, errlen, "cannot write the launcher files in '%s'", out_dir);
+	o.h = fh.f;
+	o.c = fc.f;
+	if (generate(&o, codeobj, size, co, &meta, basename, err, errlen)) {
+		fio_abort(&fh);
+		fio_abort(&fc);
 		goto out;
 	}
-	o.h = o.c = NULL;
-	if (rename(htmp, hpath) || rename(ctmp, cpath)) {
+	if (fio_commit(&fh, err, errlen)) {
+		fio_abort(&fc);
+		goto out;
+	}
+	if (fio_commit(&fc, err, errlen)) {
 		remove(hpath);
-		snprintf(err, errlen, "cannot write '%s' or '%s'", hpath, cpath);
 		goto out;
 	}
 	rc = 0;
 out:
-	if (o.h)
-		fclose(o.h);
-	if (o.c)
-		fclose(o.c);
-	if (rc) {
-		remove(htmp);
-		remove(ctmp);
-	}
 	flyrt_meta_free(&meta);
 	co_free(co);
 	return rc;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include "codeobj.h"
+#include "fileio.h"
 #include "sim/sim.h"
 #include "sim/sim_int.h"
 
@@ -315,13 +316,10 @@ int main(int argc, char **argv)
 		if (a->kind != 2 || !a->out) continue;
 		char *p = dup_path(a->out);
 		uint8_t *buf = malloc(a->bufsize ? (size_t)a->bufsize : 1);
-		char tmpname[4200];
-		snprintf(tmpname, sizeof tmpname, "%s.tmp", p ? p : "");
-		FILE *f = p && buf ? fopen(tmpname, "wb") : NULL;
-		int ok = f && !sim_read(d, a->va, buf, a->bufsize) && fwrite(buf, 1, (size_t)a->bufsize, f) == a->bufsize;
-		if (f && fclose(f)) ok = 0;
-		if (ok && rename(tmpname, p)) ok = 0;
-		if (!ok) { fprintf(stderr, "flyc-sim: cannot write %s\n", p ? p : "?"); if (f) remove(tmpname); rc = 1; }
+		char ferr[512] = "out of memory";
+		int ok = p && buf && !sim_read(d, a->va, buf, a->bufsize) &&
+		         !fio_write_file(p, buf, (size_t)a->bufsize, ferr, sizeof ferr);
+		if (!ok) { fprintf(stderr, "flyc-sim: cannot write %s: %s\n", p ? p : "?", ferr); rc = 1; }
 		free(buf); free(p);
 	}
 done:

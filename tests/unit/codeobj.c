@@ -85,9 +85,9 @@ setup(void **state)
 		       dir, bin, cpu, cpu, bin, cpu, cpu))
 			return -1;
 	}
-	if (sh("cd %s && %s/clang-offload-bundler -type=o -bundle-align=4096 "
+	if (sh("cd %s && : > empty && %s/clang-offload-bundler -type=o -bundle-align=4096 "
 	       "-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx950,"
-	       "hipv4-amdgcn-amd-amdhsa--gfx1201 -input=/dev/null -input=gfx950.hsaco "
+	       "hipv4-amdgcn-amd-amdhsa--gfx1201 -input=empty -input=gfx950.hsaco "
 	       "-input=gfx1201.hsaco -output=fat.co", dir, bin))
 		return -1;
 	if (sh("cd %s && printf 'flyc-meta 1\\nkernel two\\nend\\n' > meta.txt && "
