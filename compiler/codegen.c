@@ -27,28 +27,10 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "codegen_int.h"
 #include "emit.h"
 #include "ir.h"
 #include "target/target.h"
-
-typedef struct Binding Binding;
-struct Binding {
-	Symbol *sym;
-	IrRef val;
-	Node *lazy;         /* a predicate (elem_less call) evaluated where it is used */
-	Binding *next;
-};
-
-typedef struct {
-	Diag *d;
-	SemaKernel *k;
-	IrModule *m;
-	IrFunc *f;
-	IrBuilder b;
-	Binding *env;       /* innermost first */
-	int failed;
-	const char *file;   /* source file name for IR locations */
-} Cg;
 
 /* ---- locations, errors ---- */
 
@@ -146,8 +128,18 @@ scalar_of(ScalarKind k, IrScalar *out)
 	case SC_F16: *out = IR_F16; return 1;
 	case SC_BF16: *out = IR_BF16; return 1;
 	case SC_F32: case SC_FLOAT: *out = IR_F32; return 1;
+	/* 8-bit floats and E8M0 scales: bytes that only MMA atoms interpret
+	 * (storage_only: no arithmetic or conversion on them yet) */
+	case SC_FP8: case SC_BF8: case SC_E8M0: *out = IR_I8; return 1;
 	default: return 0;
 	}
+}
+
+static int
+storage_only(const Node *n)
+{
+	return n && n->type && (n->type->kind == TY_SCALAR || n->type->kind == TY_TENSOR) &&
+	       (n->type->scalar == SC_FP8 || n->type->scalar == SC_BF8 || n->type->scalar == SC_E8M0);
 }
 
 static int
@@ -362,7 +354,7 @@ type_of(Cg *c, Node *n, int *ok)
 	IrScalar s;
 	/* scalars, and register fragments (their element type; lanes come from values) */
 	if (n->type && (n->type->kind == TY_SCALAR || (n->type->kind == TY_TENSOR && n->type->space == SPACE_REG)) &&
-	    scalar_of(n->type->scalar, &s))
+	    !storage_only(n) && scalar_of(n->type->scalar, &s))
 		return ir_ty(s);
 	*ok = 0;
 	return ir_ty(IR_VOID);
@@ -1254,6 +1246,12 @@ call(Cg *c, Node *n)
 	int na = n->u.call.args.n, ok = 1;
 	IrRef a[3] = { 0 };
 
+	{
+		int handled = 0;
+		IrRef r = cg_mma_call(c, n, &handled);
+		if (handled)
+			return r;
+	}
 	if (!fn && cal->kind == E_MEMBER &&
 	    (!strcmp(cal->u.member.id, "partition_S") || !strcmp(cal->u.member.id, "partition_D")) && na == 1) {
 		Node *sl = lazy_of(c, cal->u.member.base);
@@ -1481,8 +1479,12 @@ expr(Cg *c, Node *n)
 		break;
 	}
 	case E_UNARY: {
-		IrRef x = expr(c, n->u.unary.x);
+		IrRef x = storage_only(n->u.unary.x) ? 0 : expr(c, n->u.unary.x);
 		IrType t;
+		if (storage_only(n->u.unary.x)) {
+			unsupported(c, n->span, "arithmetic on 8-bit float or e8m0 values");
+			return 0;
+		}
 		if (!x)
 			return 0;
 		t = c->f->inst[x].ty;
@@ -1538,6 +1540,10 @@ expr(Cg *c, Node *n)
 		break;
 	}
 	case E_CONVERT: {
+		if (storage_only(n->u.convert.x)) {
+			unsupported(c, n->span, "conversion from 8-bit float or e8m0 values");
+			return 0;
+		}
 		IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
 		IrType t = type_of(c, n, &ok);
 		if (!x)
@@ -1661,6 +1667,17 @@ collect_assigned(Node *n, Symbol **out, int *nout, int max)
 					return;
 			if (*nout < max)
 				out[(*nout)++] = l->u.name.sym;
+		}
+		return;
+	}
+	case S_EXPR: {
+		Symbol *sym = cg_mma_assigned(n->u.expr);
+		if (sym) {
+			for (int i = 0; i < *nout; i++)
+				if (out[i] == sym)
+					return;
+			if (*nout < max)
+				out[(*nout)++] = sym;
 		}
 		return;
 	}
@@ -1921,7 +1938,8 @@ stmt(Cg *c, Node *n)
 					bind_lazy(c, p->u.name.sym, in);
 				return;
 			}
-			if (ty->kind == TY_TILED_COPY || ty->kind == TY_THR_COPY) {
+			if (ty->kind == TY_TILED_COPY || ty->kind == TY_THR_COPY || ty->kind == TY_TILED_MMA ||
+			    ty->kind == TY_THR_MMA) {
 				/* resolved where partitions and copies use them */
 				if (p->kind == E_NAME && p->u.name.sym)
 					bind_lazy(c, p->u.name.sym, in);
@@ -2284,3 +2302,23 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 	ir_module_free(c.m);
 	return rc || id.errors ? 1 : 0;
 }
+
+/* ---- internal interface for codegen_*.c (codegen_int.h) ---- */
+
+void cg_unsupported(Cg *c, Span s, const char *what) { unsupported(c, s, what); }
+void cg_bind(Cg *c, Symbol *s, IrRef v) { bind(c, s, v); }
+IrRef cg_lookup(Cg *c, Symbol *s) { return lookup(c, s); }
+Node *cg_lazy_of(Cg *c, Node *n) { return lazy_of(c, n); }
+IrRef cg_expr(Cg *c, Node *n) { return expr(c, n); }
+int cg_layout_of(Cg *c, Node *n, IrLayout *out) { return layout_of(c, n, out); }
+int cg_scalar_of(ScalarKind k, IrScalar *out) { return scalar_of(k, out); }
+IrRef cg_to_type(Cg *c, IrRef v, IrType t) { return to_type(c, v, t); }
+int cg_is_tensor_val(Cg *c, IrRef r) { return is_tensor_val(c, r); }
+IrTensor *cg_tensor_of(Cg *c, IrRef r) { return tensor_of(c, r); }
+IrType cg_off_type(Cg *c, IrRef t) { return off_type(c, t); }
+IrRef cg_leaf_val(Cg *c, const IrTuple *x, IrType t) { return leaf_val(c, x, t); }
+IrTuple *cg_scale(Cg *c, const IrTuple *d, const IrTuple *f) { return scale(c, d, f); }
+IrLayout cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n) { return layout_of_modes(c, s, d, n); }
+int64_t cg_view_size(Cg *c, IrRef t) { return view_size(c, t); }
+IrRef cg_value_of(Cg *c, IrRef r, Span s) { return value_of(c, r, s); }
+IrLoc cg_loc_of(Cg *c, Span s) { return loc_of(c, s); }

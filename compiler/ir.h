@@ -189,6 +189,8 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(LD,      "ld",      2, IR_SIDE)        /* tensor, element offset (after lower-layout) */ \
 	X(ST,      "st",      3, IR_SIDE)        /* tensor, value, element offset */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
+	X(MMA,     "mma",    -1, IR_SIDE)        /* a, b, c [, scale_a, scale_b]: D = A*B + C by the intrinsic named in sym; \
+	                                            imm[0]/imm[1] = A/B format codes of the scaled f8f6f4 form; convergent */ \
 	X(BARRIER, "barrier", 0, IR_SIDE)        /* workgroup barrier */ \
 	X(WAIT,    "wait",    0, IR_SIDE)        /* imm[0] vmem, imm[1] lds/smem, imm[2] stores; -1 = don't care */ \
 	X(SCHEDGRP,"sched_group", 0, IR_SIDE)    /* imm[0] mask, imm[1] count, imm[2] sync id */ \
@@ -228,6 +230,7 @@ typedef struct {
 	IrRegion region[2];
 	IrRegion parent;      /* region it sits in */
 	uint32_t aux;         /* TGLOBAL/LDSALLOC: tensor index */
+	const char *sym;      /* MMA: the LLVM intrinsic (without overload suffixes) */
 	IrLoc loc;
 } IrInst;
 
@@ -316,6 +319,10 @@ IrRef ir_b_bid(IrBuilder *b, int dim);
 IrRef ir_b_wave_size(IrBuilder *b);
 /* the value x (32-bit scalar) of lane (this lane ^ mask), as ds_bpermute reads it */
 IrRef ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask);
+/* D = A*B + C by a matrix intrinsic (llvm.amdgcn.mfma.*, mfma.scale.*, wmma.*);
+ * a/b are the lane's operand vectors, c the accumulator (result type); sa/sb
+ * (0 = none) the i32 E8M0 scale words of the scaled form, fa/fb its formats */
+IrRef ir_b_mma(IrBuilder *b, const char *intrinsic, IrRef a, IrRef bb, IrRef c, IrRef sa, IrRef sb, int fa, int fb);
 IrRef ir_b_bin(IrBuilder *b, IrOp op, IrRef x, IrRef y);    /* result type of x */
 IrRef ir_b_un(IrBuilder *b, IrOp op, IrRef x);
 IrRef ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z);

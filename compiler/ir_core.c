@@ -393,6 +393,17 @@ ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask)
 	return r;
 }
 
+IrRef
+ir_b_mma(IrBuilder *b, const char *intrinsic, IrRef a, IrRef bb, IrRef c, IrRef sa, IrRef sb, int fa, int fb)
+{
+	IrRef ops[5] = { a, bb, c, sa, sb };
+	IrRef r = ir_b_inst(b, IR_OP_MMA, ty_of(b, c), sa ? 5 : 3, ops);
+	b->fn->inst[r].sym = ir_strdup(b->fn->mod, intrinsic);
+	b->fn->inst[r].imm[0] = fa;
+	b->fn->inst[r].imm[1] = fb;
+	return r;
+}
+
 IrRef ir_b_wave_size(IrBuilder *b) { return ir_b_inst(b, IR_OP_WAVESIZE, ir_ty(IR_I32), 0, NULL); }
 
 IrRef

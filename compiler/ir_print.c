@@ -104,6 +104,11 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 	case IR_OP_SETPRIO:
 		fprintf(out, " %" PRId64, I->imm[0]);
 		break;
+	case IR_OP_MMA:
+		fprintf(out, " %s", I->sym ? I->sym : "?");
+		if (I->nops == 5)
+			fprintf(out, " fmt=%" PRId64 ",%" PRId64, I->imm[0], I->imm[1]);
+		break;
 	default:
 		break;
 	}

@@ -276,6 +276,12 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    ty(v, I->ops[1]).kind != IR_I32)
 			err(v, r, "shfl_xor moves a 32-bit scalar with an i32 lane mask");
 		break;
+	case IR_OP_MMA:
+		if ((I->nops != 3 && I->nops != 5) || !I->sym || !ir_ty_eq(ty(v, I->ops[2]), I->ty) ||
+		    ty(v, I->ops[0]).lanes < 2 || ty(v, I->ops[1]).lanes < 2 ||
+		    (I->nops == 5 && (!ir_ty_eq(ty(v, I->ops[3]), ir_ty(IR_I32)) || !ir_ty_eq(ty(v, I->ops[4]), ir_ty(IR_I32)))))
+			err(v, r, "mma takes vector operands a, b, an accumulator c of the result type and optional i32 scales");
+		break;
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)
 			err(v, r, "setprio takes 0..3");

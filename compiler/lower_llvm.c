@@ -314,6 +314,104 @@ lower_wait(Lw *w, IrInst *I)
 	call(w, "llvm.amdgcn.s.waitcnt", LLVMVoidTypeInContext(w->ctx), &i32, &a, 1);
 }
 
+/* The operand type an AMDGPU matrix intrinsic takes for a lane's elements of
+ * IR type t (LLVM 22 signatures, amdgpu-facts 3.4/3.5): 16-bit floats stay
+ * vectors except bf16 in the ".1k" MFMAs and in WMMA (i16 vectors); 8-bit
+ * data is packed into i32 words (i64 for the 8-byte MFMA fp8/bf8 operand). */
+static LLVMTypeRef
+mma_operand_ty(Lw *w, const char *name, IrType t)
+{
+	unsigned bits = ir_scalar_bits((IrScalar)t.kind) * t.lanes;
+	int wmma = !strncmp(name, "llvm.amdgcn.wmma.", 17), scaled = !strncmp(name, "llvm.amdgcn.mfma.scale.", 23);
+	size_t nl = strlen(name);
+	if (ir_scalar_bits((IrScalar)t.kind) == 8 || scaled) {
+		if (bits == 64 && !wmma)
+			return LLVMInt64TypeInContext(w->ctx);
+		return LLVMVectorType(i32t(w), bits / 32);
+	}
+	if (t.kind == IR_BF16 && (wmma || (nl > 3 && !strcmp(name + nl - 3, ".1k"))))
+		return LLVMVectorType(LLVMInt16TypeInContext(w->ctx), t.lanes);
+	return llty(w, t);
+}
+
+static void
+mangle_ty(LLVMTypeRef t, char *buf, size_t n)
+{
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+		LLVMTypeRef e = LLVMGetElementType(t);
+		const char *en = LLVMGetTypeKind(e) == LLVMFloatTypeKind ? "f32" : LLVMGetTypeKind(e) == LLVMHalfTypeKind ? "f16"
+		               : LLVMGetTypeKind(e) == LLVMBFloatTypeKind ? "bf16" : LLVMGetIntTypeWidth(e) == 16 ? "i16" : "i32";
+		snprintf(buf, n, "v%u%s", LLVMGetVectorSize(t), en);
+	} else {
+		snprintf(buf, n, "i%u", LLVMGetIntTypeWidth(t));
+	}
+}
+
+/* mma: llvm.amdgcn.mfma.* (A, B, C, cbsz 0, abid 0, blgp 0), mfma.scale.*
+ * (A, B, C, fmtA, fmtB, opselA 0, scaleA, opselB 0, scaleB; overloaded on A
+ * and B), wmma.* (A, B, C; iu8: signA, A, signB, B, C, clamp; overloaded on
+ * C and A) */
+static void
+lower_mma(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	const char *name = I->sym;
+	LLVMTypeRef at = mma_operand_ty(w, name, w->f->inst[I->ops[0]].ty);
+	LLVMTypeRef bt = mma_operand_ty(w, name, w->f->inst[I->ops[1]].ty);
+	LLVMTypeRef ct = llty(w, I->ty), i1 = LLVMInt1TypeInContext(w->ctx);
+	LLVMValueRef a = LLVMBuildBitCast(w->b, w->val[I->ops[0]], at, "");
+	LLVMValueRef b = LLVMBuildBitCast(w->b, w->val[I->ops[1]], bt, "");
+	LLVMValueRef c = w->val[I->ops[2]];
+	LLVMValueRef args[9];
+	LLVMTypeRef pt[9];
+	char full[160], s1[24], s2[24];
+	unsigned n = 0;
+
+	if (!strncmp(name, "llvm.amdgcn.mfma.scale.", 23)) {
+		if (I->nops != 5) {
+			fail(w, r, "a scaled MFMA needs scale operands");
+			return;
+		}
+		mangle_ty(at, s1, sizeof s1);
+		mangle_ty(bt, s2, sizeof s2);
+		snprintf(full, sizeof full, "%s.%s.%s", name, s1, s2);
+		LLVMValueRef v[9] = { a, b, c, ci32(w, I->imm[0]), ci32(w, I->imm[1]), ci32(w, 0), w->val[I->ops[3]],
+		                      ci32(w, 0), w->val[I->ops[4]] };
+		for (n = 0; n < 9; n++)
+			args[n] = v[n];
+	} else if (!strncmp(name, "llvm.amdgcn.mfma.", 17)) {
+		snprintf(full, sizeof full, "%s", name);
+		LLVMValueRef v[6] = { a, b, c, ci32(w, 0), ci32(w, 0), ci32(w, 0) };
+		for (n = 0; n < 6; n++)
+			args[n] = v[n];
+	} else if (!strncmp(name, "llvm.amdgcn.wmma.", 17)) {
+		mangle_ty(ct, s1, sizeof s1);
+		mangle_ty(at, s2, sizeof s2);
+		snprintf(full, sizeof full, "%s.%s.%s", name, s1, s2);
+		if (strstr(name, ".iu8")) {
+			LLVMValueRef v[6] = { LLVMConstInt(i1, 1, 0), a, LLVMConstInt(i1, 1, 0), b, c, LLVMConstInt(i1, 0, 0) };
+			for (n = 0; n < 6; n++)
+				args[n] = v[n];
+		} else {
+			args[n++] = a;
+			args[n++] = b;
+			args[n++] = c;
+		}
+	} else {
+		fail(w, r, "mma: not an AMDGPU matrix intrinsic");
+		return;
+	}
+	if (!LLVMLookupIntrinsicID(full, strlen(full))) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "the atom's intrinsic '%s' is not an LLVM intrinsic", full);
+		fail(w, r, msg);
+		return;
+	}
+	for (unsigned k = 0; k < n; k++)
+		pt[k] = LLVMTypeOf(args[k]);
+	w->val[r] = call(w, full, ct, pt, args, n);
+}
+
 static void
 lower_barrier(Lw *w)
 {
@@ -657,6 +755,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		v = LLVMBuildBitCast(w->b, call(w, "llvm.amdgcn.ds.bpermute", i32, p2, a2, 2), llty(w, I->ty), "");
 		break;
 	}
+	case IR_OP_MMA: lower_mma(w, r); return;
 	case IR_OP_BARRIER: lower_barrier(w); return;
 	case IR_OP_WAIT: lower_wait(w, I); return;
 	case IR_OP_SCHEDGRP: {

@@ -328,7 +328,7 @@ val_cosize(const Value *l)
 	X(B_FRAGMENT, "fragment", 2, 2, "") \
 	X(B_FRAGMENT_LIKE, "fragment_like", 1, 2, "") \
 	X(B_COPY, "copy", 2, 3, "pred") \
-	X(B_GEMM, "gemm", 4, 4, "") \
+	X(B_GEMM, "gemm", 4, 4, "scale_a scale_b") \
 	X(B_FILL, "fill", 2, 2, "") \
 	X(B_REDUCE, "reduce", 2, 2, "over width") \
 	X(B_SUM, "sum", 1, 1, "") \

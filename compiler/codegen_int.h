@@ -1,0 +1,56 @@
+/*
+ * codegen_int.h — what codegen.c shares with the other AST->IR lowering files
+ * (codegen_mma.c: tiled MMAs, partitions, fragments, gemm). Not a public
+ * interface: only compiler/codegen*.c include it.
+ */
+#ifndef FLYC_CODEGEN_INT_H
+#define FLYC_CODEGEN_INT_H
+
+#include "codegen.h"
+#include "ir.h"
+
+typedef struct Binding Binding;
+struct Binding {
+	Symbol *sym;
+	IrRef val;
+	Node *lazy;         /* a predicate (elem_less call) or tiled copy/MMA evaluated where it is used */
+	Binding *next;
+};
+
+typedef struct {
+	Diag *d;
+	SemaKernel *k;
+	IrModule *m;
+	IrFunc *f;
+	IrBuilder b;
+	Binding *env;       /* innermost first */
+	int failed;
+	const char *file;   /* source file name for IR locations */
+} Cg;
+
+/* codegen.c helpers (thin wrappers over its static functions) */
+void cg_unsupported(Cg *c, Span s, const char *what);   /* located "not supported yet", sets failed */
+void cg_bind(Cg *c, Symbol *s, IrRef v);
+IrRef cg_lookup(Cg *c, Symbol *s);
+Node *cg_lazy_of(Cg *c, Node *n);                       /* the node a lazily bound name stands for */
+IrRef cg_expr(Cg *c, Node *n);
+int cg_layout_of(Cg *c, Node *n, IrLayout *out);        /* 0 on success */
+int cg_scalar_of(ScalarKind k, IrScalar *out);
+IrRef cg_to_type(Cg *c, IrRef v, IrType t);
+int cg_is_tensor_val(Cg *c, IrRef r);
+IrTensor *cg_tensor_of(Cg *c, IrRef r);
+IrType cg_off_type(Cg *c, IrRef t);                     /* i64 for global views, else i32 */
+IrRef cg_leaf_val(Cg *c, const IrTuple *x, IrType t);
+IrTuple *cg_scale(Cg *c, const IrTuple *d, const IrTuple *f);
+IrLayout cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n);
+int64_t cg_view_size(Cg *c, IrRef t);
+IrRef cg_value_of(Cg *c, IrRef r, Span s);              /* a view used as a value is loaded whole */
+IrLoc cg_loc_of(Cg *c, Span s);
+
+/* codegen_mma.c: calls on tiled MMAs (partition_A/B/C, fragment_A/B/C) and
+ * gemm(mma, A, B, C). Sets *handled when n is one of them. */
+IrRef cg_mma_call(Cg *c, Node *n, int *handled);
+/* the variable an expression statement assigns through gemm/fill, or NULL */
+Symbol *cg_mma_assigned(Node *e);
+
+#endif

@@ -1,0 +1,480 @@
+/*
+ * codegen_mma.c — tiled MMAs: tiled_mma(atom, waves=(WM, WN, 1)), its slices
+ * mma.slice(t), partition_A/B/C(T), fragment_A/B/C(T [, ELEM]) and
+ * gemm(mma, A, B, C [, scale_a=, scale_b=]) lowered to the IR's `mma`
+ * (llvm.amdgcn.mfma.* / mfma.scale.* / wmma.*).
+ *
+ * Everything about an instruction comes from its atom declaration in the
+ * stdlib (stdlib/gfx950.fly, stdlib/gfx1201.fly): the intrinsic, the shape
+ * (M, N, K), the element types and the thread-value layouts a_layout,
+ * b_layout, c_layout. A TV layout maps (lane, value) to the column-major index
+ * of the operand tile: A is M x K (index m + M*k), B is N x K, C is M x N.
+ * Nothing here is specific to one instruction.
+ *
+ * Tiling: thread t is lane l = t % threads of wave w = t / threads; waves are
+ * laid out WM x WN (w = wm + WM*wn). A view T of an operand (rank 2, P x Q
+ * with P = M or N and Q = K, or P = M, Q = N for C) is covered by atom tiles
+ * P x Q, repeated over waves (A: WM along P; B: WN along P; C: WM along P and
+ * WN along Q) and then over the rest of T. partition_X(T) is the view of
+ * shape (V, RP, RQ): value v of the atom in repeat (rp, rq) at
+ *   T(p(l, v) + (rp*WP + wp)*P, q(l, v) + (rq*WQ + wq)*Q),
+ * and fragment_X(T) a register vector of the same size, element order
+ * v + V*(rp + RP*rq) (colexicographic, as a copy from the partition fills it).
+ * gemm issues one instruction per (rm, rn, rk), K repeats outermost.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_int.h"
+
+enum { MAXLEAF = 8, MAXFRAG = 1024 };
+
+typedef struct {
+	Node *atom;
+	const char *intrinsic;
+	int64_t mnk[3];
+	int threads;
+	ScalarKind ea, eb, ec;
+	const Value *lay[3];    /* A, B, C TV layouts */
+	int scaled, fa, fb;     /* scaled f8f6f4: A/B format codes */
+	int64_t waves[2];       /* WM, WN */
+} Mma;
+
+/* one operand's TV layout, flattened: thread leaves and value leaves */
+typedef struct {
+	int nt, nv;
+	int64_t ts[MAXLEAF], td[MAXLEAF], vs[MAXLEAF], vd[MAXLEAF];
+	int64_t P, Q, V;        /* tile dims, values per lane */
+} Tv;
+
+static const Value *
+field(Node *atom, const char *name)
+{
+	for (int i = 0; atom && i < atom->u.atom.fields.n; i++)
+		if (!strcmp(atom->u.atom.fields.v[i]->name, name))
+			return atom->u.atom.fields.v[i]->value ? atom->u.atom.fields.v[i]->value->cval : NULL;
+	return NULL;
+}
+
+static int
+fmt_code(ScalarKind k)
+{
+	switch (k) {
+	case SC_FP8: return 0;
+	case SC_BF8: return 1;
+	case SC_FP6: return 2;
+	case SC_BF6: return 3;
+	case SC_FP4: return 4;
+	default: return -1;
+	}
+}
+
+static int
+atom_of(Cg *c, Node *atom, Mma *o, Span sp)
+{
+	const Value *in = field(atom, "intrinsic"), *sh = field(atom, "shape"), *th = field(atom, "threads");
+	const Value *a = field(atom, "a"), *b = field(atom, "b"), *cc = field(atom, "c");
+	memset(o, 0, sizeof *o);
+	o->atom = atom;
+	o->waves[0] = o->waves[1] = 1;
+	if (!in || in->kind != VAL_STR || !sh || sh->kind != VAL_TUPLE || sh->nelems != 3 || !th || th->kind != VAL_INT ||
+	    !a || a->kind != VAL_TYPE || !b || b->kind != VAL_TYPE || !cc || cc->kind != VAL_TYPE) {
+		cg_unsupported(c, sp, "an MMA atom without intrinsic, shape, threads and a/b/c types");
+		return -1;
+	}
+	o->intrinsic = in->s;
+	for (int i = 0; i < 3; i++)
+		o->mnk[i] = sh->elems[i]->i;
+	o->threads = (int)th->i;
+	o->ea = a->scalar;
+	o->eb = b->scalar;
+	o->ec = cc->scalar;
+	o->lay[0] = field(atom, "a_layout");
+	o->lay[1] = field(atom, "b_layout");
+	o->lay[2] = field(atom, "c_layout");
+	for (int i = 0; i < 3; i++)
+		if (!o->lay[i] || o->lay[i]->kind != VAL_LAYOUT) {
+			cg_unsupported(c, sp, "an MMA atom without a_layout, b_layout and c_layout");
+			return -1;
+		}
+	if (field(atom, "scale")) {
+		o->scaled = 1;
+		o->fa = fmt_code(o->ea);
+		o->fb = fmt_code(o->eb);
+		if (o->fa < 0 || o->fb < 0 || o->fa > 1 || o->fb > 1) {
+			/* fp6/bf6/fp4 pack several elements per byte: no tensor type holds them yet */
+			cg_unsupported(c, sp, "scaled MMA atoms on fp6/bf6/fp4 operands");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* the tiled MMA (or atom, or slice) n names: atom, waves */
+static int
+mma_of(Cg *c, Node *n, Mma *o)
+{
+	Node *x = n;
+	for (int depth = 0; depth < 4 && x; depth++) {
+		Node *lz = cg_lazy_of(c, x);
+		if (lz)
+			x = lz;
+		if (x->cval && x->cval->kind == VAL_ATOM)
+			return atom_of(c, x->cval->atom, o, n->span);
+		if (x->kind != E_CALL)
+			break;
+		Node *cal = x->u.call.callee;
+		if (cal->kind == E_MEMBER && !strcmp(cal->u.member.id, "slice")) {
+			x = cal->u.member.base;
+			continue;
+		}
+		if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "tiled_mma") && x->u.call.args.n == 1) {
+			Node *an = x->u.call.args.v[0];
+			if (!an->cval || an->cval->kind != VAL_ATOM || atom_of(c, an->cval->atom, o, n->span))
+				break;
+			for (int i = 0; i < x->u.call.named.n; i++) {
+				Param *p = x->u.call.named.v[i];
+				const Value *w = p->value ? p->value->cval : NULL;
+				if (strcmp(p->name, "waves"))
+					continue;
+				if (!w || w->kind == VAL_INT) {
+					o->waves[0] = w ? w->i : 1;
+				} else if (w->kind == VAL_TUPLE && w->nelems >= 1 && w->nelems <= 3) {
+					for (int k = 0; k < w->nelems; k++)
+						if (w->elems[k]->kind != VAL_INT || (k == 2 && w->elems[k]->i != 1)) {
+							cg_unsupported(c, p->span, "waves= other than static (WM, WN[, 1])");
+							return -1;
+						}
+					o->waves[0] = w->elems[0]->i;
+					o->waves[1] = w->nelems > 1 ? w->elems[1]->i : 1;
+				} else {
+					cg_unsupported(c, p->span, "this waves= form");
+					return -1;
+				}
+			}
+			return 0;
+		}
+		break;
+	}
+	cg_unsupported(c, n->span, "an MMA that is not tiled_mma(atom, waves=...), its slice or an atom");
+	return -1;
+}
+
+static int
+flat(const Value *v, int64_t *s, int *n, int64_t *d, const Value *dv)
+{
+	if (v->kind == VAL_INT) {
+		if (*n >= MAXLEAF)
+			return -1;
+		s[*n] = v->i;
+		d[(*n)++] = dv->i;
+		return 0;
+	}
+	for (int i = 0; i < v->nelems; i++)
+		if (flat(v->elems[i], s, n, d, dv->elems[i]))
+			return -1;
+	return 0;
+}
+
+/* operand k (0 A, 1 B, 2 C) of the atom as flattened thread/value leaves;
+ * checks that p and q of (lane, value) split into lane part + value part */
+static int
+tv_of(Cg *c, const Mma *m, int k, Tv *tv, Span sp)
+{
+	const Value *L = m->lay[k];
+	memset(tv, 0, sizeof *tv);
+	tv->P = k == 1 ? m->mnk[1] : m->mnk[0];
+	tv->Q = k == 2 ? m->mnk[1] : m->mnk[2];
+	if (L->shape->kind != VAL_TUPLE || L->shape->nelems != 2 ||
+	    flat(L->shape->elems[0], tv->ts, &tv->nt, tv->td, L->stride->elems[0]) ||
+	    flat(L->shape->elems[1], tv->vs, &tv->nv, tv->vd, L->stride->elems[1])) {
+		cg_unsupported(c, sp, "an MMA atom whose TV layout is not (thread, value)");
+		return -1;
+	}
+	int64_t nthr = 1;
+	tv->V = 1;
+	for (int i = 0; i < tv->nt; i++)
+		nthr *= tv->ts[i];
+	for (int i = 0; i < tv->nv; i++)
+		tv->V *= tv->vs[i];
+	if (nthr != m->threads || tv->V > 64) {
+		cg_unsupported(c, sp, "an MMA atom whose TV layout does not cover its threads");
+		return -1;
+	}
+	for (int64_t l = 0; l < nthr; l++) {
+		int64_t il = 0, r = l;
+		for (int i = 0; i < tv->nt; i++) {
+			il += (r % tv->ts[i]) * tv->td[i];
+			r /= tv->ts[i];
+		}
+		for (int64_t v = 0; v < tv->V; v++) {
+			int64_t iv = 0, pv = 0, qv = 0, rv = v;
+			for (int i = 0; i < tv->nv; i++) {
+				int64_t cv = rv % tv->vs[i];
+				rv /= tv->vs[i];
+				iv += cv * tv->vd[i];
+				pv += cv * (tv->vd[i] % tv->P);
+				qv += cv * (tv->vd[i] / tv->P);
+			}
+			if ((il + iv) % tv->P != il % tv->P + pv || (il + iv) / tv->P != il / tv->P + qv ||
+			    il + iv >= tv->P * tv->Q) {
+				cg_unsupported(c, sp, "an MMA atom whose value layout crosses the tile's rows");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* a stride leaf a*sP + b*sQ (static or run-time) */
+static IrTuple *
+lin(Cg *c, int64_t a, const IrTuple *sP, int64_t b, const IrTuple *sQ)
+{
+	IrTuple *x = a ? cg_scale(c, sP, ir_tuple_int(c->m, a)) : NULL;
+	IrTuple *y = b ? cg_scale(c, sQ, ir_tuple_int(c->m, b)) : NULL;
+	if (!x)
+		return y ? y : ir_tuple_int(c->m, 0);
+	if (!y)
+		return x;
+	if (!x->dyn && !y->dyn)
+		return ir_tuple_int(c->m, x->value + y->value);
+	IrType t = ir_ty(IR_I32);
+	return ir_tuple_dyn(c->m, ir_b_bin(&c->b, IR_OP_ADD, cg_leaf_val(c, x, t), cg_leaf_val(c, y, t)));
+}
+
+/* partition_X(T) for operand k of thread idx; *reps gets (RP, RQ) */
+static IrRef
+partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps)
+{
+	Tv tv;
+	if (tv_of(c, m, k, &tv, sp))
+		return 0;
+	if (!cg_is_tensor_val(c, t)) {
+		cg_unsupported(c, sp, "partitioning a value that is not a tensor view");
+		return 0;
+	}
+	IrTensor *T = cg_tensor_of(c, t);
+	if (ir_tuple_rank(T->layout.shape) != 2) {
+		cg_unsupported(c, sp, "an MMA partition of a tensor that is not rank 2");
+		return 0;
+	}
+	IrTuple *shP = T->layout.shape->kid[0], *shQ = T->layout.shape->kid[1];
+	IrTuple *sP = T->layout.stride->kid[0], *sQ = T->layout.stride->kid[1];
+	if (shP->n || shQ->n || shP->dyn || shQ->dyn || sP->n || sQ->n) {
+		cg_unsupported(c, sp, "an MMA partition of a tensor with nested or run-time-sized modes");
+		return 0;
+	}
+	int64_t WP = k == 1 ? m->waves[1] : m->waves[0], WQ = k == 2 ? m->waves[1] : 1;
+	if (shP->value % (tv.P * WP) || shQ->value % (tv.Q * WQ)) {
+		cg_unsupported(c, sp, "a tensor whose extents are not multiples of the tiled MMA's tile");
+		return 0;
+	}
+	reps[0] = shP->value / (tv.P * WP);
+	reps[1] = shQ->value / (tv.Q * WQ);
+
+	/* the lane's (p, q), the wave's (wp, wq) */
+	IrType i32 = ir_ty(IR_I32), ot = cg_off_type(c, t);
+	IrRef id = cg_to_type(c, idx, i32);
+	IrRef lane = ir_b_bin(&c->b, IR_OP_REM, id, ir_b_const(&c->b, i32, m->threads));
+	IrRef wave = ir_b_bin(&c->b, IR_OP_DIV, id, ir_b_const(&c->b, i32, m->threads));
+	IrRef il = ir_b_const(&c->b, i32, 0), r = lane;
+	for (int i = 0; i < tv.nt; i++) {
+		IrRef ci = ir_b_bin(&c->b, IR_OP_REM, r, ir_b_const(&c->b, i32, tv.ts[i]));
+		il = ir_b_bin(&c->b, IR_OP_ADD, il, ir_b_bin(&c->b, IR_OP_MUL, ci, ir_b_const(&c->b, i32, tv.td[i])));
+		r = ir_b_bin(&c->b, IR_OP_DIV, r, ir_b_const(&c->b, i32, tv.ts[i]));
+	}
+	IrRef p = ir_b_bin(&c->b, IR_OP_REM, il, ir_b_const(&c->b, i32, tv.P));
+	IrRef q = ir_b_bin(&c->b, IR_OP_DIV, il, ir_b_const(&c->b, i32, tv.P));
+	IrRef wm = ir_b_bin(&c->b, IR_OP_REM, wave, ir_b_const(&c->b, i32, m->waves[0]));
+	IrRef wn = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, wave, ir_b_const(&c->b, i32, m->waves[0])),
+	                    ir_b_const(&c->b, i32, m->waves[1]));
+	IrRef wp = k == 1 ? wn : wm;
+	p = ir_b_bin(&c->b, IR_OP_ADD, p, ir_b_bin(&c->b, IR_OP_MUL, wp, ir_b_const(&c->b, i32, tv.P)));
+	if (k == 2)
+		q = ir_b_bin(&c->b, IR_OP_ADD, q, ir_b_bin(&c->b, IR_OP_MUL, wn, ir_b_const(&c->b, i32, tv.Q)));
+	IrRef off = ir_b_bin(&c->b, IR_OP_ADD,
+	                     ir_b_bin(&c->b, IR_OP_MUL, cg_to_type(c, p, ot), cg_leaf_val(c, sP, ot)),
+	                     ir_b_bin(&c->b, IR_OP_MUL, cg_to_type(c, q, ot), cg_leaf_val(c, sQ, ot)));
+
+	/* (V, RP, RQ) */
+	IrTuple *vs[MAXLEAF], *vd[MAXLEAF], *s[3], *d[3];
+	for (int i = 0; i < tv.nv; i++) {
+		vs[i] = ir_tuple_int(c->m, tv.vs[i]);
+		vd[i] = lin(c, tv.vd[i] % tv.P, sP, tv.vd[i] / tv.P, sQ);
+	}
+	IrLayout vl = cg_layout_of_modes(c, vs, vd, tv.nv);
+	s[0] = vl.shape; d[0] = vl.stride;
+	s[1] = ir_tuple_int(c->m, reps[0]);
+	d[1] = lin(c, tv.P * WP, sP, 0, sQ);
+	s[2] = ir_tuple_int(c->m, reps[1]);
+	d[2] = lin(c, 0, sP, tv.Q * WQ, sQ);
+	return ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, 3));
+}
+
+static IrRef
+zeros(Cg *c, IrScalar el, int64_t n)
+{
+	IrRef z = ir_ty_is_float(ir_ty(el)) ? ir_b_fconst(&c->b, ir_ty(el), 0) : ir_b_const(&c->b, ir_ty(el), 0);
+	return n > 1 ? ir_b_splat(&c->b, ir_vec(el, (unsigned)n), z) : z;
+}
+
+/* lanes [from, from + n) of v (a vector) as a new vector */
+static IrRef
+sub(Cg *c, IrRef v, unsigned from, unsigned n, IrScalar el)
+{
+	IrRef x = ir_b_splat(&c->b, ir_vec(el, n), ir_b_extract(&c->b, v, from));
+	for (unsigned j = 1; j < n; j++)
+		x = ir_b_insert(&c->b, x, ir_b_extract(&c->b, v, from + j), j);
+	return x;
+}
+
+static IrRef
+put(Cg *c, IrRef v, IrRef x, unsigned from, unsigned n)
+{
+	for (unsigned j = 0; j < n; j++)
+		v = ir_b_insert(&c->b, v, ir_b_extract(&c->b, x, j), from + j);
+	return v;
+}
+
+static Node *
+named_arg(Node *n, const char *name)
+{
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, name))
+			return n->u.call.named.v[i]->value;
+	return NULL;
+}
+
+static int64_t
+isqrt(int64_t x)
+{
+	int64_t r = 0;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* gemm(mma, A, B, C): C's variable gets the new accumulator */
+static IrRef
+gemm(Cg *c, Node *n)
+{
+	Mma m;
+	Tv ta, tb, tc;
+	Node *cn = n->u.call.args.v[3];
+	IrRef a, b, acc, sa = 0, sb = 0;
+	IrScalar ea, eb, ec;
+
+	if (mma_of(c, n->u.call.args.v[0], &m) || tv_of(c, &m, 0, &ta, n->span) || tv_of(c, &m, 1, &tb, n->span) ||
+	    tv_of(c, &m, 2, &tc, n->span))
+		return 0;
+	if (cn->kind != E_NAME || !cn->u.name.sym || !cg_lookup(c, cn->u.name.sym)) {
+		cg_unsupported(c, cn->span, "a gemm accumulator that is not a fragment variable");
+		return 0;
+	}
+	if (!cg_scalar_of(m.ea, &ea) || !cg_scalar_of(m.eb, &eb) || !cg_scalar_of(m.ec, &ec)) {
+		cg_unsupported(c, n->span, "this MMA atom's element types");
+		return 0;
+	}
+	a = cg_value_of(c, cg_expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span);
+	b = a ? cg_value_of(c, cg_expr(c, n->u.call.args.v[2]), n->u.call.args.v[2]->span) : 0;
+	acc = b ? cg_lookup(c, cn->u.name.sym) : 0;
+	if (!acc)
+		return 0;
+	if (m.scaled) {
+		Node *xa = named_arg(n, "scale_a"), *xb = named_arg(n, "scale_b");
+		IrType i32 = ir_ty(IR_I32);
+		/* 127 = 2^0 in E8M0 in every byte: unit scales (amdgpu-facts 3.4) */
+		sa = xa ? cg_expr(c, xa) : ir_b_const(&c->b, i32, 0x7f7f7f7f);
+		sb = sa && xb ? cg_expr(c, xb) : sa ? ir_b_const(&c->b, i32, 0x7f7f7f7f) : 0;
+		if (!sb)
+			return 0;
+		sa = cg_to_type(c, sa, i32);
+		sb = cg_to_type(c, sb, i32);
+	} else if (named_arg(n, "scale_a") || named_arg(n, "scale_b")) {
+		cg_unsupported(c, n->span, "scales on an MMA atom without scale operands");
+		return 0;
+	}
+	int64_t na = c->f->inst[a].ty.lanes, nb = c->f->inst[b].ty.lanes, nc = c->f->inst[acc].ty.lanes;
+	if ((IrScalar)c->f->inst[a].ty.kind != ea || (IrScalar)c->f->inst[b].ty.kind != eb ||
+	    (IrScalar)c->f->inst[acc].ty.kind != ec || na % ta.V || nb % tb.V || nc % tc.V) {
+		cg_unsupported(c, n->span, "gemm operands that are not fragments of the MMA's operands");
+		return 0;
+	}
+	int64_t xa = na / ta.V, xb = nb / tb.V, xc = nc / tc.V;   /* RM*RK, RN*RK, RM*RN */
+	int64_t rk = isqrt(xa * xb / xc), rm = rk ? xa / rk : 0, rn = rk ? xb / rk : 0;
+	if (!rk || rm * rk != xa || rn * rk != xb || rm * rn != xc) {
+		cg_unsupported(c, n->span, "gemm fragments whose repeat counts do not agree");
+		return 0;
+	}
+	c->b.loc = cg_loc_of(c, n->span);
+	for (int64_t k = 0; k < rk; k++)
+		for (int64_t i = 0; i < rm; i++)
+			for (int64_t j = 0; j < rn; j++) {
+				unsigned oa = (unsigned)(ta.V * (i + rm * k)), ob = (unsigned)(tb.V * (j + rn * k));
+				unsigned oc = (unsigned)(tc.V * (i + rm * j));
+				IrRef va = na == ta.V ? a : sub(c, a, oa, (unsigned)ta.V, ea);
+				IrRef vb = nb == tb.V ? b : sub(c, b, ob, (unsigned)tb.V, eb);
+				IrRef vc = nc == tc.V ? acc : sub(c, acc, oc, (unsigned)tc.V, ec);
+				IrRef d = ir_b_mma(&c->b, m.intrinsic, va, vb, vc, sa, sb, m.fa, m.fb);
+				acc = nc == tc.V ? d : put(c, acc, d, oc, (unsigned)tc.V);
+			}
+	cg_bind(c, cn->u.name.sym, acc);
+	return (IrRef)-1;
+}
+
+Symbol *
+cg_mma_assigned(Node *e)
+{
+	if (e && e->kind == E_CALL && e->u.call.callee->kind == E_NAME && e->u.call.args.n == 4 &&
+	    !strcmp(e->u.call.callee->u.name.id, "gemm") && e->u.call.args.v[3]->kind == E_NAME)
+		return e->u.call.args.v[3]->u.name.sym;
+	return NULL;
+}
+
+IrRef
+cg_mma_call(Cg *c, Node *n, int *handled)
+{
+	Node *cal = n->u.call.callee;
+	*handled = 0;
+	if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "gemm") && n->u.call.args.n == 4) {
+		*handled = 1;
+		return gemm(c, n);
+	}
+	if (cal->kind != E_MEMBER || n->u.call.args.n < 1)
+		return 0;
+	const char *id = cal->u.member.id;
+	int part = !strcmp(id, "partition_A") || !strcmp(id, "partition_B") || !strcmp(id, "partition_C");
+	int frag = !strcmp(id, "fragment_A") || !strcmp(id, "fragment_B") || !strcmp(id, "fragment_C");
+	if (!part && !frag)
+		return 0;
+	*handled = 1;
+	Node *sl = cg_lazy_of(c, cal->u.member.base);
+	if (!sl)
+		sl = cal->u.member.base;
+	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER || strcmp(sl->u.call.callee->u.member.id, "slice") ||
+	    sl->u.call.args.n != 1) {
+		cg_unsupported(c, n->span, "an MMA partition of something other than mma.slice(thread)");
+		return 0;
+	}
+	Mma m;
+	int k = id[strlen(id) - 1] - 'A';
+	int64_t reps[2];
+	if (mma_of(c, sl, &m))
+		return 0;
+	IrRef t = cg_expr(c, n->u.call.args.v[0]);
+	IrRef idx = t ? cg_expr(c, sl->u.call.args.v[0]) : 0;
+	if (!idx)
+		return 0;
+	IrRef v = partition(c, &m, k, t, idx, n->span, reps);
+	if (!v || part)
+		return v;
+	/* a zeroed register fragment of the partition's size */
+	IrScalar el;
+	int64_t sz = cg_view_size(c, v);
+	if (!n->type || !cg_scalar_of(n->type->scalar, &el) || sz <= 0 || sz > MAXFRAG) {
+		cg_unsupported(c, n->span, "a fragment of this element type or size");
+		return 0;
+	}
+	return zeros(c, el, sz);
+}

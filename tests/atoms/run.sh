@@ -1,0 +1,12 @@
+#!/bin/sh
+# tests/atoms/run.sh — every gfx950 MMA atom of stdlib/gfx950.fly proven on the
+# simulator: tests/atoms/atoms.py writes a one-wave kernel per atom (A and B
+# loaded through the atom's partitions, one gemm, C stored), compiles it with
+# flyc, runs it on flyc-sim with random inputs and compares with its own CPU
+# matmul. One PASS/FAIL/SKIP line per atom.
+. "$FLY_TOP/tests/lib.sh"
+SIM="$BIN/flyc-sim"
+if [ ! -x "$SIM" ]; then echo "FAIL: atoms/flyc-sim (not built: $SIM)"; exit 0; fi
+if ! command -v python3 >/dev/null 2>&1; then echo "SKIP: atoms (no python3)"; exit 0; fi
+python3 "$FLY_TOP/tests/atoms/atoms.py" "$FLYC" "$SIM" "$FLY_TOP/stdlib/gfx950.fly" "$TMP" 2>&1 ||
+	echo "FAIL: atoms/harness (atoms.py exited with status $?)"
