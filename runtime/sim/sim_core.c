@@ -458,9 +458,10 @@ static int run_sdwa(SimWave *w, const SimInst *in, int src_index)
 /* ---- the wave loop ---- */
 static void trace_inst(SimWave *w, const SimInst *in)
 {
-	fprintf(stderr, "[wg %u,%u,%u w%d] %s+0x%llx exec=%016llx: %s\n", w->wg->id[0], w->wg->id[1], w->wg->id[2],
-	        w->id, w->run->k->name, (unsigned long long)(in->pc - w->run->k->entry_addr),
-	        (unsigned long long)sim_exec(w), in->text);
+	char at[300];
+	kernel_pc(w, at, sizeof at);
+	fprintf(stderr, "[wg %u,%u,%u w%d] %s exec=%016llx: %s\n", w->wg->id[0], w->wg->id[1], w->wg->id[2],
+	        w->id, at, (unsigned long long)sim_exec(w), in->text);
 }
 
 /* Run w until barrier, end or fault. Returns SIM_BARRIER, SIM_END or SIM_FAULT. */
