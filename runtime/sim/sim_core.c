@@ -687,6 +687,12 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 		         (unsigned long long)nthreads, k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024);
 		return -1;
 	}
+	if (k->reqd_workgroup_size[0] && (block[0] != k->reqd_workgroup_size[0] || block[1] != k->reqd_workgroup_size[1] ||
+	                                  block[2] != k->reqd_workgroup_size[2])) {
+		snprintf(err, errlen, "bad launch: kernel %s requires workgroups of %u,%u,%u work-items, not %u,%u,%u", k->name,
+		         k->reqd_workgroup_size[0], k->reqd_workgroup_size[1], k->reqd_workgroup_size[2], block[0], block[1], block[2]);
+		return -1;
+	}
 	if (k->kd.wave32 || (k->wavefront_size && k->wavefront_size != 64)) {
 		snprintf(err, errlen, "bad launch: kernel %s is wave32; the simulator runs gfx950 wave64 code", k->name); return -1;
 	}
