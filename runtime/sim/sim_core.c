@@ -679,7 +679,7 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	char dummy[8];
 	if (!err) { err = dummy; errlen = sizeof dummy; }
 	err[0] = 0;
-	if (!d || !co || !k || !grid || !block) { snprintf(err, errlen, "bad launch: null argument"); return -1; }
+	if (!d || !co || !k || !grid || !block || (kernarg_size && !kernarg)) { snprintf(err, errlen, "bad launch: null argument"); return -1; }
 	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
 	if (!grid[0] || !grid[1] || !grid[2] || !nthreads) { snprintf(err, errlen, "bad launch: empty grid or block"); return -1; }
 	if (nthreads > 1024 || (k->max_flat_workgroup_size && nthreads > k->max_flat_workgroup_size)) {
@@ -744,7 +744,7 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	r.dispatch_va = alloc_internal(d, 64, 2);
 	r.queue_va = alloc_internal(d, 256, 2);
 	if (!r.kernarg_va || !r.dispatch_va || !r.queue_va) { snprintf(err, errlen, "out of memory"); goto done; }
-	memcpy(ka, kernarg, kernarg_size);
+	if (kernarg_size) memcpy(ka, kernarg, kernarg_size);
 	fill_hidden(&r, ka, kasize);
 	sim_write(d, r.kernarg_va, ka, kasize);
 	{
