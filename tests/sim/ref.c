@@ -671,6 +671,14 @@ static int run(const char *test, int check)
 		cmp_i32("bitonic", got, want, N);
 		return 0;
 	}
+	if (!strcmp(test, "ir_buffer_format")) {
+		float in[256];
+		for (int i = 0; i < 256; i++) in[i] = frand(-10, 10);
+		if (!check) { wr("in0.bin", in, sizeof in); return 0; }
+		float *got = rd("out0.bin", sizeof in);
+		for (int i = 0; i < 256; i++) cmp_f32("ir_buffer_format", i, got[i], in[i] + 1.0f, 0);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }

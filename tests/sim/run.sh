@@ -89,6 +89,7 @@ for iropt in O0 O3; do
 	   "$LLD" -shared "$TMP/ir.$iropt.o" -o "$TMP/kernels.ir$iropt.hsaco" 2>>"$TMP/ir.err"; then
 		run_test ir_preload ir$iropt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
 		run_test ir_buffer_lds ir$iropt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
+		run_test ir_buffer_format ir$iropt ir_buffer_format 1 64 buf=1024,out=@D/out0.bin buf=1024,in=@D/in0.bin
 	else
 		fail "sim/ir-compile -$iropt" "$(cat "$TMP/ir.err")"
 	fi
