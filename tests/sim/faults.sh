@@ -21,6 +21,9 @@ for opt in O0 O3; do
 	expect_out "sim/race-unchecked -$opt" 0 '^$' -- "$SIM" "$F" f_race --grid=1 --block=128 buf=512
 	expect_out "sim/racecheck -$opt" 1 "LDS write .*races with another wave's read since the last barrier .*wave 1" -- \
 		"$SIM" --racecheck "$F" f_race --grid=1 --block=128 buf=512
+	expect_out "sim/reqd-workgroup-size -$opt" 1 'bad launch: kernel f_reqd requires workgroups of 64,1,1 work-items, not 32,1,1' -- \
+		"$SIM" "$F" f_reqd --grid=1 --block=32 buf=256
+	expect_out "sim/reqd-workgroup-size-ok -$opt" 0 '^$' -- "$SIM" "$F" f_reqd --grid=1 --block=64 buf=256
 	expect_out "sim/racecheck-atomics -$opt" 0 '^$' -- \
 		"$SIM" --racecheck "$TMP/kernels.$opt.hsaco" k_atomic --grid=4 --block=256 buf=320 buf=32 buf=8 buf=4 buf=4 buf=4096
 	expect_out "sim/racecheck-clean -$opt" 0 '^$' -- \
