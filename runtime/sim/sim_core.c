@@ -458,9 +458,10 @@ static int run_sdwa(SimWave *w, const SimInst *in, int src_index)
 /* ---- the wave loop ---- */
 static void trace_inst(SimWave *w, const SimInst *in)
 {
-	fprintf(stderr, "[wg %u,%u,%u w%d] %s+0x%llx exec=%016llx: %s\n", w->wg->id[0], w->wg->id[1], w->wg->id[2],
-	        w->id, w->run->k->name, (unsigned long long)(in->pc - w->run->k->entry_addr),
-	        (unsigned long long)sim_exec(w), in->text);
+	char at[300];
+	kernel_pc(w, at, sizeof at);
+	fprintf(stderr, "[wg %u,%u,%u w%d] %s exec=%016llx: %s\n", w->wg->id[0], w->wg->id[1], w->wg->id[2],
+	        w->id, at, (unsigned long long)sim_exec(w), in->text);
 }
 
 /* Run w until barrier, end or fault. Returns SIM_BARRIER, SIM_END or SIM_FAULT. */
@@ -678,12 +679,18 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	char dummy[8];
 	if (!err) { err = dummy; errlen = sizeof dummy; }
 	err[0] = 0;
-	if (!d || !co || !k || !grid || !block) { snprintf(err, errlen, "bad launch: null argument"); return -1; }
+	if (!d || !co || !k || !grid || !block || (kernarg_size && !kernarg)) { snprintf(err, errlen, "bad launch: null argument"); return -1; }
 	uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
 	if (!grid[0] || !grid[1] || !grid[2] || !nthreads) { snprintf(err, errlen, "bad launch: empty grid or block"); return -1; }
 	if (nthreads > 1024 || (k->max_flat_workgroup_size && nthreads > k->max_flat_workgroup_size)) {
 		snprintf(err, errlen, "bad launch: workgroup of %llu work-items exceeds the kernel's maximum %u",
 		         (unsigned long long)nthreads, k->max_flat_workgroup_size ? k->max_flat_workgroup_size : 1024);
+		return -1;
+	}
+	if (k->reqd_workgroup_size[0] && (block[0] != k->reqd_workgroup_size[0] || block[1] != k->reqd_workgroup_size[1] ||
+	                                  block[2] != k->reqd_workgroup_size[2])) {
+		snprintf(err, errlen, "bad launch: kernel %s requires workgroups of %u,%u,%u work-items, not %u,%u,%u", k->name,
+		         k->reqd_workgroup_size[0], k->reqd_workgroup_size[1], k->reqd_workgroup_size[2], block[0], block[1], block[2]);
 		return -1;
 	}
 	if (k->kd.wave32 || (k->wavefront_size && k->wavefront_size != 64)) {
@@ -737,7 +744,7 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	r.dispatch_va = alloc_internal(d, 64, 2);
 	r.queue_va = alloc_internal(d, 256, 2);
 	if (!r.kernarg_va || !r.dispatch_va || !r.queue_va) { snprintf(err, errlen, "out of memory"); goto done; }
-	memcpy(ka, kernarg, kernarg_size);
+	if (kernarg_size) memcpy(ka, kernarg, kernarg_size);
 	fill_hidden(&r, ka, kasize);
 	sim_write(d, r.kernarg_va, ka, kasize);
 	{

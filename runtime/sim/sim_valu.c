@@ -395,7 +395,7 @@ VI2(v_pack_b32_f16, (uint32_t)mod16(O(1), (uint16_t)(SEL(0) ? a >> 16 : a)) | (u
 static uint32_t u8sat(float f) { if (f != f || f <= 0) return 0; if (f >= 255) return 255; return (uint32_t)rintf(f); }
 VI3(v_cvt_pk_u8_f32, (c & ~(0xffu << (8 * (b & 3)))) | u8sat(F32(w, O(1), l)) << (8 * (b & 3)))
 VI1(v_cvt_u16_f16, (uint32_t)(uint16_t)(FH(w, O(1), l, SEL(0)) != FH(w, O(1), l, SEL(0)) ? 0 : FH(w, O(1), l, SEL(0)) <= 0 ? 0 : FH(w, O(1), l, SEL(0)) >= 65535 ? 65535 : (uint32_t)FH(w, O(1), l, SEL(0))))
-VI1(v_cvt_i16_f16, (uint32_t)(uint16_t)(int16_t)f2i((double)FH(w, O(1), l, SEL(0))))
+VI1(v_cvt_i16_f16, (uint32_t)sat16(f2i((double)FH(w, O(1), l, SEL(0)))))   /* saturates to the i16 range */
 int sim_op_v_cvt_f16_u16(SimWave *w, const SimInst *in) { LANES(l) WH(w, in, l, 1, (float)I16(w, O(1), l, SEL(0))); return SIM_NEXT; }
 int sim_op_v_cvt_f16_i16(SimWave *w, const SimInst *in) { LANES(l) WH(w, in, l, 1, (float)(int16_t)I16(w, O(1), l, SEL(0))); return SIM_NEXT; }
 

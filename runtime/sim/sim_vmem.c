@@ -587,3 +587,24 @@ static int ds_append_consume(SimWave *w, const SimInst *in, int sub)
 }
 int sim_op_ds_append(SimWave *w, const SimInst *in) { return ds_append_consume(w, in, 0); }
 int sim_op_ds_consume(SimWave *w, const SimInst *in) { return ds_append_consume(w, in, 1); }
+
+/* buffer_load_format_* / buffer_store_format_*: typed access through the
+ * resource's DATA_FORMAT (word3 bits 18:15). Only the 32-bit-per-component
+ * formats are modelled (4 = 32, 11 = 32_32, 13 = 32_32_32, 14 = 32_32_32_32),
+ * where a format access is a plain dword access; other formats, and d16
+ * forms, stop the run as unsupported. */
+static int format_dwords(SimWave *w, const SimInst *in, int rsrc_index, int want)
+{
+	uint32_t w3 = sim_rd(w, &in->o[rsrc_index], 3, 0), df = (w3 >> 15) & 15;
+	int have = df == 4 ? 1 : df == 11 ? 2 : df == 13 ? 3 : df == 14 ? 4 : 0;
+	if (have < want)
+		return sim_fault(w, "unsupported instruction %s with buffer DATA_FORMAT %u (only 32-bit component formats are modelled)",
+		                 in->mnem, df);
+	return 0;
+}
+#define BUF_FMT(n, cnt) \
+	int sim_op_buffer_load_format_##n(SimWave *w, const SimInst *in) \
+	{ if (format_dwords(w, in, 2, cnt)) return SIM_FAULT; return buf_load(w, in, LD_B32, cnt); } \
+	int sim_op_buffer_store_format_##n(SimWave *w, const SimInst *in) \
+	{ if (format_dwords(w, in, 2, cnt)) return SIM_FAULT; return buf_store(w, in, 4 * cnt, 0); }
+BUF_FMT(x, 1) BUF_FMT(xy, 2) BUF_FMT(xyz, 3) BUF_FMT(xyzw, 4)

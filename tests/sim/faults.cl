@@ -29,3 +29,6 @@ __kernel void f_race(__global int *o)
 	t[LID0] = LID0;
 	o[GID0] = t[(LID0 + 64) & 127];
 }
+
+/* compiled for exactly 64x1x1 work-items per workgroup */
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void f_reqd(__global int *o) { o[LID0] = 1; }

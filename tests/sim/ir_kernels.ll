@@ -50,4 +50,19 @@ declare void @llvm.amdgcn.s.waitcnt(i32)
 declare void @llvm.amdgcn.s.setprio(i16)
 declare void @llvm.amdgcn.sched.group.barrier(i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+
+; typed buffer access with a 32_32_32_32 resource (DATA_FORMAT 14: word3 = 14 << 15):
+; out[4i..4i+3] = in[4i..4i+3] + 1.0, through buffer_load_format_xyzw / buffer_store_format_xyzw
+define amdgpu_kernel void @ir_buffer_format(ptr addrspace(1) %o, ptr addrspace(1) %in) #0 {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %ri = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %in, i16 0, i64 1024, i32 458752)
+  %ro = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %o, i16 0, i64 1024, i32 458752)
+  %off = shl i32 %id, 4
+  %v = call <4 x float> @llvm.amdgcn.raw.ptr.buffer.load.format.v4f32(ptr addrspace(8) %ri, i32 %off, i32 0, i32 0)
+  %w = fadd <4 x float> %v, <float 1.0, float 1.0, float 1.0, float 1.0>
+  call void @llvm.amdgcn.raw.ptr.buffer.store.format.v4f32(<4 x float> %w, ptr addrspace(8) %ro, i32 %off, i32 0, i32 0)
+  ret void
+}
+declare <4 x float> @llvm.amdgcn.raw.ptr.buffer.load.format.v4f32(ptr addrspace(8), i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.format.v4f32(<4 x float>, ptr addrspace(8), i32, i32, i32)
 attributes #0 = { "amdgpu-no-implicitarg-ptr" "amdgpu-no-dispatch-ptr" "amdgpu-no-queue-ptr" "amdgpu-flat-work-group-size"="1,256" }

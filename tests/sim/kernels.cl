@@ -473,3 +473,41 @@ __kernel void k_generic(__global int *o, __global const int *pa)
 	BARRIER();
 	o[2 * i] = k_generic_load(&t[255 - l]) + k_generic_load(&priv[l & 3]);
 }
+
+/* tiled SGEMM: C[M][N] = A[M][K] * B[K][N], 16x16 tiles through LDS, M = N = K = 64 */
+__kernel void k_sgemm(__global float *C, __global const float *A, __global const float *B)
+{
+	__local float As[16][16], Bs[16][16];
+	int tx = LID0 & 15, ty = LID0 >> 4;
+	int row = GRP(y) * 16 + ty, col = GRP(x) * 16 + tx;
+	float acc = 0.0f;
+	for (int k0 = 0; k0 < 64; k0 += 16) {
+		As[ty][tx] = A[row * 64 + k0 + tx];
+		Bs[ty][tx] = B[(k0 + ty) * 64 + col];
+		BARRIER();
+		for (int k = 0; k < 16; k++) acc = __builtin_fmaf(As[ty][k], Bs[k][tx], acc);
+		BARRIER();
+	}
+	C[row * 64 + col] = acc;
+}
+
+/* bitonic sort of 256 ints per workgroup in LDS */
+__kernel void k_bitonic(__global int *o, __global const int *pa)
+{
+	__local int t[256];
+	int l = LID0;
+	t[l] = pa[GID0];
+	BARRIER();
+	for (int size = 2; size <= 256; size <<= 1) {
+		for (int stride = size >> 1; stride > 0; stride >>= 1) {
+			int p = l ^ stride;
+			if (p > l) {
+				int a = t[l], b = t[p];
+				int up = (l & size) == 0;
+				if ((a > b) == up) { t[l] = b; t[p] = a; }
+			}
+			BARRIER();
+		}
+	}
+	o[GID0] = t[l];
+}

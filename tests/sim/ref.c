@@ -646,6 +646,39 @@ static int run(const char *test, int check)
 		cmp_i32("generic", got, want, N * 2);
 		return 0;
 	}
+	if (!strcmp(test, "sgemm")) {
+		static float a[64 * 64], b[64 * 64];
+		for (int i = 0; i < 64 * 64; i++) { a[i] = frand(-1, 1); b[i] = frand(-1, 1); }
+		if (!check) { wr("in0.bin", a, sizeof a); wr("in1.bin", b, sizeof b); return 0; }
+		float *got = rd("out0.bin", sizeof a);
+		for (int i = 0; i < 64; i++) for (int j = 0; j < 64; j++) {
+			float acc = 0;   /* the same order and fused multiply-adds as the kernel */
+			for (int k = 0; k < 64; k++) acc = fmaf(a[i * 64 + k], b[k * 64 + j], acc);
+			cmp_f32("sgemm", i * 64 + j, got[i * 64 + j], acc, 0);
+		}
+		return 0;
+	}
+	if (!strcmp(test, "bitonic")) {
+		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
+		int32_t *got = rd("out0.bin", sizeof A), want[N];
+		memcpy(want, A, sizeof want);
+		for (int g = 0; g < 4; g++)   /* insertion sort of each 256-element block */
+			for (int x = 1; x < 256; x++) {
+				int32_t v = want[g * 256 + x]; int y = x - 1;
+				while (y >= 0 && want[g * 256 + y] > v) { want[g * 256 + y + 1] = want[g * 256 + y]; y--; }
+				want[g * 256 + y + 1] = v;
+			}
+		cmp_i32("bitonic", got, want, N);
+		return 0;
+	}
+	if (!strcmp(test, "ir_buffer_format")) {
+		float in[256];
+		for (int i = 0; i < 256; i++) in[i] = frand(-10, 10);
+		if (!check) { wr("in0.bin", in, sizeof in); return 0; }
+		float *got = rd("out0.bin", sizeof in);
+		for (int i = 0; i < 256; i++) cmp_f32("ir_buffer_format", i, got[i], in[i] + 1.0f, 0);
+		return 0;
+	}
 	fprintf(stderr, "ref: unknown test %s\n", test);
 	return 2;
 }

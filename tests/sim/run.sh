@@ -77,6 +77,8 @@ for opt in O0 O1 O2 O3; do
 	run_test minmax $opt k_minmax 4 256 buf=8192,out=@D/out0.bin buf=4096,in=@D/in0.bin
 	run_test append $opt k_append 4 256 buf=4096,out=@D/out0.bin buf=16,out=@D/out1.bin buf=4096,in=@D/in0.bin
 	run_test generic $opt k_generic 4 256 buf=8192,out=@D/out0.bin buf=4096,in=@D/in0.bin
+	run_test sgemm $opt k_sgemm 4,4 256 buf=16384,out=@D/out0.bin buf=16384,in=@D/in0.bin buf=16384,in=@D/in1.bin
+	run_test bitonic $opt k_bitonic 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin
 	run_test const $opt k_const 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin
 done
 
@@ -87,6 +89,7 @@ for iropt in O0 O3; do
 	   "$LLD" -shared "$TMP/ir.$iropt.o" -o "$TMP/kernels.ir$iropt.hsaco" 2>>"$TMP/ir.err"; then
 		run_test ir_preload ir$iropt ir_preload 1 256 buf=1024,out=@D/out0.bin i32=3 i32=5
 		run_test ir_buffer_lds ir$iropt ir_buffer_lds 1 64 buf=512,out=@D/out0.bin buf=256,in=@D/in0.bin
+		run_test ir_buffer_format ir$iropt ir_buffer_format 1 64 buf=1024,out=@D/out0.bin buf=1024,in=@D/in0.bin
 	else
 		fail "sim/ir-compile -$iropt" "$(cat "$TMP/ir.err")"
 	fi
