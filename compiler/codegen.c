@@ -657,7 +657,9 @@ slice(Cg *c, Node *n, IrRef t)
 	IrType ot = off_type(c, t);
 	IrRef off = ir_b_const(&c->b, ot, 0);
 
-	if (n->u.call.args.n != r || r > 16 || T->layout.sw.b) {
+	/* a swizzled root is fine: its swizzle applies to the final offset of
+	 * every view of it (lower-layout); views carry no swizzle of their own */
+	if (n->u.call.args.n != r || r > 16 || (T->layout.sw.b && ir_tensor_root(c->f, t) != t)) {
 		unsupported(c, n->span, "this slice");
 		return 0;
 	}
@@ -734,6 +736,12 @@ contiguous(Cg *c, IrRef t)
 		if (fd[i]->value != expect)
 			break;
 		expect *= fs[i]->value;
+	}
+	/* the root's swizzle keeps runs of 2^M elements together */
+	{
+		IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
+		if (R->layout.sw.b && expect > ((int64_t)1 << R->layout.sw.m))
+			expect = (int64_t)1 << R->layout.sw.m;
 	}
 	return expect;
 }

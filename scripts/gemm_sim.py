@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""scripts/gemm_sim.py — run examples/gemm_bf16.fly's code object on flyc's simulator.
+
+usage: gemm_sim.py HSACO KERNEL MxNxK [MxNxK ...]
+
+For each shape: random bf16 A (M x K) and B (N x K), launch through libflyrt
+(python/flyrt.py, device "sim"; grid and block from the kernel's .flyc.meta),
+compare C (M x N, bf16) with C = A * B^T computed here in double precision.
+A shape the kernel's `requires` rejects must raise flyrt.Unsupported (the
+runtime's FLYRT_ERROR_UNSUPPORTED) and leave C untouched.
+Prints one line per shape:
+  PASS: gemm MxNxK max_err=E (bf16 rounding bound B)
+  PASS: gemm MxNxK unsupported (requires: ...)
+  FAIL: ...
+Exit status 0 when every shape passes.
+"""
+import array
+import os
+import random
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import flyrt  # noqa: E402
+
+
+def bf16_bits(x):
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    return (u + 0x7FFF + ((u >> 16) & 1)) >> 16       # round to nearest even
+
+
+def bf16_val(h):
+    return struct.unpack("<f", struct.pack("<I", (h & 0xFFFF) << 16))[0]
+
+
+def run(kern, dev, M, N, K, seed):
+    rng = random.Random(seed)
+    A = [bf16_bits(rng.uniform(-1, 1)) for _ in range(M * K)]
+    B = [bf16_bits(rng.uniform(-1, 1)) for _ in range(N * K)]
+    a = array.array("H", A)
+    b = array.array("H", B)
+    c = array.array("H", [0xFFFF] * (M * N))          # NaN pattern: unwritten elements fail
+    name = "gemm %dx%dx%d" % (M, N, K)
+    try:
+        kern(a, b, c, M, N, K)
+    except flyrt.Unsupported as e:
+        if any(x != 0xFFFF for x in c):
+            return False, "%s: unsupported, but C was written" % name
+        return None, "%s unsupported (%s)" % (name, str(e).splitlines()[0])
+    Av = [bf16_val(h) for h in A]
+    Bv = [bf16_val(h) for h in B]
+    maxerr = bound = 0.0
+    bad = 0
+    for i in range(M):
+        ar = Av[i * K:(i + 1) * K]
+        for j in range(N):
+            br = Bv[j * K:(j + 1) * K]
+            s = sum(x * y for x, y in zip(ar, br))
+            mag = sum(abs(x * y) for x, y in zip(ar, br))
+            got = bf16_val(c[i * N + j])
+            # one bf16 rounding of the result, plus f32 accumulation error
+            tol = abs(s) * 2.0 ** -8 + mag * 2.0 ** -20 + 1e-30
+            err = abs(got - s)
+            maxerr = max(maxerr, err)
+            bound = max(bound, tol)
+            if not err <= tol:
+                bad += 1
+    if bad:
+        return False, "%s max_err=%.4g bad=%d of %d" % (name, maxerr, bad, M * N)
+    return True, "%s max_err=%.4g (bf16 rounding bound %.4g)" % (name, maxerr, bound)
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    path, kname = sys.argv[1], sys.argv[2]
+    dev = flyrt.Device("sim")
+    mod = dev.load(path)
+    kern = mod.kernel(kname)
+    ok = True
+    for n, shape in enumerate(sys.argv[3:]):
+        M, N, K = (int(x) for x in shape.split("x"))
+        st, msg = run(kern, dev, M, N, K, 1000 + n)
+        if st is False:
+            ok = False
+            print("FAIL: " + msg)
+        else:
+            print("PASS: " + msg)
+        sys.stdout.flush()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/gemm/run.sh — examples/gemm_bf16.fly end to end: compiled for gfx950,
+# no spills and no scratch (flyc --resource-usage), run through libflyrt on the
+# simulator (scripts/gemm_sim.py: CPU reference, bf16 rounding bound) for
+# shapes with several workgroups and k-tiles, and shapes its `requires`
+# refuses (FLYRT_ERROR_UNSUPPORTED, C untouched). FLY_SLOW=1 adds larger shapes.
+. "$FLY_TOP/tests/lib.sh"
+case "$FLY_BUILD" in /*) build=$FLY_BUILD ;; *) build=$FLY_TOP/$FLY_BUILD ;; esac
+if ! command -v python3 >/dev/null 2>&1; then echo "SKIP: gemm (no python3)"; exit 0; fi
+if [ ! -f "$build/libflyrt.so" ]; then echo "FAIL: gemm/libflyrt (not built: $build/libflyrt.so)"; exit 0; fi
+co=$TMP/gemm.hsaco
+if ! out=$("$FLYC" "$FLY_TOP/examples/gemm_bf16.fly" --offload-arch=gfx950 --resource-usage -o "$co" 2>&1); then
+	fail gemm/compile "$out"; exit 0
+fi
+pass gemm/compile
+if printf '%s\n' "$out" | grep -q 'scratch 0 bytes, spills 0 VGPR / 0 SGPR'; then
+	pass gemm/no-spills
+else
+	fail gemm/no-spills "$out"
+fi
+shapes="256x128x128 128x384x64 200x128x64 128x128x96"
+if [ "${FLY_SAN:-0}" = 1 ]; then shapes="128x128x64 200x128x64"; fi
+if [ "${FLY_SLOW:-0}" = 1 ]; then shapes="$shapes 512x512x256 384x256x512"; fi
+FLYRT_LIB=$build/libflyrt.so python3 "$FLY_TOP/scripts/gemm_sim.py" "$co" gemm_nt_128x128 $shapes >"$TMP/out" 2>&1
+rc=$?
+# "PASS: gemm 256x128x128 max_err=..." -> "PASS: gemm/256x128x128"; unsupported
+# shapes -> "PASS: gemm/200x128x64-refused"; failures keep their details
+awk '/^(PASS|FAIL): gemm / {
+	st = $1; name = $3; if ($4 == "unsupported") name = name "-refused"
+	print st " gemm/" name
+	if (st == "FAIL:") { $1 = ""; $2 = ""; print "   " $0 }
+	seen++; next }
+	{ other = other "\n    " $0 }
+	END { if (other != "" && !seen) printf "FAIL: gemm/harness%s\n", other }' "$TMP/out"
+if [ "$rc" != 0 ] && ! grep -q '^FAIL: ' "$TMP/out"; then fail gemm/harness "exit status $rc" "$(tail -n 20 "$TMP/out")"; fi
+exit 0
