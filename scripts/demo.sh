@@ -1,7 +1,21 @@
 #!/bin/sh
-# make demo: flyc's main job on its default example. Grows with the project.
+# make demo: compile examples/gemm_bf16.fly (C = A * B^T, bf16 in, f32 accumulation,
+# MFMA 32x32x16) for gfx950 with flyc, print its resource usage, run it through
+# libflyrt (python/flyrt.py) on the simulator for a few shapes against a CPU
+# reference (scripts/gemm_sim.py), including a shape its `requires` refuses.
+# Exit status 1 when any shape fails.
 set -u
 build=${1:-build}
-echo "demo: the simulator and code generation have not landed yet; 'flyc --version':"
-"$build/bin/flyc" --version
-exit 1
+top=$(cd "$(dirname "$0")/.." && pwd)
+case "$build" in /*) ;; *) build=$top/$build ;; esac
+fly=$top/examples/gemm_bf16.fly
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+echo "demo: $(basename "$fly") for gfx950 (flyc -O3), run on the simulator"
+"$build/bin/flyc" "$fly" --offload-arch=gfx950 -O3 --resource-usage -o "$tmp/demo.hsaco" || {
+	echo "demo: FAIL (flyc)"; exit 1; }
+FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_128x128 \
+	256x256x128 128x384x64 200x128x64
+rc=$?
+[ $rc = 0 ] && echo "demo: PASS" || echo "demo: FAIL"
+exit $rc

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/gemm_sim.py — run examples/gemm_bf16.fly's code object on flyc's simulator.
 
-usage: gemm_sim.py HSACO KERNEL MxNxK [MxNxK ...]
+usage: gemm_sim.py [--demo] HSACO KERNEL MxNxK [MxNxK ...]
 
 For each shape: random bf16 A (M x K) and B (N x K), launch through libflyrt
 (python/flyrt.py, device "sim"; grid and block from the kernel's .flyc.meta),
@@ -12,6 +12,7 @@ Prints one line per shape:
   PASS: gemm MxNxK max_err=E (bf16 rounding bound B)
   PASS: gemm MxNxK unsupported (requires: ...)
   FAIL: ...
+(--demo: "shape MxNxK  max error E  PASS", as scripts/demo.sh prints.)
 Exit status 0 when every shape passes.
 """
 import array
@@ -71,18 +72,28 @@ def run(kern, dev, M, N, K, seed):
 
 
 def main():
-    if len(sys.argv) < 4:
+    argv = sys.argv[1:]
+    demo = bool(argv) and argv[0] == "--demo"
+    if demo:
+        argv = argv[1:]
+    if len(argv) < 3:
         print(__doc__)
         return 2
-    path, kname = sys.argv[1], sys.argv[2]
+    path, kname = argv[0], argv[1]
     dev = flyrt.Device("sim")
     mod = dev.load(path)
     kern = mod.kernel(kname)
     ok = True
-    for n, shape in enumerate(sys.argv[3:]):
+    for n, shape in enumerate(argv[2:]):
         M, N, K = (int(x) for x in shape.split("x"))
         st, msg = run(kern, dev, M, N, K, 1000 + n)
-        if st is False:
+        if demo:
+            ok = ok and st is not False
+            err = msg.split("max_err=")[1].split()[0] if "max_err=" in msg else None
+            print("shape %-20s %s  %s" % (shape, "max error %.3e" % float(err) if err else
+                                           "refused by requires (FLYRT_ERROR_UNSUPPORTED)",
+                                           "FAIL" if st is False else "PASS"))
+        elif st is False:
             ok = False
             print("FAIL: " + msg)
         else:
