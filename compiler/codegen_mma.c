@@ -1,7 +1,7 @@
 /*
  * codegen_mma.c — tiled MMAs: tiled_mma(atom, waves=(WM, WN, 1)), its slices
  * mma.slice(t), partition_A/B/C(T), fragment_A/B/C(T [, ELEM]) and
- * gemm(mma, A, B, C [, scale_a=, scale_b=]) lowered to the IR's `mma`
+ * fill(frag, x), gemm(mma, A, B, C [, scale_a=, scale_b=]) lowered to the IR's `mma`
  * (llvm.amdgcn.mfma.* / mfma.scale.* / wmma.*).
  *
  * Everything about an instruction comes from its atom declaration in the
@@ -429,7 +429,28 @@ cg_mma_assigned(Node *e)
 	if (e && e->kind == E_CALL && e->u.call.callee->kind == E_NAME && e->u.call.args.n == 4 &&
 	    !strcmp(e->u.call.callee->u.name.id, "gemm") && e->u.call.args.v[3]->kind == E_NAME)
 		return e->u.call.args.v[3]->u.name.sym;
+	if (e && e->kind == E_CALL && e->u.call.callee->kind == E_NAME && e->u.call.args.n == 2 &&
+	    !strcmp(e->u.call.callee->u.name.id, "fill") && e->u.call.args.v[0]->kind == E_NAME)
+		return e->u.call.args.v[0]->u.name.sym;
 	return NULL;
+}
+
+/* fill(frag, x): the fragment variable becomes x in every element */
+static IrRef
+fill(Cg *c, Node *n)
+{
+	Node *fn = n->u.call.args.v[0];
+	IrRef old = fn->kind == E_NAME && fn->u.name.sym ? cg_lookup(c, fn->u.name.sym) : 0, x;
+	if (!old || cg_is_tensor_val(c, old)) {
+		cg_unsupported(c, fn->span, "fill of something other than a register fragment variable");
+		return 0;
+	}
+	if (!(x = cg_value_of(c, cg_expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span)))
+		return 0;
+	IrType t = c->f->inst[old].ty;
+	x = cg_to_type(c, x, ir_ty((IrScalar)t.kind));
+	cg_bind(c, fn->u.name.sym, t.lanes > 1 ? ir_b_splat(&c->b, t, x) : x);
+	return (IrRef)-1;
 }
 
 IrRef
@@ -440,6 +461,10 @@ cg_mma_call(Cg *c, Node *n, int *handled)
 	if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "gemm") && n->u.call.args.n == 4) {
 		*handled = 1;
 		return gemm(c, n);
+	}
+	if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "fill") && n->u.call.args.n == 2) {
+		*handled = 1;
+		return fill(c, n);
 	}
 	if (cal->kind != E_MEMBER || n->u.call.args.n < 1)
 		return 0;
