@@ -216,8 +216,14 @@ access_align(IrTensor *T, IrType t)
 	unsigned a = esize(T->elem) * t.lanes;
 	/* vector accesses promise natural alignment (the tiled copy's contract),
 	 * capped at 16 and at the base alignment */
+	/* 96 bits: ds_read/write_b96 need 16-byte aligned addresses (LLVM selects
+	 * them only at align 16; ds_read_b96 atoms promise it); in global memory
+	 * dwordx3 needs 4 */
+	if (a == 12)
+		a = T->space == IR_SPACE_LDS ? 16 : 4;
 	if (a > 16)
 		a = 16;
+	a &= -a;   /* a power of two */
 	if (T->space == IR_SPACE_GLOBAL && T->align && a > T->align)
 		a = T->align;
 	if (a < esize(T->elem))
