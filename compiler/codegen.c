@@ -889,8 +889,8 @@ atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t ru
 		c->failed = 1;
 		return 0;
 	}
-	if (a->kind == CG_COPY_BUFFER || a->kind == CG_COPY_GLOBAL) {
-		IrAddr want = a->kind == CG_COPY_BUFFER ? IR_ADDR_BUFFER : IR_ADDR_GLOBAL64;
+	if (a->kind == CG_COPY_BUFFER || a->kind == CG_COPY_GLOBAL || (a->kind == CG_COPY_LDS_DMA && is_src)) {
+		IrAddr want = a->buffer ? IR_ADDR_BUFFER : IR_ADDR_GLOBAL64;
 		if (R->addr != IR_ADDR_AUTO && R->addr != want) {
 			if (!c->failed)
 				diag_error(c->d, n->span, "copy atom '%s' addresses tensor '%s' %s, but another copy "
@@ -1272,6 +1272,43 @@ partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
 }
 
+/* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
+ * load straight to LDS per thread. The hardware puts lane l's bits at
+ * M0 + l * stride (4 bytes for b32, 16 for b96/b128), so the destination
+ * layout must place each thread there: checked for every thread of the
+ * workgroup (a located error otherwise). */
+static void
+copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns, int64_t rs, int64_t rd)
+{
+	IrTensor *D = tensor_of(c, ir_tensor_root(c->f, d));
+	unsigned block = c->f->block[0] * c->f->block[1] * c->f->block[2];
+	unsigned stride = a->bits == 32 ? 4 : 16;
+	char why[240];
+	int ok;
+
+	if (!atom_piece(c, n, a, s, ns, rs, 1))
+		return;
+	if (D->space != IR_SPACE_LDS || rd % ns) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: its destination must be %u "
+			           "contiguous elements in LDS", a->name, ns);
+		c->failed = 1;
+		return;
+	}
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		unsupported(c, n->span, "a load straight to LDS in a workgroup that is not one-dimensional");
+		return;
+	}
+	ok = cg_lds_dma_placement(c->f, d, block, 64, stride, why, sizeof why);
+	if (ok != 1) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+		c->failed = 1;
+		return;
+	}
+	ir_b_lds_dma(&c->b, s, d, (int)(a->bits / 8), (int)stride);
+}
+
 /* copy between two views of equal static size, element order colexicographic */
 static void
 copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
@@ -1287,6 +1324,10 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 	}
 	int64_t rs = contiguous(c, s), rd = contiguous(c, d);
 	unsigned fs = 0, fd = 0;
+	if (a && a->kind == CG_COPY_LDS_DMA) {
+		copy_lds_dma(c, n, a, s, d, (unsigned)ns, rs, rd);
+		return;
+	}
 	if (a && !(a->load ? (fs = atom_piece(c, n, a, s, (unsigned)ns, rs, 1))
 	                   : (fd = atom_piece(c, n, a, d, (unsigned)ns, rd, 0))))
 		return;

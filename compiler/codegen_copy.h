@@ -27,6 +27,7 @@ typedef struct {
 	CgCopyKind kind;
 	int load;            /* 1: memory -> registers; 0: registers -> memory */
 	unsigned bits;       /* bits per lane per access */
+	int buffer;          /* through a buffer descriptor (buffer_load/store, buffer ... lds) */
 } CgCopyAtom;
 
 /* 1 and *a filled when DECL (a D_ATOM node) is a copy atom; 0 otherwise. */
@@ -38,6 +39,14 @@ int cg_copy_atom(const Node *decl, CgCopyAtom *a);
  * WHY (size WN) says why, as a sentence fragment. */
 unsigned cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
                        int space, int is_src, char *why, size_t wn);
+
+/* Whether, for every thread t of a one-dimensional workgroup of BLOCK
+ * threads in waves of WAVE lanes, the LDS byte address of element 0 of view
+ * V is the address of its wave's first lane plus lane * LANE_STRIDE (the
+ * placement of a load straight to LDS). 1 yes, 0 no (WHY says where it
+ * fails), -1 when the address depends on values the check cannot follow. */
+int cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
+                         unsigned lane_stride, char *why, size_t wn);
 
 /* An upper bound of the byte span of tensor T, taking each 32-bit run-time
  * layout leaf as below 2^31, when that bound is below 4 GiB; else 0. */

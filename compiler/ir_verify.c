@@ -276,6 +276,11 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    ty(v, I->ops[1]).kind != IR_I32)
 			err(v, r, "shfl_xor moves a 32-bit scalar with an i32 lane mask");
 		break;
+	case IR_OP_LDSDMA:
+		if ((I->nops != 2 && I->nops != 4) || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
+		    !ir_is_tensor((IrOp)f->inst[I->ops[I->nops / 2]].op))
+			err(v, r, "lds_dma takes a source and an LDS tensor (with offsets after lower-layout)");
+		break;
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)
 			err(v, r, "setprio takes 0..3");

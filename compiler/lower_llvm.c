@@ -288,6 +288,50 @@ lower_st(Lw *w, IrRef r)
 	LLVMSetAlignment(s, access_align(T, ty));
 }
 
+/* the lane's index in its wave (mbcnt) */
+static LLVMValueRef
+lane_index(Lw *w)
+{
+	LLVMTypeRef i32 = i32t(w), p2[2] = { i32, i32 };
+	LLVMValueRef a2[2] = { ci32(w, -1), ci32(w, 0) }, lane;
+	lane = call(w, "llvm.amdgcn.mbcnt.lo", i32, p2, a2, 2);
+	if (w->t->wave_size == 64) {
+		a2[1] = lane;
+		lane = call(w, "llvm.amdgcn.mbcnt.hi", i32, p2, a2, 2);
+	}
+	return lane;
+}
+
+/* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
+ * M0 = readfirstlane(this lane's LDS address - l * stride) (codegen checked
+ * that every lane's destination follows that rule). */
+static void
+lower_lds_dma(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	IrTensor *S = &w->f->tensor[w->f->inst[I->ops[0]].aux];
+	IrTensor *D = &w->f->tensor[w->f->inst[I->ops[2]].aux];
+	LLVMTypeRef i32 = i32t(w), i8 = LLVMInt8TypeInContext(w->ctx);
+	LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), vt = LLVMVoidTypeInContext(w->ctx);
+	LLVMValueRef lds = LLVMBuildAdd(w->b, byte_offset(w, w->val[I->ops[3]], D->elem, i32),
+	                                ci32(w, D->lds_offset), "");
+	LLVMValueRef base = LLVMBuildSub(w->b, lds, LLVMBuildMul(w->b, lane_index(w), ci32(w, I->imm[1]), ""), "");
+	LLVMValueRef m0 = call(w, "llvm.amdgcn.readfirstlane.i32", i32, &i32, &base, 1);
+	LLVMValueRef lp = LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &m0, 1, "");
+
+	if (S->addr == IR_ADDR_BUFFER) {
+		LLVMTypeRef pt[7] = { LLVMPointerTypeInContext(w->ctx, 8), p3, i32, i32, i32, i32, i32 };
+		LLVMValueRef a[7] = { w->val[I->ops[0]], lp, ci32(w, I->imm[0]),
+		                      byte_offset(w, w->val[I->ops[1]], S->elem, i32), ci32(w, 0), ci32(w, 0), ci32(w, 0) };
+		call(w, "llvm.amdgcn.raw.ptr.buffer.load.lds", vt, pt, a, 7);
+	} else {
+		LLVMTypeRef pt[5] = { LLVMPointerTypeInContext(w->ctx, 1), p3, i32, i32, i32 };
+		LLVMValueRef a[5] = { address(w, S, I->ops[0], w->val[I->ops[1]]), lp, ci32(w, I->imm[0]),
+		                      ci32(w, 0), ci32(w, 0) };
+		call(w, "llvm.amdgcn.global.load.lds", vt, pt, a, 5);
+	}
+}
+
 /* ---- schedule controls ---- */
 
 static void
@@ -642,6 +686,12 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		return;     /* folded into ld/st offsets by lower-layout */
 	case IR_OP_LD: lower_ld(w, r); return;
 	case IR_OP_ST: lower_st(w, r); return;
+	case IR_OP_LDSDMA:
+		if (I->nops != 4)
+			fail(w, r, "internal: lds_dma reached LLVM lowering before lower-layout");
+		else
+			lower_lds_dma(w, r);
+		return;
 	case IR_OP_TLOAD: case IR_OP_TSTORE:
 		fail(w, r, "internal: tload/tstore reached LLVM lowering (lower-layout did not run)");
 		return;

@@ -19,14 +19,14 @@ gen() { # bytes file
 	LC_ALL=C awk -v n="$1" 'BEGIN { s = 12345; for (i = 0; i < n; i++) { s = (s * 1103515245 + 12345) % 2147483648; printf "%c", 1 + int(s / 65536) % 255 } }' >"$2"
 }
 
-# roundtrip KERNEL ELEMS ELEM_BYTES GRID [N]: y must equal x
+# roundtrip KERNEL ELEMS ELEM_BYTES GRID [N [BLOCK]]: y must equal x
 roundtrip() {
-	k=$1 n=$2 eb=$3 grid=$4 arg=${5:-}
+	k=$1 n=$2 eb=$3 grid=$4 arg=${5:-} block=${6:-64}
 	bytes=$((n * eb))
 	gen "$bytes" "$TMP/$k.in"
 	rm -f "$TMP/$k.out"
 	if [ -n "$arg" ]; then set -- "i32=$arg"; else set --; fi
-	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
+	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block="$block" "buf=$bytes,in=$TMP/$k.in" \
 		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "$@" 2>&1); then
 		fail "copyatoms/$k" "flyc-sim failed:" "$out"
 	elif ! cmp "$TMP/$k.in" "$TMP/$k.out" >"$TMP/cmp" 2>&1; then
@@ -46,4 +46,11 @@ done
 roundtrip buf_b128_bf16 1536 2 3 1536
 roundtrip glb_b64_bf16 512 2 2 512
 roundtrip lds_b128_bf16 1024 2 2 1024
+# loads straight to LDS (two waves per workgroup: M0 per wave)
+for v in 1:32 3:96 4:128; do
+	V=${v%%:*} b=${v#*:}
+	tile=$((128 * V))
+	roundtrip "dma_glb_b$b" $((3 * tile)) 4 3 $((3 * tile)) 128
+	roundtrip "dma_buf_b$b" $((4 * tile)) 4 4 "" 128
+done
 exit 0
