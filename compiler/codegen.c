@@ -959,6 +959,14 @@ copy(Cg *c, Node *n)
 		s = to_type(c, s, vt);
 	}
 	c->b.loc = loc_of(c, n->span);
+	if (atom && atom->kind == CG_COPY_DS_TR) {
+		if (pn) {
+			unsupported(c, n->span, "a predicated transposed LDS read");
+			return;
+		}
+		bind(c, dn->u.name.sym, ir_b_ld_tr(&c->b, s, vt, (int)atom->elem_bits));
+		return;
+	}
 	if (!pn) {
 		if (s_view)
 			bind(c, dn->u.name.sym, load_view(c, s, nn, vec, force));

@@ -45,6 +45,7 @@ cg_copy_atom(const Node *decl, CgCopyAtom *a)
 	a->name = decl->u.atom.id;
 	a->bits = (unsigned)bits;
 	a->buffer = strstr(intr, "buffer") != NULL;
+	a->elem_bits = field_int(decl, "elem_bits") > 0 ? (unsigned)field_int(decl, "elem_bits") : 0;
 	a->load = strcmp(from, "reg") != 0;   /* memory -> registers or LDS */
 	if (!strcmp(to, "lds") && !strcmp(from, "global"))
 		a->kind = CG_COPY_LDS_DMA;
@@ -68,8 +69,18 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 	               (a->kind == CG_COPY_LDS_DMA && !is_src);
 
 	if (a->kind == CG_COPY_DS_TR) {
-		snprintf(why, wn, "transposed LDS reads are not lowered yet");
-		return 0;
+		if (a->elem_bits != 16 && a->elem_bits != 8) {
+			snprintf(why, wn, "flyc has no %u-bit element type for this transposed read yet", a->elem_bits);
+			return 0;
+		}
+		if (!is_src || space != IR_SPACE_LDS || eb != a->elem_bits || a->bits / eb != n || run % n) {
+			snprintf(why, wn, "a transposed read takes %u contiguous %u-bit elements per lane from LDS, "
+			         "and this is %u %s elements %s contiguous in runs of %lld", a->bits / a->elem_bits,
+			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_LDS ? "in LDS" : "not in LDS",
+			         (long long)run);
+			return 0;
+		}
+		return n;
 	}
 	if (a->kind == CG_COPY_LDS_DMA && is_src && space == IR_SPACE_GLOBAL) {
 		if (!eb || a->bits % eb || a->bits / eb != n || run % n) {

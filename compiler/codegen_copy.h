@@ -28,6 +28,7 @@ typedef struct {
 	int load;            /* 1: memory -> registers; 0: registers -> memory */
 	unsigned bits;       /* bits per lane per access */
 	int buffer;          /* through a buffer descriptor (buffer_load/store, buffer ... lds) */
+	unsigned elem_bits;  /* transposed reads: the element width exchanged (16, 8, 6, 4) */
 } CgCopyAtom;
 
 /* 1 and *a filled when DECL (a D_ATOM node) is a copy atom; 0 otherwise. */

@@ -206,11 +206,12 @@ view_origin(Em *e, IrRef v)
 	return swizzle(e, R->layout.sw, off);
 }
 
-/* lds_dma src, dst -> lds_dma src_root, src_off, lds_root, lds_off */
+/* lds_dma src, dst -> lds_dma src_root, src_off, lds_root, lds_off;
+ * ld_tr src -> ld_tr lds_root, lds_off */
 static void
 lower_dma(IrFunc *f, IrRef r)
 {
-	IrRef ops[4], src = f->inst[r].ops[0], dst = f->inst[r].ops[1];
+	IrRef ops[4], src = f->inst[r].ops[0], dst = f->inst[r].nops > 1 ? f->inst[r].ops[1] : 0;
 	IrTensor *S = &f->tensor[f->inst[ir_tensor_root(f, src)].aux];
 	uint32_t pos;
 	Em e;
@@ -224,12 +225,14 @@ lower_dma(IrFunc *f, IrRef r)
 	e.ity = ir_ty(S->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
 	ops[0] = ir_tensor_root(f, src);
 	ops[1] = view_origin(&e, src);
-	e.ity = ir_ty(IR_I32);
-	ops[2] = ir_tensor_root(f, dst);
-	ops[3] = view_origin(&e, dst);
+	if (dst) {
+		e.ity = ir_ty(IR_I32);
+		ops[2] = ir_tensor_root(f, dst);
+		ops[3] = view_origin(&e, dst);
+	}
 	f->inst[r].ops = ir_alloc(f->mod, sizeof ops);
 	memcpy(f->inst[r].ops, ops, sizeof ops);
-	f->inst[r].nops = 4;
+	f->inst[r].nops = dst ? 4 : 2;
 }
 
 int
@@ -247,7 +250,7 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		IrRef off, newops[3], root;
 		Em e;
 
-		if (I->op == IR_OP_LDSDMA && I->nops == 2) {
+		if ((I->op == IR_OP_LDSDMA && I->nops == 2) || (I->op == IR_OP_LDTR && I->nops == 1)) {
 			lower_dma(f, r);
 			continue;
 		}

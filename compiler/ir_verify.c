@@ -281,6 +281,11 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    !ir_is_tensor((IrOp)f->inst[I->ops[I->nops / 2]].op))
 			err(v, r, "lds_dma takes a source and an LDS tensor (with offsets after lower-layout)");
 		break;
+	case IR_OP_LDTR:
+		if ((I->nops != 1 && I->nops != 2) || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
+		    ir_scalar_bits((IrScalar)I->ty.kind) * I->ty.lanes != 64)
+			err(v, r, "ld_tr reads 64 bits per lane from an LDS tensor");
+		break;
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)
 			err(v, r, "setprio takes 0..3");

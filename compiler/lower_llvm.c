@@ -686,6 +686,20 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		return;     /* folded into ld/st offsets by lower-layout */
 	case IR_OP_LD: lower_ld(w, r); return;
 	case IR_OP_ST: lower_st(w, r); return;
+	case IR_OP_LDTR: {
+		IrTensor *T = &w->f->tensor[w->f->inst[I->ops[0]].aux];
+		LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), rt;
+		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16" : "llvm.amdgcn.ds.read.tr8.b64.v2i32";
+		LLVMValueRef p;
+		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8)) {
+			fail(w, r, "internal: ld_tr before lower-layout or of an unsupported width");
+			return;
+		}
+		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4) : LLVMVectorType(i32t(w), 2);
+		p = address(w, T, I->ops[0], w->val[I->ops[1]]);
+		v = LLVMBuildBitCast(w->b, call(w, name, rt, &p3, &p, 1), llty(w, I->ty), "");
+		break;
+	}
 	case IR_OP_LDSDMA:
 		if (I->nops != 4)
 			fail(w, r, "internal: lds_dma reached LLVM lowering before lower-layout");

@@ -10,7 +10,22 @@ if [ ! -x "$SIM" ]; then echo "SKIP: copyatoms (no flyc-sim)"; exit 0; fi
 src=$FLY_TOP/tests/copyatoms/atoms_gfx950.fly
 co=$TMP/atoms.hsaco
 if ! out=$("$FLYC" "$src" --offload-arch=gfx950 -o "$co" 2>&1); then
-	fail copyatoms/compile "$out"; exit 0
+	fail copyatoms/compile "$out"; # transposed LDS reads against the CPU model in tr.py
+transposed() { # KERNEL ELEMS ELEM_BYTES GRID
+	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3))
+	gen "$bytes" "$TMP/$k.in"
+	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
+		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "i32=$n" 2>&1); then
+		fail "copyatoms/$k" "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/tr.py" "$TMP/$k.in" "$TMP/$k.out" "$eb" 2>&1); then
+		fail "copyatoms/$k" "$out"
+	else
+		pass "copyatoms/$k"
+	fi
+}
+transposed tr_b16 512 2 2
+transposed tr_b8 1024 1 2
+exit 0
 fi
 pass copyatoms/compile
 
@@ -53,4 +68,19 @@ for v in 1:32 3:96 4:128; do
 	roundtrip "dma_glb_b$b" $((3 * tile)) 4 3 $((3 * tile)) 128
 	roundtrip "dma_buf_b$b" $((4 * tile)) 4 4 "" 128
 done
+# transposed LDS reads against the CPU model in tr.py
+transposed() { # KERNEL ELEMS ELEM_BYTES GRID
+	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3))
+	gen "$bytes" "$TMP/$k.in"
+	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
+		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "i32=$n" 2>&1); then
+		fail "copyatoms/$k" "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/tr.py" "$TMP/$k.in" "$TMP/$k.out" "$eb" 2>&1); then
+		fail "copyatoms/$k" "$out"
+	else
+		pass "copyatoms/$k"
+	fi
+}
+transposed tr_b16 512 2 2
+transposed tr_b8 1024 1 2
 exit 0
