@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "codegen_copy.h"
 #include "codegen_int.h"
 #include "emit.h"
 #include "ir.h"
@@ -727,21 +728,25 @@ contiguous(Cg *c, IrRef t)
 	int nf = 0;
 	int64_t expect = 1;
 
+	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
+
 	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
 	for (int i = 0; i < nf; i++) {
+		if (!fs[i]->dyn && fs[i]->value == 1)
+			continue;   /* an extent-1 mode, whatever its stride */
 		if (fs[i]->dyn || fd[i]->dyn)
 			break;
-		if (fs[i]->value == 1)
-			continue;
 		if (fd[i]->value != expect)
 			break;
 		expect *= fs[i]->value;
 	}
-	/* the root's swizzle keeps runs of 2^M elements together */
-	{
-		IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
-		if (R->layout.sw.b && expect > ((int64_t)1 << R->layout.sw.m))
-			expect = (int64_t)1 << R->layout.sw.m;
+	/* a swizzle (o ^ bits above M) keeps aligned runs of up to 2^M elements whole */
+	if (R->layout.sw.b) {
+		int64_t p = INT64_C(1) << R->layout.sw.m;
+		while (p > 1 && expect % p)
+			p /= 2;
+		if (expect > p)
+			expect = p;
 	}
 	return expect;
 }
@@ -799,10 +804,10 @@ zero_i32(Cg *c)
 
 /* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
 static IrRef
-load_view(Cg *c, IrRef t, unsigned n, int64_t run)
+load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force)
 {
 	IrTensor *T = tensor_of(c, t);
-	unsigned piece = piece_of(T->elem, n, run);
+	unsigned piece = force ? force : piece_of(T->elem, n, run);
 	IrRef acc;
 
 	if (n == 1) {
@@ -825,10 +830,10 @@ load_view(Cg *c, IrRef t, unsigned n, int64_t run)
 }
 
 static void
-store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run)
+store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 {
 	IrTensor *T = tensor_of(c, t);
-	unsigned piece = piece_of(T->elem, n, run);
+	unsigned piece = force ? force : piece_of(T->elem, n, run);
 
 	if (piece == n) {
 		IrRef co = zero_i32(c);
@@ -848,7 +853,53 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run)
 	}
 }
 
-static void copy_views(Cg *c, Node *n, IrRef s, IrRef d);
+static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
+
+/* The copy atom named by copy(ATOM|tiled_copy(ATOM, ...), src, dst), or NULL */
+static const CgCopyAtom *
+copy_atom_of(Node *n, CgCopyAtom *buf)
+{
+	Node *an = n->u.call.args.n == 3 ? n->u.call.args.v[0] : NULL;
+	if (!an || !an->type || !an->type->atom || !cg_copy_atom(an->type->atom, buf))
+		return NULL;
+	return buf;
+}
+
+/* Elements per access that atom a gives the view t (is_src: the copy's
+ * source), making the tensor's addressing follow the atom (buffer atoms:
+ * a descriptor, under the 4 GiB rule; global atoms: 64-bit addresses).
+ * 0 after a located error when the layouts do not allow the atom. */
+static unsigned
+atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t run, int is_src)
+{
+	IrRef root = ir_tensor_root(c->f, t);
+	IrTensor *T = tensor_of(c, t), *R = tensor_of(c, root);
+	char why[200];
+	unsigned per = cg_copy_check(a, T->elem, nn, run, (int)R->space, is_src, why, sizeof why);
+
+	if (!per) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+		c->failed = 1;
+		return 0;
+	}
+	if (a->kind == CG_COPY_BUFFER || a->kind == CG_COPY_GLOBAL || (a->kind == CG_COPY_LDS_DMA && is_src)) {
+		IrAddr want = a->buffer ? IR_ADDR_BUFFER : IR_ADDR_GLOBAL64;
+		if (R->addr != IR_ADDR_AUTO && R->addr != want) {
+			if (!c->failed)
+				diag_error(c->d, n->span, "copy atom '%s' addresses tensor '%s' %s, but another copy "
+				           "addresses it %s", a->name, R->name ? R->name : "?",
+				           want == IR_ADDR_BUFFER ? "by a buffer descriptor" : "by 64-bit global addresses",
+				           want == IR_ADDR_BUFFER ? "by 64-bit global addresses" : "by a buffer descriptor");
+			c->failed = 1;
+			return 0;
+		}
+		R->addr = want;
+		if (want == IR_ADDR_BUFFER && !R->span_bound && ir_layout_cosize(&R->layout) < 0)
+			R->span_bound = cg_span_bound_i32(c->f, R);
+	}
+	return per;
+}
 
 /* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
 static void
@@ -869,10 +920,12 @@ copy(Cg *c, Node *n)
 	dn = n->u.call.args.v[na - 1];
 	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
 		return;
+	CgCopyAtom abuf;
+	const CgCopyAtom *atom = copy_atom_of(n, &abuf);
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
 	if (s_view && d_view && !pn) {
 		c->b.loc = loc_of(c, n->span);
-		copy_views(c, n, s, d);
+		copy_views(c, n, s, d, atom);
 		return;
 	}
 	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
@@ -889,6 +942,9 @@ copy(Cg *c, Node *n)
 	unsigned nn = (unsigned)nel;
 	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
 	int64_t vec = contiguous(c, view);
+	unsigned force = 0;
+	if (atom && !(force = atom_piece(c, n, atom, view, nn, vec, s_view)))
+		return;
 	if (!s_view) {
 		if (c->f->inst[s].ty.lanes != vt.lanes) {
 			unsupported(c, n->span, "a copy between shapes of different sizes");
@@ -897,11 +953,19 @@ copy(Cg *c, Node *n)
 		s = to_type(c, s, vt);
 	}
 	c->b.loc = loc_of(c, n->span);
+	if (atom && atom->kind == CG_COPY_DS_TR) {
+		if (pn) {
+			unsupported(c, n->span, "a predicated transposed LDS read");
+			return;
+		}
+		bind(c, dn->u.name.sym, ir_b_ld_tr(&c->b, s, vt, (int)atom->elem_bits));
+		return;
+	}
 	if (!pn) {
 		if (s_view)
-			bind(c, dn->u.name.sym, load_view(c, s, nn, vec));
+			bind(c, dn->u.name.sym, load_view(c, s, nn, vec, force));
 		else
-			store_view(c, d, s, nn, vec);
+			store_view(c, d, s, nn, vec, force);
 		return;
 	}
 	/* predicated: all lanes in range -> the vector path; else element by element */
@@ -917,7 +981,7 @@ copy(Cg *c, Node *n)
 			return;
 		}
 		IrRef iff = ir_b_if(&c->b, all, 1, &vt);
-		IrRef fast = load_view(c, s, nn, vec);
+		IrRef fast = load_view(c, s, nn, vec, force);
 		ir_b_yield(&c->b, 1, &fast);
 		ir_b_else(&c->b);
 		IrRef acc = old;
@@ -940,7 +1004,7 @@ copy(Cg *c, Node *n)
 		return;
 	}
 	ir_b_if(&c->b, all, 0, NULL);
-	store_view(c, d, s, nn, vec);
+	store_view(c, d, s, nn, vec, force);
 	ir_b_else(&c->b);
 	for (unsigned v = 0; v < nn; v++) {
 		ir_b_if(&c->b, pv[v], 0, NULL);
@@ -963,7 +1027,7 @@ value_of(Cg *c, IrRef r, Span s)
 		unsupported(c, s, "using this tensor as a value");
 		return 0;
 	}
-	return load_view(c, r, (unsigned)n, contiguous(c, r));
+	return load_view(c, r, (unsigned)n, contiguous(c, r), 0);
 }
 
 /* op(a, b) for reduce: add, mul, max, min on ints or floats */
@@ -1210,9 +1274,46 @@ partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
 }
 
+/* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
+ * load straight to LDS per thread. The hardware puts lane l's bits at
+ * M0 + l * stride (4 bytes for b32, 16 for b96/b128), so the destination
+ * layout must place each thread there: checked for every thread of the
+ * workgroup (a located error otherwise). */
+static void
+copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns, int64_t rs, int64_t rd)
+{
+	IrTensor *D = tensor_of(c, ir_tensor_root(c->f, d));
+	unsigned block = c->f->block[0] * c->f->block[1] * c->f->block[2];
+	unsigned stride = a->bits == 32 ? 4 : 16;
+	char why[240];
+	int ok;
+
+	if (!atom_piece(c, n, a, s, ns, rs, 1))
+		return;
+	if (D->space != IR_SPACE_LDS || rd % ns) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: its destination must be %u "
+			           "contiguous elements in LDS", a->name, ns);
+		c->failed = 1;
+		return;
+	}
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		unsupported(c, n->span, "a load straight to LDS in a workgroup that is not one-dimensional");
+		return;
+	}
+	ok = cg_lds_dma_placement(c->f, d, block, 64, stride, why, sizeof why);
+	if (ok != 1) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+		c->failed = 1;
+		return;
+	}
+	ir_b_lds_dma(&c->b, s, d, (int)(a->bits / 8), (int)stride);
+}
+
 /* copy between two views of equal static size, element order colexicographic */
 static void
-copy_views(Cg *c, Node *n, IrRef s, IrRef d)
+copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 {
 	int64_t ns = view_size(c, s), nd = view_size(c, d);
 	if (ns <= 0 || ns != nd || ns > MAXLANES) {
@@ -1223,8 +1324,17 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d)
 		unsupported(c, n->span, "a copy between element types");
 		return;
 	}
-	IrRef v = load_view(c, s, (unsigned)ns, contiguous(c, s));
-	store_view(c, d, v, (unsigned)ns, contiguous(c, d));
+	int64_t rs = contiguous(c, s), rd = contiguous(c, d);
+	unsigned fs = 0, fd = 0;
+	if (a && a->kind == CG_COPY_LDS_DMA) {
+		copy_lds_dma(c, n, a, s, d, (unsigned)ns, rs, rd);
+		return;
+	}
+	if (a && !(a->load ? (fs = atom_piece(c, n, a, s, (unsigned)ns, rs, 1))
+	                   : (fd = atom_piece(c, n, a, d, (unsigned)ns, rd, 0))))
+		return;
+	IrRef v = load_view(c, s, (unsigned)ns, rs, fs);
+	store_view(c, d, v, (unsigned)ns, rd, fd);
 }
 
 /* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */

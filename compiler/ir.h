@@ -188,6 +188,12 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(TSTORE,  "tstore", -1, IR_SIDE)        /* tensor, value, coords... */ \
 	X(LD,      "ld",      2, IR_SIDE)        /* tensor, element offset (after lower-layout) */ \
 	X(ST,      "st",      3, IR_SIDE)        /* tensor, value, element offset */ \
+	X(LDSDMA,  "lds_dma", -1, IR_SIDE)       /* src view, dst view (each at coordinate 0); after lower-layout: \
+	                                            src root, src offset, LDS root, LDS offset. imm[0] bytes per lane, \
+	                                            imm[1] bytes between lanes in LDS: a load straight to LDS (gfx950) */ \
+	X(LDTR,    "ld_tr",  -1, IR_SIDE)        /* LDS view (at coordinate 0); after lower-layout: LDS root, offset. \
+	                                            Result <n x elem>: ds_read_b64_tr_b<imm[0]> (gfx950), the values \
+	                                            exchanged within groups of 16 lanes */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
 	X(MMA,     "mma",    -1, IR_SIDE)        /* a, b, c [, scale_a, scale_b]: D = A*B + C by the intrinsic named in sym; \
 	                                            imm[0]/imm[1] = A/B format codes of the scaled f8f6f4 form; convergent */ \
@@ -352,6 +358,10 @@ void ir_b_wait(IrBuilder *b, int vmem, int lds, int stores);   /* -1: don't wait
 void ir_b_sched_group(IrBuilder *b, int mask, int count, int sync_id);
 void ir_b_sched_barrier(IrBuilder *b, int mask);
 void ir_b_setprio(IrBuilder *b, int prio);
+/* global view src -> LDS view dst, BYTES per lane, lanes LANE_STRIDE bytes apart in LDS */
+void ir_b_lds_dma(IrBuilder *b, IrRef src, IrRef dst, int bytes, int lane_stride);
+/* transposed LDS read of view src (64 bits per lane of ELEM_BITS-bit elements) */
+IrRef ir_b_ld_tr(IrBuilder *b, IrRef src, IrType ty, int elem_bits);
 /* for i in [lb, ub) step s, with N loop-carried values starting at inits.
  * Moves the cursor into the body; *iv and iter[0..n) receive the body's
  * region arguments. Close with ir_b_yield + ir_b_end. Returns the loop (a

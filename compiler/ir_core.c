@@ -599,6 +599,23 @@ void ir_b_sched_group(IrBuilder *b, int mask, int count, int sid) { imm3(b, IR_O
 void ir_b_sched_barrier(IrBuilder *b, int mask) { imm3(b, IR_OP_SCHEDBAR, mask, 0, 0); }
 void ir_b_setprio(IrBuilder *b, int prio) { imm3(b, IR_OP_SETPRIO, prio, 0, 0); }
 
+IrRef
+ir_b_ld_tr(IrBuilder *b, IrRef src, IrType ty, int elem_bits)
+{
+	IrRef r = ir_b_inst(b, IR_OP_LDTR, ty, 1, &src);
+	b->fn->inst[r].imm[0] = elem_bits;
+	return r;
+}
+
+void
+ir_b_lds_dma(IrBuilder *b, IrRef src, IrRef dst, int bytes, int lane_stride)
+{
+	IrRef ops[2] = { src, dst };
+	IrRef r = ir_b_inst(b, IR_OP_LDSDMA, ir_ty(IR_VOID), 2, ops);
+	b->fn->inst[r].imm[0] = bytes;
+	b->fn->inst[r].imm[1] = lane_stride;
+}
+
 static IrRef
 rarg(IrFunc *f, IrRegion rg, unsigned index, IrType ty, IrLoc loc)
 {

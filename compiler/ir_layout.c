@@ -194,6 +194,47 @@ find_pos(IrFunc *f, IrRef r, uint32_t *pos)
 	return 0;
 }
 
+/* the root offset of element 0 of view v: views' offsets, then the root's swizzle */
+static IrRef
+view_origin(Em *e, IrRef v)
+{
+	IrFunc *f = e->f;
+	IrTensor *R = &f->tensor[f->inst[ir_tensor_root(f, v)].aux];
+	IrRef off = kconst(e, 0);
+	for (; f->inst[v].op == IR_OP_TVIEW; v = f->inst[v].ops[0])
+		off = bin(e, IR_OP_ADD, off, as_index(e, f->inst[v].ops[1]));
+	return swizzle(e, R->layout.sw, off);
+}
+
+/* lds_dma src, dst -> lds_dma src_root, src_off, lds_root, lds_off;
+ * ld_tr src -> ld_tr lds_root, lds_off */
+static void
+lower_dma(IrFunc *f, IrRef r)
+{
+	IrRef ops[4], src = f->inst[r].ops[0], dst = f->inst[r].nops > 1 ? f->inst[r].ops[1] : 0;
+	IrTensor *S = &f->tensor[f->inst[ir_tensor_root(f, src)].aux];
+	uint32_t pos;
+	Em e;
+
+	if (!find_pos(f, r, &pos))
+		IR_ICE("lds_dma not in its region");
+	e.f = f;
+	e.rg = f->inst[r].parent;
+	e.pos = pos;
+	e.loc = f->inst[r].loc;
+	e.ity = ir_ty(S->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
+	ops[0] = ir_tensor_root(f, src);
+	ops[1] = view_origin(&e, src);
+	if (dst) {
+		e.ity = ir_ty(IR_I32);
+		ops[2] = ir_tensor_root(f, dst);
+		ops[3] = view_origin(&e, dst);
+	}
+	f->inst[r].ops = ir_alloc(f->mod, sizeof ops);
+	memcpy(f->inst[r].ops, ops, sizeof ops);
+	f->inst[r].nops = dst ? 4 : 2;
+}
+
 int
 ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 {
@@ -209,6 +250,10 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		IrRef off, newops[3], root;
 		Em e;
 
+		if ((I->op == IR_OP_LDSDMA && I->nops == 2) || (I->op == IR_OP_LDTR && I->nops == 1)) {
+			lower_dma(f, r);
+			continue;
+		}
 		if (I->op != IR_OP_TLOAD && I->op != IR_OP_TSTORE)
 			continue;
 		first = I->op == IR_OP_TSTORE ? 2 : 1;

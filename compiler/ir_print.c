@@ -130,6 +130,10 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 	}
 	if (I->op == IR_OP_INSERT || I->op == IR_OP_PROJ)
 		fprintf(out, ", %" PRId64, I->imm[0]);
+	if (I->op == IR_OP_LDTR)
+		fprintf(out, " b%" PRId64, I->imm[0]);
+	if (I->op == IR_OP_LDSDMA)
+		fprintf(out, " bytes=%" PRId64 " lane_stride=%" PRId64, I->imm[0], I->imm[1]);
 	if (I->op == IR_OP_TVIEW || I->op == IR_OP_TIDENT) {
 		fputs(" : ", out);
 		fprintf(out, "%s ", ir_scalar_name(f->tensor[I->aux].elem));

@@ -282,6 +282,16 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    (I->nops == 5 && (!ir_ty_eq(ty(v, I->ops[3]), ir_ty(IR_I32)) || !ir_ty_eq(ty(v, I->ops[4]), ir_ty(IR_I32)))))
 			err(v, r, "mma takes vector operands a, b, an accumulator c of the result type and optional i32 scales");
 		break;
+	case IR_OP_LDSDMA:
+		if ((I->nops != 2 && I->nops != 4) || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
+		    !ir_is_tensor((IrOp)f->inst[I->ops[I->nops / 2]].op))
+			err(v, r, "lds_dma takes a source and an LDS tensor (with offsets after lower-layout)");
+		break;
+	case IR_OP_LDTR:
+		if ((I->nops != 1 && I->nops != 2) || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
+		    ir_scalar_bits((IrScalar)I->ty.kind) * I->ty.lanes != 64)
+			err(v, r, "ld_tr reads 64 bits per lane from an LDS tensor");
+		break;
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)
 			err(v, r, "setprio takes 0..3");

@@ -216,8 +216,14 @@ access_align(IrTensor *T, IrType t)
 	unsigned a = esize(T->elem) * t.lanes;
 	/* vector accesses promise natural alignment (the tiled copy's contract),
 	 * capped at 16 and at the base alignment */
+	/* 96 bits: ds_read/write_b96 need 16-byte aligned addresses (LLVM selects
+	 * them only at align 16; ds_read_b96 atoms promise it); in global memory
+	 * dwordx3 needs 4 */
+	if (a == 12)
+		a = T->space == IR_SPACE_LDS ? 16 : 4;
 	if (a > 16)
 		a = 16;
+	a &= -a;   /* a power of two */
 	if (T->space == IR_SPACE_GLOBAL && T->align && a > T->align)
 		a = T->align;
 	if (a < esize(T->elem))
@@ -280,6 +286,50 @@ lower_st(Lw *w, IrRef r)
 	LLVMValueRef p = address(w, T, tref, off);
 	LLVMValueRef s = LLVMBuildStore(w->b, v, p);
 	LLVMSetAlignment(s, access_align(T, ty));
+}
+
+/* the lane's index in its wave (mbcnt) */
+static LLVMValueRef
+lane_index(Lw *w)
+{
+	LLVMTypeRef i32 = i32t(w), p2[2] = { i32, i32 };
+	LLVMValueRef a2[2] = { ci32(w, -1), ci32(w, 0) }, lane;
+	lane = call(w, "llvm.amdgcn.mbcnt.lo", i32, p2, a2, 2);
+	if (w->t->wave_size == 64) {
+		a2[1] = lane;
+		lane = call(w, "llvm.amdgcn.mbcnt.hi", i32, p2, a2, 2);
+	}
+	return lane;
+}
+
+/* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
+ * M0 = readfirstlane(this lane's LDS address - l * stride) (codegen checked
+ * that every lane's destination follows that rule). */
+static void
+lower_lds_dma(Lw *w, IrRef r)
+{
+	IrInst *I = &w->f->inst[r];
+	IrTensor *S = &w->f->tensor[w->f->inst[I->ops[0]].aux];
+	IrTensor *D = &w->f->tensor[w->f->inst[I->ops[2]].aux];
+	LLVMTypeRef i32 = i32t(w), i8 = LLVMInt8TypeInContext(w->ctx);
+	LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), vt = LLVMVoidTypeInContext(w->ctx);
+	LLVMValueRef lds = LLVMBuildAdd(w->b, byte_offset(w, w->val[I->ops[3]], D->elem, i32),
+	                                ci32(w, D->lds_offset), "");
+	LLVMValueRef base = LLVMBuildSub(w->b, lds, LLVMBuildMul(w->b, lane_index(w), ci32(w, I->imm[1]), ""), "");
+	LLVMValueRef m0 = call(w, "llvm.amdgcn.readfirstlane.i32", i32, &i32, &base, 1);
+	LLVMValueRef lp = LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &m0, 1, "");
+
+	if (S->addr == IR_ADDR_BUFFER) {
+		LLVMTypeRef pt[7] = { LLVMPointerTypeInContext(w->ctx, 8), p3, i32, i32, i32, i32, i32 };
+		LLVMValueRef a[7] = { w->val[I->ops[0]], lp, ci32(w, I->imm[0]),
+		                      byte_offset(w, w->val[I->ops[1]], S->elem, i32), ci32(w, 0), ci32(w, 0), ci32(w, 0) };
+		call(w, "llvm.amdgcn.raw.ptr.buffer.load.lds", vt, pt, a, 7);
+	} else {
+		LLVMTypeRef pt[5] = { LLVMPointerTypeInContext(w->ctx, 1), p3, i32, i32, i32 };
+		LLVMValueRef a[5] = { address(w, S, I->ops[0], w->val[I->ops[1]]), lp, ci32(w, I->imm[0]),
+		                      ci32(w, 0), ci32(w, 0) };
+		call(w, "llvm.amdgcn.global.load.lds", vt, pt, a, 5);
+	}
 }
 
 /* ---- schedule controls ---- */
@@ -734,6 +784,26 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		return;     /* folded into ld/st offsets by lower-layout */
 	case IR_OP_LD: lower_ld(w, r); return;
 	case IR_OP_ST: lower_st(w, r); return;
+	case IR_OP_LDTR: {
+		IrTensor *T = &w->f->tensor[w->f->inst[I->ops[0]].aux];
+		LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), rt;
+		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16" : "llvm.amdgcn.ds.read.tr8.b64.v2i32";
+		LLVMValueRef p;
+		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8)) {
+			fail(w, r, "internal: ld_tr before lower-layout or of an unsupported width");
+			return;
+		}
+		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4) : LLVMVectorType(i32t(w), 2);
+		p = address(w, T, I->ops[0], w->val[I->ops[1]]);
+		v = LLVMBuildBitCast(w->b, call(w, name, rt, &p3, &p, 1), llty(w, I->ty), "");
+		break;
+	}
+	case IR_OP_LDSDMA:
+		if (I->nops != 4)
+			fail(w, r, "internal: lds_dma reached LLVM lowering before lower-layout");
+		else
+			lower_lds_dma(w, r);
+		return;
 	case IR_OP_TLOAD: case IR_OP_TSTORE:
 		fail(w, r, "internal: tload/tstore reached LLVM lowering (lower-layout did not run)");
 		return;

@@ -1,0 +1,290 @@
+/* Copy atoms in code generation: what an atom moves per access, and whether a
+ * copy's layouts allow it (see codegen_copy.h and docs/codegen.md "Copies"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen_copy.h"
+
+static const char *
+field_str(const Node *decl, const char *name)
+{
+	for (int i = 0; i < decl->u.atom.fields.n; i++) {
+		const Param *p = decl->u.atom.fields.v[i];
+		if (!strcmp(p->name, name) && p->value && p->value->kind == E_STR)
+			return p->value->u.str.s;
+	}
+	return NULL;
+}
+
+static int64_t
+field_int(const Node *decl, const char *name)
+{
+	for (int i = 0; i < decl->u.atom.fields.n; i++) {
+		const Param *p = decl->u.atom.fields.v[i];
+		if (!strcmp(p->name, name) && p->value && p->value->kind == E_INT)
+			return p->value->u.ival;
+	}
+	return -1;
+}
+
+int
+cg_copy_atom(const Node *decl, CgCopyAtom *a)
+{
+	const char *from, *to, *intr;
+	int64_t bits;
+
+	if (!decl || decl->kind != D_ATOM || !decl->u.atom.kind || strcmp(decl->u.atom.kind, "copy"))
+		return 0;
+	from = field_str(decl, "from");
+	to = field_str(decl, "to");
+	intr = field_str(decl, "intrinsic");
+	bits = field_int(decl, "bits");
+	if (!from || !to || !intr || bits <= 0 || bits > 128)
+		return 0;
+	memset(a, 0, sizeof *a);
+	a->name = decl->u.atom.id;
+	a->bits = (unsigned)bits;
+	a->buffer = strstr(intr, "buffer") != NULL;
+	a->elem_bits = field_int(decl, "elem_bits") > 0 ? (unsigned)field_int(decl, "elem_bits") : 0;
+	a->load = strcmp(from, "reg") != 0;   /* memory -> registers or LDS */
+	if (!strcmp(to, "lds") && !strcmp(from, "global"))
+		a->kind = CG_COPY_LDS_DMA;
+	else if (strstr(intr, ".ds.read.tr"))
+		a->kind = CG_COPY_DS_TR;
+	else if (!strcmp(from, "lds") || !strcmp(to, "lds"))
+		a->kind = CG_COPY_DS;
+	else if (a->buffer)
+		a->kind = CG_COPY_BUFFER;
+	else
+		a->kind = CG_COPY_GLOBAL;
+	return 1;
+}
+
+unsigned
+cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
+              int space, int is_src, char *why, size_t wn)
+{
+	unsigned eb = ir_scalar_bits(elem), per;
+	int want_lds = a->kind == CG_COPY_DS || a->kind == CG_COPY_DS_TR ||
+	               (a->kind == CG_COPY_LDS_DMA && !is_src);
+
+	if (a->kind == CG_COPY_DS_TR) {
+		if (a->elem_bits != 16 && a->elem_bits != 8) {
+			snprintf(why, wn, "flyc has no %u-bit element type for this transposed read yet", a->elem_bits);
+			return 0;
+		}
+		if (!is_src || space != IR_SPACE_LDS || eb != a->elem_bits || a->bits / eb != n || run % n) {
+			snprintf(why, wn, "a transposed read takes %u contiguous %u-bit elements per lane from LDS, "
+			         "and this is %u %s elements %s contiguous in runs of %lld", a->bits / a->elem_bits,
+			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_LDS ? "in LDS" : "not in LDS",
+			         (long long)run);
+			return 0;
+		}
+		return n;
+	}
+	if (a->kind == CG_COPY_LDS_DMA && is_src && space == IR_SPACE_GLOBAL) {
+		if (!eb || a->bits % eb || a->bits / eb != n || run % n) {
+			snprintf(why, wn, "a load straight to LDS moves %u contiguous bits per thread, and this "
+			         "thread's part of the source is %u %s elements contiguous in runs of %lld",
+			         a->bits, n, ir_scalar_name(elem), (long long)run);
+			return 0;
+		}
+		return n;
+	}
+	if (a->load != is_src) {
+		snprintf(why, wn, "it %s, but here the tensor is the copy's %s",
+		         a->load ? "loads from memory" : "stores to memory", is_src ? "source" : "destination");
+		return 0;
+	}
+	if (space == IR_SPACE_IDENTITY || (space == IR_SPACE_LDS) != want_lds) {
+		snprintf(why, wn, "it works on %s memory, but this tensor is %s",
+		         want_lds ? "LDS" : "global", space == IR_SPACE_LDS ? "in LDS" : "not in LDS");
+		return 0;
+	}
+	if (!eb || a->bits % eb) {
+		snprintf(why, wn, "its %u bits are not a whole number of %s elements", a->bits, ir_scalar_name(elem));
+		return 0;
+	}
+	per = a->bits / eb;
+	if (n % per) {
+		snprintf(why, wn, "it moves %u %s elements per access, and this view has %u", per,
+		         ir_scalar_name(elem), n);
+		return 0;
+	}
+	if (run % per) {
+		snprintf(why, wn, "it moves %u contiguous %s elements per access, and this view's elements "
+		         "are contiguous in runs of %lld", per, ir_scalar_name(elem), (long long)run);
+		return 0;
+	}
+	return per;
+}
+
+/* max |value| of a leaf: static, or below 2^31 for a 32-bit run-time value; -1 unknown */
+static int64_t
+leaf_max(const IrFunc *f, const IrTuple *t)
+{
+	if (!t->dyn)
+		return t->value < 0 ? -t->value : t->value;
+	if (f->inst[t->dyn].ty.kind == IR_I32 && f->inst[t->dyn].ty.lanes == 1)
+		return INT64_C(0x7FFFFFFF);
+	return -1;
+}
+
+/* adds sum over leaves of (shape-1)*|stride| into *acc, saturating at 2^62; 0 if unknown */
+static int
+cosize_bound(const IrFunc *f, const IrTuple *s, const IrTuple *d, uint64_t *acc)
+{
+	const uint64_t cap = UINT64_C(1) << 62;
+	if (s->n != d->n)
+		return 0;
+	if (s->n) {
+		for (int i = 0; i < s->n; i++)
+			if (!cosize_bound(f, s->kid[i], d->kid[i], acc))
+				return 0;
+		return 1;
+	}
+	int64_t ms = leaf_max(f, s), md = leaf_max(f, d);
+	if (ms < 0 || md < 0)
+		return 0;
+	if (ms == 0)
+		return 1;
+	uint64_t a = (uint64_t)(ms - 1), b = (uint64_t)md;
+	uint64_t p = (b && a > cap / b) ? cap : a * b;
+	*acc = *acc + p > cap ? cap : *acc + p;
+	return 1;
+}
+
+uint64_t
+cg_span_bound_i32(const IrFunc *f, const IrTensor *T)
+{
+	uint64_t acc = 0, bytes;
+	if (T->layout.sw.b || !cosize_bound(f, T->layout.shape, T->layout.stride, &acc) ||
+	    acc >= UINT64_C(0xFFFFFFFF))
+		return 0;
+	bytes = (acc + 1) * ((ir_scalar_bits(T->elem) + 7) / 8);
+	return bytes <= UINT64_C(0xFFFFFFFF) ? bytes : 0;
+}
+
+/* ---- placement of loads straight to LDS ---- */
+
+typedef struct {
+	const IrFunc *f;
+	int64_t tid;
+	uint64_t seed;
+	int bad;          /* depends on something not followed (memory, lanes) */
+} Ev;
+
+static int64_t
+wrap(IrType t, int64_t v)
+{
+	switch (t.kind) {
+	case IR_I1: return v & 1;
+	case IR_I8: return (int8_t)v;
+	case IR_I16: return (int16_t)v;
+	case IR_I32: return (int32_t)v;
+	default: return v;
+	}
+}
+
+/* the value of integer r for thread tid; values the same for the whole
+ * workgroup (arguments, block ids, loop counters) are pseudo-random per seed */
+static int64_t
+ev(Ev *e, IrRef r)
+{
+	const IrInst *I = &e->f->inst[r];
+	int64_t a = 0, b = 0;
+
+	if (e->bad)
+		return 0;
+	switch (I->op) {
+	case IR_OP_CONST: return I->imm[0];
+	case IR_OP_TID: return I->imm[0] == 0 ? e->tid : 0;
+	case IR_OP_WAVESIZE: return 64;
+	case IR_OP_ARG: case IR_OP_BID: case IR_OP_RARG: case IR_OP_PROJ: {
+		uint64_t h = (e->seed ^ (uint64_t)r * 0x9E3779B97F4A7C15u) * 0xBF58476D1CE4E5B9u;
+		return wrap(I->ty, (int64_t)((h >> 33) & 0xFFFF));
+	}
+	default: break;
+	}
+	if (!(ir_op_flags((IrOp)I->op) & IR_PURE) || I->ty.lanes != 1 || !ir_ty_is_int(I->ty)) {
+		e->bad = 1;
+		return 0;
+	}
+	if (I->nops >= 1)
+		a = ev(e, I->ops[0]);
+	if (I->nops >= 2)
+		b = ev(e, I->ops[1]);
+	switch (I->op) {
+	case IR_OP_ADD: return wrap(I->ty, a + b);
+	case IR_OP_SUB: return wrap(I->ty, a - b);
+	case IR_OP_MUL: return wrap(I->ty, a * b);
+	case IR_OP_DIV: case IR_OP_SDIV: return b ? wrap(I->ty, a / b) : 0;
+	case IR_OP_REM: case IR_OP_SREM: return b ? wrap(I->ty, a % b) : 0;
+	case IR_OP_AND: return a & b;
+	case IR_OP_OR: return a | b;
+	case IR_OP_XOR: return a ^ b;
+	case IR_OP_SHL: return wrap(I->ty, (int64_t)((uint64_t)a << (b & 63)));
+	case IR_OP_SHR: return wrap(I->ty, (int64_t)((uint64_t)a >> (b & 63)));
+	case IR_OP_MIN: return a < b ? a : b;
+	case IR_OP_MAX: return a > b ? a : b;
+	case IR_OP_CVT: return wrap(I->ty, a);
+	case IR_OP_SELECT: return a ? b : ev(e, I->ops[2]);
+	case IR_OP_CMP:
+		switch (I->imm[0]) {
+		case IR_EQ: return a == b;
+		case IR_NE: return a != b;
+		case IR_LT: case IR_ULT: return a < b;
+		case IR_LE: case IR_ULE: return a <= b;
+		case IR_GT: case IR_UGT: return a > b;
+		case IR_GE: case IR_UGE: return a >= b;
+		default: break;
+		}
+		break;
+	default: break;
+	}
+	e->bad = 1;
+	return 0;
+}
+
+/* byte address (relative to the LDS buffer) of element 0 of view v */
+static int64_t
+lds_addr(Ev *e, IrRef v)
+{
+	const IrFunc *f = e->f;
+	const IrTensor *R = &f->tensor[f->inst[ir_tensor_root(f, v)].aux];
+	int64_t off = 0;
+	for (; f->inst[v].op == IR_OP_TVIEW; v = f->inst[v].ops[0])
+		off += ev(e, f->inst[v].ops[1]);
+	if (R->layout.sw.b) {
+		const IrSwizzle sw = R->layout.sw;
+		int64_t mask = ((INT64_C(1) << sw.b) - 1) << (sw.m + sw.s);
+		off ^= (off & mask) >> sw.s;
+	}
+	return off * ((ir_scalar_bits(R->elem) + 7) / 8);
+}
+
+int
+cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
+                     unsigned lane_stride, char *why, size_t wn)
+{
+	for (uint64_t seed = 1; seed <= 2; seed++) {
+		int64_t first = 0;
+		for (unsigned t = 0; t < block; t++) {
+			Ev e = { f, (int64_t)t, seed * 0x5851F42D4C957F2Du, 0 };
+			int64_t a = lds_addr(&e, v);
+			if (e.bad) {
+				snprintf(why, wn, "its LDS address depends on values the compiler cannot follow");
+				return -1;
+			}
+			if (t % wave == 0)
+				first = a;
+			else if (a - first != (int64_t)(t % wave) * lane_stride) {
+				snprintf(why, wn, "the hardware writes lane %u's data %u bytes after lane 0's, but this "
+				         "layout places thread %u's elements %lld bytes after its wave's first lane",
+				         t % wave, (t % wave) * lane_stride, t, (long long)(a - first));
+				return 0;
+			}
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,86 @@
+# Copy-atom tier: every gfx950 register/LDS copy atom moves data through a
+# round trip on the simulator (global -> registers -> global, and
+# global -> registers -> LDS -> registers (another thread's) -> global),
+# compared byte for byte with the input. Kernels: tests/copyatoms/atoms_gfx950.fly.
+# The instructions each atom selects are checked by tests/codegen/copy-atoms.test.
+. "$FLY_TOP/tests/lib.sh"
+SIM=${FLY_SIM_BIN:-$BIN/flyc-sim}
+if [ ! -x "$FLYC" ]; then fail copyatoms/flyc "missing $FLYC (run make)"; exit 1; fi
+if [ ! -x "$SIM" ]; then echo "SKIP: copyatoms (no flyc-sim)"; exit 0; fi
+src=$FLY_TOP/tests/copyatoms/atoms_gfx950.fly
+co=$TMP/atoms.hsaco
+if ! out=$("$FLYC" "$src" --offload-arch=gfx950 -o "$co" 2>&1); then
+	fail copyatoms/compile "$out"; # transposed LDS reads against the CPU model in tr.py
+transposed() { # KERNEL ELEMS ELEM_BYTES GRID
+	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3))
+	gen "$bytes" "$TMP/$k.in"
+	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
+		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "i32=$n" 2>&1); then
+		fail "copyatoms/$k" "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/tr.py" "$TMP/$k.in" "$TMP/$k.out" "$eb" 2>&1); then
+		fail "copyatoms/$k" "$out"
+	else
+		pass "copyatoms/$k"
+	fi
+}
+transposed tr_b16 512 2 2
+transposed tr_b8 1024 1 2
+exit 0
+fi
+pass copyatoms/compile
+
+# input bytes: a deterministic pseudo-random pattern (never 0, never the fill 0x5A's whole buffer)
+gen() { # bytes file
+	LC_ALL=C awk -v n="$1" 'BEGIN { s = 12345; for (i = 0; i < n; i++) { s = (s * 1103515245 + 12345) % 2147483648; printf "%c", 1 + int(s / 65536) % 255 } }' >"$2"
+}
+
+# roundtrip KERNEL ELEMS ELEM_BYTES GRID [N [BLOCK]]: y must equal x
+roundtrip() {
+	k=$1 n=$2 eb=$3 grid=$4 arg=${5:-} block=${6:-64}
+	bytes=$((n * eb))
+	gen "$bytes" "$TMP/$k.in"
+	rm -f "$TMP/$k.out"
+	if [ -n "$arg" ]; then set -- "i32=$arg"; else set --; fi
+	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block="$block" "buf=$bytes,in=$TMP/$k.in" \
+		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "$@" 2>&1); then
+		fail "copyatoms/$k" "flyc-sim failed:" "$out"
+	elif ! cmp "$TMP/$k.in" "$TMP/$k.out" >"$TMP/cmp" 2>&1; then
+		fail "copyatoms/$k" "output differs from input: $(head -n 3 "$TMP/cmp")"
+	else
+		pass "copyatoms/$k"
+	fi
+}
+
+for v in 1:32 2:64 3:96 4:128; do
+	V=${v%%:*} b=${v#*:}
+	tile=$((64 * V))
+	roundtrip "buf_b$b" $((4 * tile)) 4 4
+	roundtrip "glb_b$b" $((3 * tile)) 4 3 $((3 * tile))
+	roundtrip "lds_b$b" $((2 * tile)) 4 2 $((2 * tile))
+done
+roundtrip buf_b128_bf16 1536 2 3 1536
+roundtrip glb_b64_bf16 512 2 2 512
+roundtrip lds_b128_bf16 1024 2 2 1024
+# loads straight to LDS (two waves per workgroup: M0 per wave)
+for v in 1:32 3:96 4:128; do
+	V=${v%%:*} b=${v#*:}
+	tile=$((128 * V))
+	roundtrip "dma_glb_b$b" $((3 * tile)) 4 3 $((3 * tile)) 128
+	roundtrip "dma_buf_b$b" $((4 * tile)) 4 4 "" 128
+done
+# transposed LDS reads against the CPU model in tr.py
+transposed() { # KERNEL ELEMS ELEM_BYTES GRID
+	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3))
+	gen "$bytes" "$TMP/$k.in"
+	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
+		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "i32=$n" 2>&1); then
+		fail "copyatoms/$k" "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/tr.py" "$TMP/$k.in" "$TMP/$k.out" "$eb" 2>&1); then
+		fail "copyatoms/$k" "$out"
+	else
+		pass "copyatoms/$k"
+	fi
+}
+transposed tr_b16 512 2 2
+transposed tr_b8 1024 1 2
+exit 0
