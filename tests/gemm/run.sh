@@ -21,7 +21,14 @@ fi
 shapes="256x128x128 128x384x64 200x128x64 128x128x96"
 if [ "${FLY_SAN:-0}" = 1 ]; then shapes="128x128x64 200x128x64"; fi
 if [ "${FLY_SLOW:-0}" = 1 ]; then shapes="$shapes 512x512x256 384x256x512"; fi
-FLYRT_LIB=$build/libflyrt.so python3 "$FLY_TOP/scripts/gemm_sim.py" "$co" gemm_nt_128x128 $shapes >"$TMP/out" 2>&1
+if [ "${FLY_SAN:-0}" = 1 ]; then
+	# libflyrt.so is sanitized: the sanitizer runtimes must come first in python's process
+	asan=$(${CC:-cc} -print-file-name=libasan.so) ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
+	FLYRT_LIB=$build/libflyrt.so LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 \
+		python3 "$FLY_TOP/scripts/gemm_sim.py" "$co" gemm_nt_128x128 $shapes >"$TMP/out" 2>&1
+else
+	FLYRT_LIB=$build/libflyrt.so python3 "$FLY_TOP/scripts/gemm_sim.py" "$co" gemm_nt_128x128 $shapes >"$TMP/out" 2>&1
+fi
 rc=$?
 # "PASS: gemm 256x128x128 max_err=..." -> "PASS: gemm/256x128x128"; unsupported
 # shapes -> "PASS: gemm/200x128x64-refused"; failures keep their details
