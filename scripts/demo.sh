@@ -14,8 +14,12 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 echo "demo: $(basename "$fly") for gfx950 (flyc -O3), run on the simulator"
 "$build/bin/flyc" "$fly" --offload-arch=gfx950 -O3 --resource-usage -o "$tmp/demo.hsaco" || {
 	echo "demo: FAIL (flyc)"; exit 1; }
+echo "gemm_nt_128x128 (4 waves, 128x128x64 tiles):"
 FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_128x128 \
 	256x256x128 128x384x64 200x128x64
 rc=$?
+echo "gemm_nt_256x128 (8 waves, 256x128x64 tiles):"
+FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_256x128 \
+	512x256x128 || rc=1
 [ $rc = 0 ] && echo "demo: PASS" || echo "demo: FAIL"
 exit $rc
