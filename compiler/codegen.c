@@ -2252,6 +2252,14 @@ kernel(Cg *c, SemaKernel *k)
 	for (int i = 0; i < 3; i++)
 		c->f->block[i] = (unsigned)(k->block[i] > 0 ? k->block[i] : 1);
 	c->f->waves_per_eu[0] = k->waves_per_eu;
+	if (k->targets) {
+		static const char *const names[] = { "gfx950", "gfx1201" };
+		char buf[64] = "";
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (k->targets & sema_target_bit(names[i]))
+				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "", names[i]);
+		c->f->archs = ir_strdup(c->m, buf);
+	}
 	/* parameters: first all declared, then their values (layouts may refer
 	 * to scalar parameters declared later) */
 	for (int i = 0; i < k->nparams; i++) {
@@ -2347,9 +2355,18 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 		const TgtDesc *t = tgt_find(opt->archs[a]);
 		if (!t)
 			continue;   /* emit_compile reports unknown arches */
+		int nfor = 0;
 		for (int i = 0; i < prog->nkernels && !c.failed; i++) {
 			AtomCheck ac = { &c, prog, t, 0 };
+			if (prog->kernels[i]->targets && !(prog->kernels[i]->targets & sema_target_bit(t->name)))
+				continue;   /* targets(...) excludes this arch */
+			nfor++;
 			check_atoms(&ac, prog->kernels[i]->decl->u.kernel.body);
+		}
+		if (!nfor && !c.failed) {
+			diag_error(d, SPAN_NONE, "no kernel of this file is for --offload-arch=%s: the targets(...) "
+			           "clause of every kernel excludes it", t->name);
+			c.failed = 1;
 		}
 	}
 	for (int i = 0; i < prog->nkernels && !c.failed; i++)
