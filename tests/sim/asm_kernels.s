@@ -6,6 +6,9 @@
 //   k_salu(int *out): scalar ALU results checked against ref.c
 //   k_valu(int *out): DPP, SDWA and other vector ALU results checked against ref.c
 //   k_kernarg_write: writes into its kernarg segment (a reported violation)
+//   k_bitop3(int *out): v_bitop3_b32 with inline-constant sources, as LLVM -O3 emits
+//     for swizzled LDS addresses: out[2l] = (x|64)^8 and out[2l+1] = (x|v)^8 with v = 64,
+//     x = l + 0x100 (the truth table 0x36 must survive a trailing inline constant)
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx950"
 	.text
 	.globl k_squares
@@ -21,6 +24,23 @@ k_squares:
 	s_endpgm
 .Lsq_end:
 	.size k_squares, .Lsq_end-k_squares
+
+	.globl k_bitop3
+	.p2align 8
+	.type k_bitop3,@function
+k_bitop3:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_and_b32 v0, 0x3ff, v0
+	v_add_u32 v2, 0x100, v0
+	v_bitop3_b32 v4, v2, 8, 64 bitop3:0x36
+	v_mov_b32 v3, 64
+	v_bitop3_b32 v5, v2, 8, v3 bitop3:0x36
+	v_lshlrev_b32 v1, 3, v0
+	s_waitcnt lgkmcnt(0)
+	global_store_dwordx2 v1, v[4:5], s[2:3]
+	s_endpgm
+.Lb3_end:
+	.size k_bitop3, .Lb3_end-k_bitop3
 
 	.globl k_unsupported
 	.p2align 8
@@ -312,6 +332,13 @@ k_kernarg_write:
 		.amdhsa_accum_offset 4
 	.end_amdhsa_kernel
 	.p2align 6
+	.amdhsa_kernel k_bitop3
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_next_free_vgpr 8
+		.amdhsa_next_free_sgpr 8
+		.amdhsa_accum_offset 8
+	.end_amdhsa_kernel
+	.p2align 6
 	.amdhsa_kernel k_unsupported
 		.amdhsa_user_sgpr_kernarg_segment_ptr 1
 		.amdhsa_next_free_vgpr 4
@@ -333,6 +360,17 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 8
     .vgpr_count: 4
+    .max_flat_workgroup_size: 256
+    .args: []
+  - .name: k_bitop3
+    .symbol: k_bitop3.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 8
     .max_flat_workgroup_size: 256
     .args: []
   - .name: k_salu

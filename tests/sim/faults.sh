@@ -41,6 +41,10 @@ if "$MC" -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj "$HERE/asm_kernels
 	   [ "$(od -An -v -td4 "$TMP/gi.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ want = NR <= 64 ? 30 + NR - 1 : 7; if ($1 != want) bad=1 } END { print NR, bad+0 }')" = "128 0" ]; then
 		pass "sim/asm-gpr-idx"
 	else fail "sim/asm-gpr-idx" "$(cat "$TMP/gi.log")" "$(od -An -td4 "$TMP/gi.bin" 2>/dev/null | head -3)"; fi
+	if "$SIM" "$TMP/asm.hsaco" k_bitop3 --grid=1 --block=64 --raw-kernarg buf=512,out=$TMP/b3.bin >"$TMP/b3.log" 2>&1 &&
+	   [ "$(od -An -v -td4 "$TMP/b3.bin" | tr -s ' \n' '\n\n' | sed '/^$/d' | awk '{ l = int((NR-1)/2); x = 256 + l; want = x - (x % 128 >= 64 ? 64 : 0) + 64; want = xor8(want); if ($1 != want) bad=1 } function xor8(v) { return (v % 16 >= 8) ? v - 8 : v + 8 } END { print NR, bad+0 }')" = "128 0" ]; then
+		pass "sim/asm-bitop3-inline-constants"
+	else fail "sim/asm-bitop3-inline-constants" "$(cat "$TMP/b3.log")" "$(od -An -tx4 "$TMP/b3.bin" 2>/dev/null | head -3)"; fi
 	mkdir -p "$TMP/salu"
 	if "$SIM" "$TMP/asm.hsaco" k_salu --grid=1 --block=64 --raw-kernarg buf=144,out=$TMP/salu/out0.bin >"$TMP/salu.log" 2>&1 &&
 	   "$TMP/ref" check salu "$TMP/salu" >"$TMP/salu.chk" 2>&1; then pass "sim/asm-salu"
