@@ -6,7 +6,9 @@
 #     including requires failures (FLYRT_ERROR_UNSUPPORTED);
 #   - the Python binding does the same (test_e2e.py);
 #   - `flyc --emit=launcher` writes launchers (a raw code object, a two-arch bundle) that a
-#     small C program (launcher_e2e.c) builds against libflyrt.a (and LLVM) and runs.
+#     small C program (launcher_e2e.c) builds against libflyrt.a (and LLVM) and runs;
+#   - every example and stdlib kernel compiles for gfx950 and gfx1201 with valid metadata,
+#     byte-identically when rebuilt (targets.sh).
 . "$FLY_TOP/tests/lib.sh"
 cd "$FLY_TOP" || exit 2
 case "$FLY_BUILD" in /*) B=$FLY_BUILD ;; *) B=$FLY_TOP/$FLY_BUILD ;; esac
@@ -79,6 +81,9 @@ if (cd "$TMP/cwd" && "$FLYC" "$FLY_TOP/examples/elementwise.fly" --emit=launcher
 else
 	fail "launcher: without -o, NAME.c and NAME.h in the current directory" "$(cat "$TMP/err")" "$(ls "$TMP/cwd")"
 fi
+
+# ---- every example and stdlib kernel, both targets ------------------------------------
+. tests/e2e/targets.sh
 
 # ---- Python --------------------------------------------------------------------------
 if ! command -v python3 >/dev/null 2>&1; then
