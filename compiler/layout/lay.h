@@ -42,9 +42,9 @@
  *
  * Errors.  No operation aborts.  A failing operation returns NULL and leaves
  * a message in ctx->err naming the violated condition, e.g.
- * "composition: stride divisibility condition violated (rest stride 3,
- * current shape 2)"; the first error wins, later calls with a NULL argument
- * return NULL silently.
+ * "composition: stride divisibility condition violated (rest stride 6 is
+ * neither a multiple of nor less than shape 4)"; the first error wins, later
+ * calls with a NULL argument return NULL silently.
  *
  * Memory.  All values live in an arena (`lay_arena`) owned by the caller and
  * freed in one call; values are immutable and freely shared.
@@ -62,8 +62,9 @@
  * int holding 4 as dynamic and sometimes choose a different, equivalent
  * shape).  (2) Operations CuTe rejects at compile time with static_assert are
  * errors here.  (3) ScaledBasis strides (identity layouts) are not modelled.
- * (4) Slicing a swizzled layout at a non-`_` coordinate keeps the swizzle and
- * adds the offset (CuTe tries to decay it to a plain layout).  (5) Tensors
+ * (4) Slicing a swizzled layout at known coordinates decays exactly as CuTe's
+ * slice_and_offset does; at run-time coordinates flyc keeps the swizzle and
+ * moves the offset inside it (CuTe tracks known bits with MixedBits).  (5) Tensors
  * are modelled as views: an offset and a layout (`lay_view`), printed
  * "OFFSET o LAYOUT".
  */

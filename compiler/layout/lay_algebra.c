@@ -1397,7 +1397,8 @@ to_mixed_bits(lay_ctx *c, const lay_val *s, const lay_val *d, const lay_val *crd
 			         (long long)sd);
 			return -1;
 		}
-		*out ^= crd->u.i->value * d->u.i->value;
+		/* MixedBits keep only the bits the mode can reach: (s-1)*d */
+		*out ^= (crd->u.i->value * d->u.i->value) & ((s->u.i->value - 1) * d->u.i->value);
 		return 0;
 	}
 	lay_fail(c, "slice: the coordinate does not match the swizzled layout's modes");

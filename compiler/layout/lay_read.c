@@ -391,6 +391,7 @@ callable(const lay_val *v)
 	return v && (lay_is_layoutish(v) || v->kind == LAY_SWIZZLE || v->kind == LAY_VIEW);
 }
 
+/* primary := INT | NAME | '_' | '(' list ')' | '[' list ']' | NAME '(' args ')' | 'Sw' '<' B ',' M ',' S '>' */
 static const lay_val *
 parse_primary(lay_reader *r)
 {
@@ -478,6 +479,7 @@ parse_primary(lay_reader *r)
 	}
 }
 
+/* postfix := primary ('(' args ')')*      -- applying a layout, swizzle or view */
 static const lay_val *
 parse_postfix(lay_reader *r)
 {
@@ -490,6 +492,7 @@ parse_postfix(lay_reader *r)
 	return v;
 }
 
+/* unary := '-'* postfix */
 static const lay_val *
 parse_unary(lay_reader *r)
 {
@@ -518,6 +521,7 @@ arith(lay_reader *r, lay_expr_kind k, const lay_val *a, const lay_val *b, const 
 	return iop(r->c, k, a, b);
 }
 
+/* term := unary (('*' | '/' | '%') unary)* */
 static const lay_val *
 parse_term(lay_reader *r)
 {
@@ -534,6 +538,7 @@ parse_term(lay_reader *r)
 	}
 }
 
+/* arith := term (('+' | '-') term)* */
 static const lay_val *
 parse_arith(lay_reader *r)
 {
@@ -549,6 +554,7 @@ parse_arith(lay_reader *r)
 	}
 }
 
+/* layout := arith (':' arith)? ('(' args ')')* */
 static const lay_val *
 parse_layout(lay_reader *r)
 {
@@ -589,6 +595,7 @@ parse_expr(lay_reader *r)
 	return v;
 }
 
+/* expr := layout ('o' layout)*   -- Sw o L, Sw o OFF o L, OFF o L (a view), A o B (composition) */
 static const lay_val *
 parse_expr1(lay_reader *r)
 {
@@ -616,6 +623,7 @@ parse_expr1(lay_reader *r)
 	return v;
 }
 
+/* line := 'let' NAME '=' expr | 'assume' NAME '%' INT '==' '0' | expr */
 const lay_val *
 lay_read_eval(lay_reader *r, const char *text, int *is_let)
 {
