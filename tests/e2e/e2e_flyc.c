@@ -110,17 +110,21 @@ t_elementwise(flyrt_device *dev, const char *path)
 		snprintf(msg, sizeof msg, "status %s, %d bad values, max error %g", flyrt_status_name(st), bad, maxerr);
 		report(st == FLYRT_SUCCESS && bad == 0, name, msg);
 		if (s == 0) {
-			/* x + 2 bytes: aligned(x, 16) also sets the argument's assumed alignment
-			 * (.flyc.meta "arg x ptr bf16 16"), which the runtime checks before the
-			 * requires predicates (docs/runtime.md): a status, nothing written */
+			/* x + 2 bytes: bf16-aligned, but requires aligned(x, 16) fails: the launch is
+			 * declined (unsupported), nothing written */
 			memset(o, 0xCD, bytes + pad);
 			flyrt_memcpy_htod(dev, dout, o, bytes + pad);
 			args[0] = flyrt_arg_ptr(dx + 2);
 			st = flyrt_launch(k, NULL, args, 5);
 			flyrt_memcpy_dtoh(dev, o, dout, bytes + pad);
 			snprintf(msg, sizeof msg, "status %s, output byte 0x%02x", flyrt_status_name(st), ((unsigned char *)o)[0]);
-			report(st == FLYRT_ERROR_MISALIGNED_POINTER && ((unsigned char *)o)[0] == 0xCD,
-			       "elementwise: x misaligned for aligned(x, 16) is refused, nothing written", msg);
+			report(st == FLYRT_ERROR_UNSUPPORTED && ((unsigned char *)o)[0] == 0xCD,
+			       "elementwise: x + 2 bytes fails requires aligned(x, 16): UNSUPPORTED, nothing written", msg);
+			/* x + 1 byte is not even bf16-aligned: an argument error */
+			args[0] = flyrt_arg_ptr(dx + 1);
+			st = flyrt_launch(k, NULL, args, 5);
+			report(st == FLYRT_ERROR_MISALIGNED_POINTER, "elementwise: x + 1 byte is MISALIGNED_POINTER",
+			       flyrt_status_name(st));
 		}
 		flyrt_free(dev, dx);
 		flyrt_free(dev, dy);
