@@ -4,22 +4,29 @@
 # libflyrt (python/flyrt.py) on the simulator for a few shapes against a CPU
 # reference (scripts/gemm_sim.py), including a shape its `requires` refuses.
 # Exit status 1 when any shape fails.
+# Another example: set DEMO_FLY and DEMO_PY (a script shaped like scripts/demo.py,
+# which runs examples/elementwise.fly).
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 case "$build" in /*) ;; *) build=$top/$build ;; esac
-fly=$top/examples/gemm_bf16.fly
+fly=${DEMO_FLY:-$top/examples/gemm_bf16.fly}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 echo "demo: $(basename "$fly") for gfx950 (flyc -O3), run on the simulator"
 "$build/bin/flyc" "$fly" --offload-arch=gfx950 -O3 --resource-usage -o "$tmp/demo.hsaco" || {
 	echo "demo: FAIL (flyc)"; exit 1; }
-echo "gemm_nt_128x128 (4 waves, 128x128x64 tiles):"
-FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_128x128 \
-	256x256x128 128x384x64 200x128x64
-rc=$?
-echo "gemm_nt_256x128 (8 waves, 256x128x64 tiles):"
-FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_256x128 \
-	512x256x128 || rc=1
+if [ -n "${DEMO_FLY:-}" ]; then
+	FLYRT_LIB="$build/libflyrt.so" FLY_DEVICE=sim python3 "${DEMO_PY:-$top/scripts/demo.py}" "$tmp/demo.hsaco"
+	rc=$?
+else
+	echo "gemm_nt_128x128 (4 waves, 128x128x64 tiles):"
+	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_128x128 \
+		256x256x128 128x384x64 200x128x64
+	rc=$?
+	echo "gemm_nt_256x128 (8 waves, 256x128x64 tiles):"
+	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_256x128 \
+		512x256x128 || rc=1
+fi
 [ $rc = 0 ] && echo "demo: PASS" || echo "demo: FAIL"
 exit $rc
