@@ -20,7 +20,9 @@
  *     convert<T>, tensor element reads t[i, j], min/max/ceil_div, sqrt,
  *     rsqrt, exp2, fma;
  *   - schedule controls: barrier(), wait(vmem=N, lds=N), sched_group(kind, n),
- *     sched_barrier(), setprio(n).
+ *     sched_barrier(), setprio(n);
+ *   - tiled MMAs, their partitions and fragments, gemm, fill: codegen_mma.c
+ *     (dispatched from call(); shared helpers in codegen_int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
