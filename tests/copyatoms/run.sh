@@ -46,6 +46,16 @@ else
 			fi
 		done
 	done
+	# schedule controls inside the pipeline blocks do not change the result
+	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
+	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
+		"buf=1024,fill=0x5A,out=$TMP/pout.bin" i32=5 2>&1); then
+		fail copyatoms/pipe_sched "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check 5 "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+		fail copyatoms/pipe_sched "$out"
+	else
+		pass copyatoms/pipe_sched
+	fi
 fi
 exit 0
 fi
@@ -126,5 +136,15 @@ else
 			fi
 		done
 	done
+	# schedule controls inside the pipeline blocks do not change the result
+	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
+	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
+		"buf=1024,fill=0x5A,out=$TMP/pout.bin" i32=5 2>&1); then
+		fail copyatoms/pipe_sched "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check 5 "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+		fail copyatoms/pipe_sched "$out"
+	else
+		pass copyatoms/pipe_sched
+	fi
 fi
 exit 0
