@@ -77,6 +77,9 @@ SOFLYRT  := $(BUILD)/libflyrt.so
 
 .PHONY: all tests check check-gpu demo bench install fuzz clean install-deps help
 .DELETE_ON_ERROR:
+# Keep generated sources and objects of tools and tests (make would otherwise delete
+# them as intermediates and rebuild them every time).
+.SECONDARY:
 
 all: $(FLYC) $(TOOLS) $(LIBFLYRT) $(SOFLYRT)
 
@@ -161,12 +164,14 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/doc/flyc
+	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/flyc/python \
+	           $(DESTDIR)$(PREFIX)/share/doc/flyc
 	install -m 755 $(FLYC) $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBFLYRT) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOFLYRT) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/include/*.h $(DESTDIR)$(PREFIX)/include/
 	cp -R stdlib/. $(DESTDIR)$(PREFIX)/share/flyc/stdlib/
+	install -m 644 python/flyrt.py $(DESTDIR)$(PREFIX)/share/flyc/python/
 	cp -R docs/. README.md $(DESTDIR)$(PREFIX)/share/doc/flyc/
 
 clean:

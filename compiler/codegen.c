@@ -179,6 +179,62 @@ sput(Str *s, const char *t)
 	s->p[s->n] = 0;
 }
 
+static void rpn(Cg *c, Node *n, Str *s);
+
+/* The declared layout's shape (which 0) or stride (which 1) of a tensor
+ * parameter named by n, or NULL. A shape-only declaration has no stride. */
+static Node *
+param_layout_part(Node *n, int which)
+{
+	const Type *t;
+	const Node *lay;
+
+	if (n->kind != E_NAME || !n->u.name.sym || n->u.name.sym->kind != SYM_PARAM)
+		return NULL;
+	t = n->u.name.sym->type;
+	if (!t || t->kind != TY_TENSOR || !t->layout)
+		return NULL;
+	lay = t->layout;
+	if (lay->kind == E_LAYOUT)
+		return which ? lay->u.binary.r : lay->u.binary.l;
+	return which ? NULL : (Node *)lay;
+}
+
+/* shape(A) / stride(A) of a tensor parameter, as its declared tuple (or leaf). */
+static Node *
+layout_query(Node *n)
+{
+	const char *fn;
+
+	if (n->kind != E_CALL || n->u.call.callee->kind != E_NAME || n->u.call.args.n != 1)
+		return NULL;
+	fn = n->u.call.callee->u.name.id;
+	if (!strcmp(fn, "shape"))
+		return param_layout_part(n->u.call.args.v[0], 0);
+	if (!strcmp(fn, "stride"))
+		return param_layout_part(n->u.call.args.v[0], 1);
+	return NULL;
+}
+
+/* The product of every leaf of a (nested) shape tuple. */
+static void
+rpn_product(Cg *c, Node *n, Str *s)
+{
+	if (n->kind != E_TUPLE || (n->cval && n->cval->kind == VAL_INT)) {
+		rpn(c, n, s);
+		return;
+	}
+	if (n->u.list.n == 0) {
+		sput(s, "1");
+		return;
+	}
+	for (int i = 0; i < n->u.list.n; i++) {
+		rpn_product(c, n->u.list.v[i], s);
+		if (i)
+			sput(s, "*");
+	}
+}
+
 static void
 rpn(Cg *c, Node *n, Str *s)
 {
@@ -238,6 +294,57 @@ rpn(Cg *c, Node *n, Str *s)
 			rpn(c, n->u.call.args.v[1], s);
 			sput(s, fn);
 			return;
+		}
+		/* get(shape(A), i), get(stride(A), i): the declared mode i */
+		if (fn && !strcmp(fn, "get") && n->u.call.args.n == 2 && n->u.call.args.v[1]->cval &&
+		    n->u.call.args.v[1]->cval->kind == VAL_INT) {
+			Node *tup = layout_query(n->u.call.args.v[0]);
+			if (!tup && n->u.call.args.v[0]->kind == E_TUPLE)
+				tup = n->u.call.args.v[0];
+			int64_t i = n->u.call.args.v[1]->cval->i;
+			if (tup && tup->kind == E_TUPLE && i >= 0 && i < tup->u.list.n) {
+				rpn(c, tup->u.list.v[i], s);
+				return;
+			}
+			if (tup && tup->kind != E_TUPLE && i == 0) {
+				rpn(c, tup, s);
+				return;
+			}
+			break;
+		}
+		/* shape(A) / stride(A) of a rank-1 tensor: its one mode */
+		if (fn && (!strcmp(fn, "shape") || !strcmp(fn, "stride")) && n->u.call.args.n == 1) {
+			Node *tup = layout_query(n);
+			while (tup && tup->kind == E_TUPLE && tup->u.list.n == 1)
+				tup = tup->u.list.v[0];
+			if (tup && tup->kind != E_TUPLE) {
+				rpn(c, tup, s);
+				return;
+			}
+			break;
+		}
+		/* size(A), size(shape(A)), size(A, i): products of the declared shape */
+		if (fn && !strcmp(fn, "size") && (n->u.call.args.n == 1 || n->u.call.args.n == 2)) {
+			Node *a0 = n->u.call.args.v[0];
+			Node *tup = param_layout_part(a0, 0);
+			if (!tup)
+				tup = layout_query(a0);
+			if (!tup && a0->kind == E_TUPLE)
+				tup = a0;
+			if (tup && n->u.call.args.n == 2) {
+				Node *ix = n->u.call.args.v[1];
+				if (!ix->cval || ix->cval->kind != VAL_INT)
+					break;
+				if (tup->kind == E_TUPLE && ix->cval->i >= 0 && ix->cval->i < tup->u.list.n)
+					tup = tup->u.list.v[ix->cval->i];
+				else if (tup->kind == E_TUPLE || ix->cval->i != 0)
+					break;
+			}
+			if (tup) {
+				rpn_product(c, tup, s);
+				return;
+			}
+			break;
 		}
 		if (fn && !strcmp(fn, "aligned") && n->u.call.args.n == 2 &&
 		    n->u.call.args.v[0]->kind == E_NAME) {
@@ -2375,6 +2482,14 @@ kernel(Cg *c, SemaKernel *k)
 	for (int i = 0; i < 3; i++)
 		c->f->block[i] = (unsigned)(k->block[i] > 0 ? k->block[i] : 1);
 	c->f->waves_per_eu[0] = k->waves_per_eu;
+	if (k->targets) {
+		static const char *const names[] = { "gfx950", "gfx1201" };
+		char buf[64] = "";
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (k->targets & sema_target_bit(names[i]))
+				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "", names[i]);
+		c->f->archs = ir_strdup(c->m, buf);
+	}
 	/* parameters: first all declared, then their values (layouts may refer
 	 * to scalar parameters declared later) */
 	for (int i = 0; i < k->nparams; i++) {
@@ -2428,7 +2543,16 @@ kernel(Cg *c, SemaKernel *k)
 		if (k->grid[i])
 			c->f->grid_rpn[i] = rpn_of(c, k->grid[i], "grid formula");
 	for (int r = 0; r < k->requires.n && !c->failed; r++) {
-		const char *q = rpn_of(c, k->requires.v[r], "requires predicate");
+		Node *rq = k->requires.v[r];
+		if (rq->cval && (rq->cval->kind == VAL_BOOL || rq->cval->kind == VAL_INT)) {
+			/* folded by the checker: true ones hold for every launch */
+			if (!rq->cval->i) {
+				diag_error(c->d, rq->span, "requirement is false for instance '%s'", k->name);
+				c->failed = 1;
+			}
+			continue;
+		}
+		const char *q = rpn_of(c, rq, "requires predicate");
 		if (q)
 			ir_func_requires(c->f, q, source_text(c, k->requires.v[r]->span));
 	}
@@ -2461,9 +2585,18 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 		const TgtDesc *t = tgt_find(opt->archs[a]);
 		if (!t)
 			continue;   /* emit_compile reports unknown arches */
+		int nfor = 0;
 		for (int i = 0; i < prog->nkernels && !c.failed; i++) {
 			AtomCheck ac = { &c, prog, t, 0 };
+			if (prog->kernels[i]->targets && !(prog->kernels[i]->targets & sema_target_bit(t->name)))
+				continue;   /* targets(...) excludes this arch */
+			nfor++;
 			check_atoms(&ac, prog->kernels[i]->decl->u.kernel.body);
+		}
+		if (!nfor && !c.failed) {
+			diag_error(d, SPAN_NONE, "no kernel of this file is for --offload-arch=%s: the targets(...) "
+			           "clause of every kernel excludes it", t->name);
+			c.failed = 1;
 		}
 	}
 	for (int i = 0; i < prog->nkernels && !c.failed; i++)

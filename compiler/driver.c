@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "driver.h"
 #include "fileio.h"
+#include "launcher.h"
 #include "sema.h"
 #include "syntax.h"
 
@@ -453,6 +454,82 @@ write_depfile(const DrvOptions *o, const SemaProgram *p, const char *out, Diag *
 	free(buf);
 }
 
+/*
+ * --emit=launcher: compile to a code object (a raw object, or a bundle for several
+ * --offload-arch) in a temporary file, then write NAME.h and NAME.c next to each
+ * other (launcher.h). -o names the .c file (its .h goes beside it), or an existing
+ * directory (NAME is then the input's base name); without -o, NAME.c and NAME.h in
+ * the current directory.
+ */
+static int
+emit_launcher(const DrvOptions *o, SemaProgram *prog, Diag *d)
+{
+	DrvOptions co = *o;
+	char tmp[] = "/tmp/flyc-launcher-XXXXXX", err[512];
+	char *dir = NULL, *name = NULL, *obj = NULL;
+	const char *in = strcmp(o->input, "-") ? o->input : "out.fly";
+	const char *out = o->output;
+	struct stat st;
+	size_t n = 0;
+	int fd, rc = 1;
+
+	if (out && !strcmp(out, "-")) {
+		diag_error(d, SPAN_NONE, "--emit=launcher writes two files (NAME.h, NAME.c): -o names the .c "
+		           "file or a directory, not standard output");
+		return 1;
+	}
+	if (!out || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
+		const char *b = strrchr(in, '/');
+		b = b ? b + 1 : in;
+		dir = strdup(out ? out : ".");
+		name = strdup(b);
+		if (!dir || !name)
+			ice("out of memory");
+		if (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".fly"))
+			name[strlen(name) - 4] = 0;
+		for (char *p = name; *p; p++)   /* the input's base name as a C identifier */
+			if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			      (p > name && *p >= '0' && *p <= '9')))
+				*p = '_';
+	} else {
+		const char *b = strrchr(out, '/');
+		size_t bl;
+		dir = b ? strndup(out, (size_t)(b - out) + (b == out)) : strdup(".");
+		name = strdup(b ? b + 1 : out);
+		if (!dir || !name)
+			ice("out of memory");
+		bl = strlen(name);
+		if (bl > 2 && (!strcmp(name + bl - 2, ".c") || !strcmp(name + bl - 2, ".h")))
+			name[bl - 2] = 0;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		diag_error(d, SPAN_NONE, "cannot create a temporary file: %s", strerror(errno));
+		goto done;
+	}
+	close(fd);
+	co.emit = DRV_EMIT_DEFAULT;
+	co.output = tmp;
+	if (cg_run(&co, prog, d) || diag_errors(d))
+		goto done;
+	obj = read_all(tmp, &n);
+	if (!obj) {
+		diag_error(d, SPAN_NONE, "cannot read the code object back: %s", strerror(errno));
+		goto done;
+	}
+	if (drv_emit_launcher(obj, n, name, dir, err, sizeof err)) {
+		diag_error(d, SPAN_NONE, "--emit=launcher: %s", err);
+		goto done;
+	}
+	rc = 0;
+done:
+	unlink(tmp);
+	free(obj);
+	free(dir);
+	free(name);
+	return rc;
+}
+
 int
 drv_compile_main(int argc, char **argv)
 {
@@ -533,7 +610,7 @@ drv_compile_main(int argc, char **argv)
 		free(buf);
 		goto out;
 	}
-	rc = cg_run(&o, prog, d);
+	rc = o.emit == DRV_EMIT_LAUNCHER ? emit_launcher(&o, prog, d) : cg_run(&o, prog, d);
 	if (rc == 0 && diag_errors(d))
 		rc = 1;
 	if (rc == 0 && (o.dep_MD || o.dep_MF)) {

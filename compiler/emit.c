@@ -384,10 +384,61 @@ ir_text(IrModule *m, Buf *out)
 	free(p);
 }
 
+/* Whether f is for arch (its targets(...) list names it, or it has none). */
+static int
+func_for_arch(const IrFunc *f, const char *arch)
+{
+	size_t n = strlen(arch);
+
+	if (!f->archs)
+		return 1;
+	for (const char *p = f->archs; *p; ) {
+		size_t w = strcspn(p, " ");
+		if (w == n && !strncmp(p, arch, n))
+			return 1;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+static int compile_arch_funcs(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem,
+                              Buf *out, IrDiag *d);
+
+/* Compiles the kernels of m that are for t (targets(...)) into out. */
+static int
+compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem, Buf *out,
+             IrDiag *d)
+{
+	IrFunc **all = m->func, **some;
+	uint32_t nall = m->nfunc, n = 0;
+	int rc;
+
+	some = calloc(nall ? nall : 1, sizeof *some);
+	if (!some)
+		IR_ICE("out of memory");
+	for (uint32_t i = 0; i < nall; i++)
+		if (func_for_arch(all[i], t->name))
+			some[n++] = all[i];
+	if (n == 0) {
+		errl(d, "no kernel is for --offload-arch=%s: targets(...) excludes every kernel of the file%s",
+		     t->name, "");
+		free(some);
+		return 1;
+	}
+	m->func = some;
+	m->nfunc = n;
+	rc = compile_arch_funcs(m, o, t, stem, out, d);
+	m->func = all;
+	m->nfunc = nall;
+	free(some);
+	return rc;
+}
+
 /* Compiles m for one arch into out (text or code object per o->emit).
  * Returns 0, 1 on error, 2 when stopped by --stop-after (out holds the IR). */
 static int
-compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem, Buf *out,
+compile_arch_funcs(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem, Buf *out,
              IrDiag *d)
 {
 	LLVMContextRef ctx;

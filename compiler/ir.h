@@ -268,6 +268,7 @@ typedef struct {
 	IrRegionData *reg; uint32_t nreg, capreg;   /* [0] unused, [1] body */
 	IrTensor *tensor; uint32_t ntensor, captensor;
 	uint32_t lds_bytes;           /* total LDS, set by lds-alloc */
+	const char *archs;            /* targets(...): the arch names (space-separated) it is for; NULL = all */
 } IrFunc;
 
 struct IrModule {

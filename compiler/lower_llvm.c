@@ -938,8 +938,17 @@ ir_meta_text(const IrModule *m)
 		meta_line(&b, &len, &cap, "kernel %s\n", f->name);
 		for (uint32_t i = 0; i < f->nparam; i++) {
 			const IrParam *p = &f->param[i];
-			if (p->kind == IR_PARAM_PTR)
-				meta_line(&b, &len, &cap, "arg %s ptr %s %u\n", p->name, ir_scalar_name(p->ty), p->align);
+			if (p->kind == IR_PARAM_PTR) {
+				/* an alignment a requires predicate tests (@NAME ...) is left to it, so a
+				 * launch that breaks it is declined (unsupported), not an argument error */
+				unsigned al = p->align, el = (ir_scalar_bits(p->ty) + 7) / 8;
+				size_t nl = strlen(p->name);
+				for (uint32_t r = 0; r < f->nreq; r++)
+					if (f->req_rpn[r][0] == '@' && !strncmp(f->req_rpn[r] + 1, p->name, nl) &&
+					    f->req_rpn[r][1 + nl] == ' ')
+						al = el ? el : 1;
+				meta_line(&b, &len, &cap, "arg %s ptr %s %u\n", p->name, ir_scalar_name(p->ty), al);
+			}
 			else
 				meta_line(&b, &len, &cap, "arg %s val %s\n", p->name, ir_scalar_name(p->ty));
 		}

@@ -19,8 +19,9 @@ to the argument's type from the metadata (range-checked).
 
 Errors raise FlyrtError (status, message); a kernel whose `requires` rejects the call
 raises Unsupported, the subclass a caller catches to fall back to another
-implementation. The library is build/libflyrt.so next to this package's checkout, or
-$FLYRT_LIB.
+implementation. The library is $FLYRT_LIB, else build/libflyrt.so next to this package's
+checkout, else PREFIX/lib/libflyrt.so when installed (make install puts this file in
+PREFIX/share/flyc/python/).
 """
 
 import ctypes
@@ -39,7 +40,9 @@ def _find_library():
         return env
     here = os.path.dirname(os.path.abspath(__file__))
     for cand in (os.path.join(here, "..", "build", "libflyrt.so"),
-                 os.path.join(here, "libflyrt.so")):
+                 os.path.join(here, "libflyrt.so"),
+                 # installed: PREFIX/share/flyc/python/flyrt.py, PREFIX/lib/libflyrt.so
+                 os.path.join(here, "..", "..", "..", "lib", "libflyrt.so")):
         if os.path.exists(cand):
             return cand
     found = ctypes.util.find_library("flyrt")

@@ -1,5 +1,5 @@
 /* emit_launcher.c — calls drv_emit_launcher (compiler/launcher.c) the way
- * `flyc --emit=launcher` will, for tests/runtime/run.sh until the driver wires it.
+ * `flyc --emit=launcher` does (the driver calls it; tests/e2e/run.sh tests that path).
  * usage: emit_launcher CODEOBJ BASENAME OUT_DIR */
 #include <stdio.h>
 #include <stdlib.h>
