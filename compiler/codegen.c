@@ -50,6 +50,7 @@ typedef struct {
 	int failed;
 	const char *file;   /* source file name for IR locations */
 	IrRef pipe_stage;   /* inside a pipeline block: its `stage` (k % S) */
+	int npipes;         /* pipelines lowered so far (ring alias scopes) */
 } Cg;
 
 /* ---- locations, errors ---- */
@@ -2011,14 +2012,27 @@ stmt_for(Cg *c, Node *n)
 /* one pipeline block (load or compute) for iteration k: k and stage bound;
  * KEEP: the block's assignments stay visible (compute, read by the yield) */
 static void
-pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep)
+pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
 {
 	Binding *saved = c->env;
 	IrRef old = c->pipe_stage;
+	uint32_t first = c->f->ninst;
 	bind(c, n->u.pipe.sym, k);
 	c->pipe_stage = ir_b_bin(&c->b, IR_OP_REM, k, S);
 	block(c, body);
 	c->pipe_stage = old;
+	/* with 2+ slots, the load block's LDS writes and the compute block's LDS
+	 * reads of one iteration touch different slots: say so to LLVM (ring_alias
+	 * in lower_llvm.c) so a prefetch need not complete before the reads */
+	if (tag)
+		for (uint32_t r = first; r < c->f->ninst; r++) {
+			IrInst *I = &c->f->inst[r];
+			int lds_w = (I->op == IR_OP_TSTORE || I->op == IR_OP_LDSDMA) && body == n->u.pipe.load;
+			int lds_r = (I->op == IR_OP_TLOAD || I->op == IR_OP_LDTR) && body == n->u.pipe.compute;
+			IrRef t = I->op == IR_OP_LDSDMA ? I->ops[1] : I->ops[0];
+			if ((lds_w || lds_r) && tensor_of(c, ir_tensor_root(c->f, t))->space == IR_SPACE_LDS)
+				I->imm[2] = tag;
+		}
 	if (!keep)
 		c->env = saved;
 }
@@ -2074,7 +2088,7 @@ stmt_pipeline(Cg *c, Node *n)
 	for (int64_t j = 0; j + 1 < stages && !c->failed; j++) {
 		IrRef kj = ir_b_bin(&c->b, IR_OP_ADD, lo, ir_b_const(&c->b, i32, j));
 		ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kj, hi), 0, NULL);
-		pipe_block(c, n, n->u.pipe.load, kj, S, 0);
+		pipe_block(c, n, n->u.pipe.load, kj, S, 0, 0);
 		ir_b_else(&c->b);
 		ir_b_end(&c->b);
 	}
@@ -2090,18 +2104,18 @@ stmt_pipeline(Cg *c, Node *n)
 		IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1));
 		if (stages > 1) {
 			ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kn, hi), 0, NULL);
-			pipe_block(c, n, n->u.pipe.load, kn, S, 0);
+			pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
 			ir_b_else(&c->b);
 			ir_b_end(&c->b);
 		} else {
-			pipe_block(c, n, n->u.pipe.load, iv, S, 0);
+			pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
 			ir_b_wait(&c->b, 0, 0, -1);
 			ir_b_barrier(&c->b);
 		}
 	}
 	if (c->failed)
 		return;
-	pipe_block(c, n, n->u.pipe.compute, iv, S, 1);
+	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
 	if (c->failed)
 		return;
 	for (int i = 0; i < nv; i++)
@@ -2113,6 +2127,7 @@ stmt_pipeline(Cg *c, Node *n)
 		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
 	ir_b_wait(&c->b, 0, 0, -1);
 	ir_b_barrier(&c->b);
+	c->npipes++;
 }
 
 /* the flat work-item id and the wave index (runtime wave size) */
