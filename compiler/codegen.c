@@ -2029,8 +2029,10 @@ pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
 			IrInst *I = &c->f->inst[r];
 			int lds_w = (I->op == IR_OP_TSTORE || I->op == IR_OP_LDSDMA) && body == n->u.pipe.load;
 			int lds_r = (I->op == IR_OP_TLOAD || I->op == IR_OP_LDTR) && body == n->u.pipe.compute;
+			if (!lds_w && !lds_r)
+				continue;
 			IrRef t = I->op == IR_OP_LDSDMA ? I->ops[1] : I->ops[0];
-			if ((lds_w || lds_r) && tensor_of(c, ir_tensor_root(c->f, t))->space == IR_SPACE_LDS)
+			if (tensor_of(c, ir_tensor_root(c->f, t))->space == IR_SPACE_LDS)
 				I->imm[2] = tag;
 		}
 	if (!keep)
