@@ -1690,6 +1690,9 @@ expr(Cg *c, Node *n)
 	case E_NAME: {
 		Symbol *s = n->u.name.sym;
 		IrRef v = s ? lookup(c, s) : 0;
+		if (!v && s && s->kind == SYM_LOOP && s->node && s->node->kind == S_PIPELINE &&
+		    !strcmp(s->name, "stage"))
+			v = c->pipe_stage;
 		if (!v)
 			unsupported(c, n->span, s ? "this kind of name" : "an unresolved name");
 		return v;
@@ -2025,6 +2028,129 @@ stmt_for(Cg *c, Node *n)
 		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
 }
 
+/* one pipeline block (load or compute) for iteration k: k and stage bound;
+ * KEEP: the block's assignments stay visible (compute, read by the yield) */
+static void
+pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
+{
+	Binding *saved = c->env;
+	IrRef old = c->pipe_stage;
+	uint32_t first = c->f->ninst;
+	bind(c, n->u.pipe.sym, k);
+	c->pipe_stage = ir_b_bin(&c->b, IR_OP_REM, k, S);
+	block(c, body);
+	c->pipe_stage = old;
+	/* with 2+ slots, the load block's LDS writes and the compute block's LDS
+	 * reads of one iteration touch different slots: say so to LLVM (ring_alias
+	 * in lower_llvm.c) so a prefetch need not complete before the reads */
+	if (tag)
+		for (uint32_t r = first; r < c->f->ninst; r++) {
+			IrInst *I = &c->f->inst[r];
+			int lds_w = (I->op == IR_OP_TSTORE || I->op == IR_OP_LDSDMA) && body == n->u.pipe.load;
+			int lds_r = (I->op == IR_OP_TLOAD || I->op == IR_OP_LDTR) && body == n->u.pipe.compute;
+			if (!lds_w && !lds_r)
+				continue;
+			IrRef t = I->op == IR_OP_LDSDMA ? I->ops[1] : I->ops[0];
+			if (tensor_of(c, ir_tensor_root(c->f, t))->space == IR_SPACE_LDS)
+				I->imm[2] = tag;
+		}
+	if (!keep)
+		c->env = saved;
+}
+
+/* pipeline k in lo .. hi stages S { load {L} compute {C} }:
+ *   for j in 0 .. S-2:  if lo + j < hi: L(lo + j)               (prologue)
+ *   for k in lo .. hi:
+ *     wait(vmem=0, lds=0); barrier   L(k)'s data is in its slot for every
+ *                                    thread, and every thread is done with
+ *                                    C(k-1)'s slot, which L(k+S-1) refills
+ *     if k + S - 1 < hi: L(k + S - 1)   (overlaps C(k); the epilogue is the
+ *     C(k)                               last S-1 iterations, with no load)
+ *   wait(vmem=0, lds=0); barrier     the ring may be reused after the loop
+ * Variables assigned in C are carried through the loop; L may not assign
+ * variables declared outside it. */
+static void
+stmt_pipeline(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY], *lv[MAXCARRY];
+	int nv = 0, nl = 0;
+	IrRef lo, hi, inits[MAXCARRY], iters[MAXCARRY], ys[MAXCARRY], iv, loop, one, S;
+	IrType i32 = ir_ty(IR_I32);
+	Binding *saved;
+	int64_t stages = n->u.pipe.stages->cval && n->u.pipe.stages->cval->kind == VAL_INT
+	                 ? n->u.pipe.stages->cval->i : 0;
+
+	if (stages < 1 || stages > 8) {
+		unsupported(c, n->u.pipe.stages->span, "a pipeline whose stage count is not a constant 1..8");
+		return;
+	}
+	collect_assigned(n->u.pipe.load, lv, &nl, MAXCARRY);
+	for (int i = 0; i < nl; i++)
+		if (lookup(c, lv[i])) {
+			unsupported(c, n->u.pipe.load->span, "a pipeline load block assigning variables declared outside it");
+			return;
+		}
+	collect_assigned(n->u.pipe.compute, vars, &nv, MAXCARRY);
+	{
+		int j = 0;
+		for (int i = 0; i < nv; i++)
+			if ((inits[j] = lookup(c, vars[i])))
+				vars[j++] = vars[i];
+		nv = j;
+	}
+	if (!(lo = expr(c, n->u.pipe.lo)) || !(hi = expr(c, n->u.pipe.hi)))
+		return;
+	lo = to_type(c, lo, i32);
+	hi = to_type(c, hi, i32);
+	c->b.loc = loc_of(c, n->span);
+	S = ir_b_const(&c->b, i32, stages);
+	one = ir_b_const(&c->b, i32, 1);
+	/* prologue */
+	for (int64_t j = 0; j + 1 < stages && !c->failed; j++) {
+		IrRef kj = ir_b_bin(&c->b, IR_OP_ADD, lo, ir_b_const(&c->b, i32, j));
+		ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kj, hi), 0, NULL);
+		pipe_block(c, n, n->u.pipe.load, kj, S, 0, 0);
+		ir_b_else(&c->b);
+		ir_b_end(&c->b);
+	}
+	if (c->failed)
+		return;
+	loop = ir_b_for(&c->b, lo, hi, one, (uint32_t)nv, inits, &iv, iters);
+	saved = c->env;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], iters[i]);
+	ir_b_wait(&c->b, 0, 0, -1);
+	ir_b_barrier(&c->b);
+	{
+		IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1));
+		if (stages > 1) {
+			ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kn, hi), 0, NULL);
+			pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+			ir_b_else(&c->b);
+			ir_b_end(&c->b);
+		} else {
+			pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
+			ir_b_wait(&c->b, 0, 0, -1);
+			ir_b_barrier(&c->b);
+		}
+	}
+	if (c->failed)
+		return;
+	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
+	if (c->failed)
+		return;
+	for (int i = 0; i < nv; i++)
+		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+	ir_b_wait(&c->b, 0, 0, -1);
+	ir_b_barrier(&c->b);
+	c->npipes++;
+}
+
 /* the flat work-item id and the wave index (runtime wave size) */
 static IrRef
 wave_index(Cg *c)
@@ -2265,6 +2391,9 @@ stmt(Cg *c, Node *n)
 		return;
 	case S_WAVES:
 		stmt_waves(c, n);
+		return;
+	case S_PIPELINE:
+		stmt_pipeline(c, n);
 		return;
 	case S_ASSUME:
 		return;

@@ -26,6 +26,8 @@ typedef struct {
 	Binding *env;       /* innermost first */
 	int failed;
 	const char *file;   /* source file name for IR locations */
+	IrRef pipe_stage;   /* inside a pipeline block: its `stage` (k % S) */
+	int npipes;         /* pipelines lowered so far (ring alias scopes) */
 } Cg;
 
 /* codegen.c helpers (thin wrappers over its static functions) */

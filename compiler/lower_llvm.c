@@ -231,6 +231,40 @@ access_align(IrTensor *T, IrType t)
 	return a;
 }
 
+/* Pipeline ring accesses (imm[2] = 2p+1: an LDS write of pipeline p's load
+ * block, 2p+2: an LDS read of its compute block) carry scoped-noalias
+ * metadata: within an iteration the load fills another ring slot than the
+ * compute reads, so LLVM need not wait for the prefetch before the reads
+ * (without it SIInsertWaitcnts puts vmcnt(0) before every LDS read after a
+ * load straight to LDS; verified with llc-22). */
+static void
+ring_alias(Lw *w, LLVMValueRef inst, int64_t tag)
+{
+	char nm[3][48];
+	LLVMMetadataRef dom, sc[2], own, other;
+	int p, role;
+
+	if (tag <= 0 || !inst)
+		return;
+	p = (int)((tag - 1) / 2);
+	role = (int)((tag - 1) % 2);
+	snprintf(nm[0], sizeof nm[0], "flyc.pipeline.%d", p);
+	snprintf(nm[1], sizeof nm[1], "flyc.pipeline.%d.load", p);
+	snprintf(nm[2], sizeof nm[2], "flyc.pipeline.%d.compute", p);
+	{
+		LLVMMetadataRef s = LLVMMDStringInContext2(w->ctx, nm[0], strlen(nm[0]));
+		dom = LLVMMDNodeInContext2(w->ctx, &s, 1);
+	}
+	for (int i = 0; i < 2; i++) {
+		LLVMMetadataRef ops[2] = { LLVMMDStringInContext2(w->ctx, nm[1 + i], strlen(nm[1 + i])), dom };
+		sc[i] = LLVMMDNodeInContext2(w->ctx, ops, 2);
+	}
+	own = LLVMMDNodeInContext2(w->ctx, &sc[role], 1);
+	other = LLVMMDNodeInContext2(w->ctx, &sc[1 - role], 1);
+	LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(w->ctx, "alias.scope", 11), LLVMMetadataAsValue(w->ctx, own));
+	LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(w->ctx, "noalias", 7), LLVMMetadataAsValue(w->ctx, other));
+}
+
 static void
 lower_ld(Lw *w, IrRef r)
 {
@@ -257,6 +291,8 @@ lower_ld(Lw *w, IrRef r)
 	LLVMValueRef p = address(w, T, tref, off);
 	LLVMValueRef v = LLVMBuildLoad2(w->b, vt, p, "");
 	LLVMSetAlignment(v, access_align(T, I->ty));
+	if (T->space == IR_SPACE_LDS)
+		ring_alias(w, v, I->imm[2]);
 	w->val[r] = v;
 }
 
@@ -286,6 +322,8 @@ lower_st(Lw *w, IrRef r)
 	LLVMValueRef p = address(w, T, tref, off);
 	LLVMValueRef s = LLVMBuildStore(w->b, v, p);
 	LLVMSetAlignment(s, access_align(T, ty));
+	if (T->space == IR_SPACE_LDS)
+		ring_alias(w, s, I->imm[2]);
 }
 
 /* the lane's index in its wave (mbcnt) */
@@ -323,12 +361,12 @@ lower_lds_dma(Lw *w, IrRef r)
 		LLVMTypeRef pt[7] = { LLVMPointerTypeInContext(w->ctx, 8), p3, i32, i32, i32, i32, i32 };
 		LLVMValueRef a[7] = { w->val[I->ops[0]], lp, ci32(w, I->imm[0]),
 		                      byte_offset(w, w->val[I->ops[1]], S->elem, i32), ci32(w, 0), ci32(w, 0), ci32(w, 0) };
-		call(w, "llvm.amdgcn.raw.ptr.buffer.load.lds", vt, pt, a, 7);
+		ring_alias(w, call(w, "llvm.amdgcn.raw.ptr.buffer.load.lds", vt, pt, a, 7), I->imm[2]);
 	} else {
 		LLVMTypeRef pt[5] = { LLVMPointerTypeInContext(w->ctx, 1), p3, i32, i32, i32 };
 		LLVMValueRef a[5] = { address(w, S, I->ops[0], w->val[I->ops[1]]), lp, ci32(w, I->imm[0]),
 		                      ci32(w, 0), ci32(w, 0) };
-		call(w, "llvm.amdgcn.global.load.lds", vt, pt, a, 5);
+		ring_alias(w, call(w, "llvm.amdgcn.global.load.lds", vt, pt, a, 5), I->imm[2]);
 	}
 }
 
@@ -795,7 +833,11 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		}
 		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4) : LLVMVectorType(i32t(w), 2);
 		p = address(w, T, I->ops[0], w->val[I->ops[1]]);
-		v = LLVMBuildBitCast(w->b, call(w, name, rt, &p3, &p, 1), llty(w, I->ty), "");
+		{
+			LLVMValueRef cl = call(w, name, rt, &p3, &p, 1);
+			ring_alias(w, cl, I->imm[2]);
+			v = LLVMBuildBitCast(w->b, cl, llty(w, I->ty), "");
+		}
 		break;
 	}
 	case IR_OP_LDSDMA:

@@ -25,6 +25,38 @@ transposed() { # KERNEL ELEMS ELEM_BYTES GRID
 }
 transposed tr_b16 512 2 2
 transposed tr_b8 1024 1 2
+
+# pipelines (tests/copyatoms/pipe.fly): 1, 2 and 3 ring slots, KT below, equal
+# to and above the slot count, against pipe.py
+pco=$TMP/pipe.hsaco
+if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe.fly" --offload-arch=gfx950 -o "$pco" 2>&1); then
+	fail copyatoms/pipe-compile "$out"
+else
+	for s in 1 2 3; do
+		for kt in 1 2 5; do
+			name=copyatoms/pipe_sum_s$s-kt$kt
+			python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$kt" "$TMP/px.bin"
+			if ! out=$("$SIM" "$pco" "pipe_sum_s$s" --grid=1 --block=64 "buf=$((1024 * kt)),in=$TMP/px.bin" \
+				"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$kt" 2>&1); then
+				fail "$name" "flyc-sim failed:" "$out"
+			elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$kt" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+				fail "$name" "$out"
+			else
+				pass "$name"
+			fi
+		done
+	done
+	# schedule controls inside the pipeline blocks do not change the result
+	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
+	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
+		"buf=1024,fill=0x5A,out=$TMP/pout.bin" i32=5 2>&1); then
+		fail copyatoms/pipe_sched "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check 5 "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+		fail copyatoms/pipe_sched "$out"
+	else
+		pass copyatoms/pipe_sched
+	fi
+fi
 exit 0
 fi
 pass copyatoms/compile
@@ -83,4 +115,36 @@ transposed() { # KERNEL ELEMS ELEM_BYTES GRID
 }
 transposed tr_b16 512 2 2
 transposed tr_b8 1024 1 2
+
+# pipelines (tests/copyatoms/pipe.fly): 1, 2 and 3 ring slots, KT below, equal
+# to and above the slot count, against pipe.py
+pco=$TMP/pipe.hsaco
+if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe.fly" --offload-arch=gfx950 -o "$pco" 2>&1); then
+	fail copyatoms/pipe-compile "$out"
+else
+	for s in 1 2 3; do
+		for kt in 1 2 5; do
+			name=copyatoms/pipe_sum_s$s-kt$kt
+			python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$kt" "$TMP/px.bin"
+			if ! out=$("$SIM" "$pco" "pipe_sum_s$s" --grid=1 --block=64 "buf=$((1024 * kt)),in=$TMP/px.bin" \
+				"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$kt" 2>&1); then
+				fail "$name" "flyc-sim failed:" "$out"
+			elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$kt" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+				fail "$name" "$out"
+			else
+				pass "$name"
+			fi
+		done
+	done
+	# schedule controls inside the pipeline blocks do not change the result
+	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
+	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
+		"buf=1024,fill=0x5A,out=$TMP/pout.bin" i32=5 2>&1); then
+		fail copyatoms/pipe_sched "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check 5 "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+		fail copyatoms/pipe_sched "$out"
+	else
+		pass copyatoms/pipe_sched
+	fi
+fi
 exit 0
