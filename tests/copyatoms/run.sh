@@ -46,6 +46,26 @@ else
 			fi
 		done
 	done
+	# the same sum with tiles staged through registers (pipe_regs.fly, no atoms)
+	rco=$TMP/pipe_regs.hsaco
+	if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe_regs.fly" --offload-arch=gfx950 -o "$rco" 2>&1); then
+		fail copyatoms/pipe-regs-compile "$out"
+	else
+		for s in 2 3; do
+			for kt in 1 4; do
+				name=copyatoms/pipe_regs_s$s-kt$kt
+				python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$kt" "$TMP/px.bin"
+				if ! out=$("$SIM" "$rco" "pipe_regs_s$s" --grid=1 --block=64 "buf=$((1024 * kt)),in=$TMP/px.bin" \
+					"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$kt" 2>&1); then
+					fail "$name" "flyc-sim failed:" "$out"
+				elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$kt" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+					fail "$name" "$out"
+				else
+					pass "$name"
+				fi
+			done
+		done
+	fi
 	# schedule controls inside the pipeline blocks do not change the result
 	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
 	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
@@ -136,6 +156,26 @@ else
 			fi
 		done
 	done
+	# the same sum with tiles staged through registers (pipe_regs.fly, no atoms)
+	rco=$TMP/pipe_regs.hsaco
+	if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe_regs.fly" --offload-arch=gfx950 -o "$rco" 2>&1); then
+		fail copyatoms/pipe-regs-compile "$out"
+	else
+		for s in 2 3; do
+			for kt in 1 4; do
+				name=copyatoms/pipe_regs_s$s-kt$kt
+				python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$kt" "$TMP/px.bin"
+				if ! out=$("$SIM" "$rco" "pipe_regs_s$s" --grid=1 --block=64 "buf=$((1024 * kt)),in=$TMP/px.bin" \
+					"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$kt" 2>&1); then
+					fail "$name" "flyc-sim failed:" "$out"
+				elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$kt" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+					fail "$name" "$out"
+				else
+					pass "$name"
+				fi
+			done
+		done
+	fi
 	# schedule controls inside the pipeline blocks do not change the result
 	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
 	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
