@@ -1975,24 +1975,48 @@ stmt_if(Cg *c, Node *n)
 		bind(c, vars[i], ir_b_proj(&c->b, iff, (unsigned)i));
 }
 
+/* The variables a loop body assigns that are bound outside it (declared before
+ * the loop): these are carried. Fills vars and their current values inits;
+ * returns how many. */
+static int
+carried(Cg *c, Node *body, Symbol **vars, IrRef *inits)
+{
+	int nv = 0, j = 0;
+
+	collect_assigned(body, vars, &nv, MAXCARRY);
+	for (int i = 0; i < nv; i++)
+		if ((inits[j] = lookup(c, vars[i])))
+			vars[j++] = vars[i];
+	return j;
+}
+
+/* Ends a loop body: yields the carried variables (converted to their initial
+ * types), closes the loop, restores the outer bindings and rebinds each
+ * carried variable to the loop's result. */
+static void
+close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding *saved)
+{
+	IrRef ys[MAXCARRY] = { 0 };
+
+	for (int i = 0; i < nv; i++)
+		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
 static void
 stmt_for(Cg *c, Node *n)
 {
 	Symbol *vars[MAXCARRY];
 	int nv = 0;
-	IrRef lo, hi, step, inits[MAXCARRY], iters[MAXCARRY], ys[MAXCARRY], iv, loop;
+	IrRef lo, hi, step, inits[MAXCARRY], iters[MAXCARRY], iv, loop;
 	Binding *saved;
 	IrType it;
 
-	collect_assigned(n->u.for_.body, vars, &nv, MAXCARRY);
-	/* only variables declared outside the loop (bound now) are carried */
-	{
-		int j = 0;
-		for (int i = 0; i < nv; i++)
-			if ((inits[j] = lookup(c, vars[i])))
-				vars[j++] = vars[i];
-		nv = j;
-	}
+	nv = carried(c, n->u.for_.body, vars, inits);
 	lo = expr(c, n->u.for_.lo);
 	hi = lo ? expr(c, n->u.for_.hi) : 0;
 	step = hi ? (n->u.for_.step ? expr(c, n->u.for_.step) : ir_b_const(&c->b, c->f->inst[lo].ty, 1)) : 0;
@@ -2019,13 +2043,7 @@ stmt_for(Cg *c, Node *n)
 	block(c, n->u.for_.body);
 	if (c->failed)
 		return;
-	for (int i = 0; i < nv; i++)
-		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
-	ir_b_yield(&c->b, (uint32_t)nv, ys);
-	ir_b_end(&c->b);
-	c->env = saved;
-	for (int i = 0; i < nv; i++)
-		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+	close_loop(c, loop, vars, inits, nv, saved);
 }
 
 /* one pipeline block (load or compute) for iteration k: k and stage bound;
@@ -2074,7 +2092,7 @@ stmt_pipeline(Cg *c, Node *n)
 {
 	Symbol *vars[MAXCARRY], *lv[MAXCARRY];
 	int nv = 0, nl = 0;
-	IrRef lo, hi, inits[MAXCARRY], iters[MAXCARRY], ys[MAXCARRY], iv, loop, one, S;
+	IrRef lo, hi, inits[MAXCARRY], iters[MAXCARRY], iv, loop, one, S;
 	IrType i32 = ir_ty(IR_I32);
 	Binding *saved;
 	int64_t stages = n->u.pipe.stages->cval && n->u.pipe.stages->cval->kind == VAL_INT
@@ -2090,14 +2108,7 @@ stmt_pipeline(Cg *c, Node *n)
 			unsupported(c, n->u.pipe.load->span, "a pipeline load block assigning variables declared outside it");
 			return;
 		}
-	collect_assigned(n->u.pipe.compute, vars, &nv, MAXCARRY);
-	{
-		int j = 0;
-		for (int i = 0; i < nv; i++)
-			if ((inits[j] = lookup(c, vars[i])))
-				vars[j++] = vars[i];
-		nv = j;
-	}
+	nv = carried(c, n->u.pipe.compute, vars, inits);
 	if (!(lo = expr(c, n->u.pipe.lo)) || !(hi = expr(c, n->u.pipe.hi)))
 		return;
 	lo = to_type(c, lo, i32);
@@ -2139,13 +2150,7 @@ stmt_pipeline(Cg *c, Node *n)
 	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
 	if (c->failed)
 		return;
-	for (int i = 0; i < nv; i++)
-		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
-	ir_b_yield(&c->b, (uint32_t)nv, ys);
-	ir_b_end(&c->b);
-	c->env = saved;
-	for (int i = 0; i < nv; i++)
-		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+	close_loop(c, loop, vars, inits, nv, saved);
 	ir_b_wait(&c->b, 0, 0, -1);
 	ir_b_barrier(&c->b);
 	c->npipes++;
@@ -2204,15 +2209,11 @@ static void
 stmt_while(Cg *c, Node *n)
 {
 	Symbol *vars[MAXCARRY];
-	int nv = 0, j = 0;
+	int nv;
 	IrRef inits[MAXCARRY], before[MAXCARRY], body[MAXCARRY], ys[MAXCARRY + 1], cond, loop;
 	Binding *saved;
 
-	collect_assigned(n->u.while_.body, vars, &nv, MAXCARRY);
-	for (int i = 0; i < nv; i++)
-		if ((inits[j] = lookup(c, vars[i])))
-			vars[j++] = vars[i];
-	nv = j;
+	nv = carried(c, n->u.while_.body, vars, inits);
 	c->b.loc = loc_of(c, n->span);
 	loop = ir_b_while(&c->b, (uint32_t)nv, inits, before);
 	saved = c->env;
@@ -2231,13 +2232,7 @@ stmt_while(Cg *c, Node *n)
 	block(c, n->u.while_.body);
 	if (c->failed)
 		return;
-	for (int i = 0; i < nv; i++)
-		ys[i] = to_type(c, lookup(c, vars[i]), c->f->inst[inits[i]].ty);
-	ir_b_yield(&c->b, (uint32_t)nv, ys);
-	ir_b_end(&c->b);
-	c->env = saved;
-	for (int i = 0; i < nv; i++)
-		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+	close_loop(c, loop, vars, inits, nv, saved);
 }
 
 static void
