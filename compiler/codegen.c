@@ -833,13 +833,20 @@ static int64_t
 contiguous(Cg *c, IrRef t)
 {
 	IrTensor *T = tensor_of(c, t);
+	return cg_run_of(c, t, T->layout.shape, T->layout.stride);
+}
+
+/* the run of the modes (s, d) of view t (all of them, or one of its modes) */
+int64_t
+cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d)
+{
 	const IrTuple *fs[32], *fd[32];
 	int nf = 0;
 	int64_t expect = 1;
 
 	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
 
-	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	flatten_modes(s, d, fs, fd, &nf);
 	for (int i = 0; i < nf; i++) {
 		if (!fs[i]->dyn && fs[i]->value == 1)
 			continue;   /* an extent-1 mode, whatever its stride */
@@ -964,6 +971,16 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 
 static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
 
+/* the fragment variable thr.retile_S/D(x) names (x itself otherwise) */
+static Node *
+unretile(Node *n)
+{
+	if (n->kind == E_CALL && n->u.call.callee->kind == E_MEMBER && n->u.call.args.n == 1 &&
+	    (!strcmp(n->u.call.callee->u.member.id, "retile_S") || !strcmp(n->u.call.callee->u.member.id, "retile_D")))
+		return n->u.call.args.v[0];
+	return n;
+}
+
 /* The copy atom named by copy(ATOM|tiled_copy(ATOM, ...), src, dst), or NULL */
 static const CgCopyAtom *
 copy_atom_of(Node *n, CgCopyAtom *buf)
@@ -1029,6 +1046,8 @@ copy(Cg *c, Node *n)
 	dn = n->u.call.args.v[na - 1];
 	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
 		return;
+	Node *dr = dn;      /* a retiled destination: the copy rebinds the fragment it names */
+	dn = unretile(dn);
 	CgCopyAtom abuf;
 	const CgCopyAtom *atom = copy_atom_of(n, &abuf);
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
@@ -1060,6 +1079,12 @@ copy(Cg *c, Node *n)
 			return;
 		}
 		s = to_type(c, s, vt);
+	} else if (dr != dn && !ir_ty_eq(c->f->inst[d].ty, vt)) {
+		if (!c->failed)
+			diag_error(c->d, dr->span, "the retiled fragment has %u values, but this thread's part of the "
+			           "source has %u", c->f->inst[d].ty.lanes, nn);
+		c->failed = 1;
+		return;
 	}
 	c->b.loc = loc_of(c, n->span);
 	if (atom && atom->kind == CG_COPY_DS_TR) {
@@ -1285,6 +1310,52 @@ lazy_of(Cg *c, Node *n)
 	return n->kind == E_NAME && n->u.name.sym ? lookup_lazy(c, n->u.name.sym) : NULL;
 }
 
+/* The tiled_copy(...) call that BASE (a thread copy slice: a name bound to
+ * tc.slice(i), or the call itself) slices, and *SLICE_CALL the slice call; NULL
+ * when it is not one. */
+static Node *
+tiled_copy_of(Cg *c, Node *base, Node **slice_call)
+{
+	Node *sl = lazy_of(c, base), *tc;
+	if (!sl)
+		sl = base;
+	*slice_call = sl;
+	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER ||
+	    strcmp(sl->u.call.callee->u.member.id, "slice") || sl->u.call.args.n != 1)
+		return NULL;
+	tc = lazy_of(c, sl->u.call.callee->u.member.base);
+	if (!tc)
+		tc = sl->u.call.callee->u.member.base;
+	if (tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME || strcmp(tc->u.call.callee->u.name.id, "tiled_copy"))
+		return NULL;
+	return tc;
+}
+
+/* whether n is thr_mma.fragment_A/B/C(...) */
+static int
+is_fragment_call(const Node *n)
+{
+	const char *id;
+	if (n->kind != E_CALL || n->u.call.callee->kind != E_MEMBER)
+		return 0;
+	id = n->u.call.callee->u.member.id;
+	return !strncmp(id, "fragment_", 9) && id[9] >= 'A' && id[9] <= 'C' && !id[10];
+}
+
+/* the fragment_X call that made the fragment e names (through convert<T>), or NULL */
+static Node *
+frag_origin(Cg *c, Node *e)
+{
+	while (e->kind == E_CONVERT)
+		e = e->u.convert.x;
+	if (e->kind != E_NAME || !e->u.name.sym)
+		return NULL;
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == e->u.name.sym && b->frag)
+			return b->frag;
+	return NULL;
+}
+
 /* slice.partition_S(T) / partition_D(T) of tiled_copy(atom, threads=L, values=V):
  * as CuTe's make_tiled_copy (raked product), thread i at thread coordinate
  * t (L(t) = i) owns element c_k = t_k * V_k + v_k of each tile of
@@ -1481,18 +1552,35 @@ call(Cg *c, Node *n)
 	}
 	if (!fn && cal->kind == E_MEMBER &&
 	    (!strcmp(cal->u.member.id, "partition_S") || !strcmp(cal->u.member.id, "partition_D")) && na == 1) {
-		Node *sl = lazy_of(c, cal->u.member.base);
-		Node *tc = sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER
-		           ? lazy_of(c, sl->u.call.callee->u.member.base) : NULL;
-		if (!tc && sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER &&
-		    sl->u.call.callee->u.member.base->kind == E_CALL)
-			tc = sl->u.call.callee->u.member.base;
-		if (!tc || tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME ||
-		    strcmp(tc->u.call.callee->u.name.id, "tiled_copy") || named_arg(tc, "of")) {
+		Node *sl, *tc = tiled_copy_of(c, cal->u.member.base, &sl), *of = tc ? named_arg(tc, "of") : NULL;
+		CgCopyAtom ca;
+		if (!tc) {
 			unsupported(c, n->span, "partitions of this kind of slice");
 			return 0;
 		}
-		return partition(c, n, sl, tc, n->u.call.args.v[0]);
+		if (!of)
+			return partition(c, n, sl, tc, n->u.call.args.v[0]);
+		/* tiled_copy(atom, of=mma.X): the MMA operand's partition */
+		IrRef t = expr(c, n->u.call.args.v[0]), idx = t ? expr(c, sl->u.call.args.v[0]) : 0;
+		if (!idx)
+			return 0;
+		if (!tc->type || !cg_copy_atom(tc->type->atom, &ca)) {
+			unsupported(c, tc->span, "this copy atom");
+			return 0;
+		}
+		return cg_mma_copy_partition(c, n, of, &ca, t, idx, cal->u.member.id[10] == 'S');
+	}
+	if (!fn && cal->kind == E_MEMBER &&
+	    (!strcmp(cal->u.member.id, "retile_S") || !strcmp(cal->u.member.id, "retile_D")) && na == 1) {
+		Node *sl, *tc = tiled_copy_of(c, cal->u.member.base, &sl), *of = tc ? named_arg(tc, "of") : NULL;
+		IrRef v;
+		if (!of) {
+			unsupported(c, n->span, "retile_S/retile_D of a tiled copy without of=mma.A|B|C");
+			return 0;
+		}
+		if (!(v = expr(c, n->u.call.args.v[0])))
+			return 0;
+		return cg_mma_retile(c, n, of, frag_origin(c, n->u.call.args.v[0]), v);
 	}
 	if (!fn) {
 		unsupported(c, n->span, "this call");
@@ -2325,8 +2413,11 @@ stmt(Cg *c, Node *n)
 			if (ok)
 				v = to_type(c, v, t);
 		}
-		if (p->kind == E_NAME && p->u.name.sym)
+		if (p->kind == E_NAME && p->u.name.sym) {
 			bind(c, p->u.name.sym, v);
+			if (is_fragment_call(n->u.let.init))
+				c->env->frag = n->u.let.init;
+		}
 		return;
 	}
 	case S_ASSIGN: {
