@@ -556,7 +556,9 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 		return 0;
 	IrTensor *V = cg_tensor_of(c, v), *R = cg_tensor_of(c, ir_tensor_root(c->f, v));
 	int64_t run = cg_run_of(c, v, V->layout.shape->kid[0], V->layout.stride->kid[0]);
-	if (!cg_copy_check(a, V->elem, (unsigned)tv.V, run, (int)R->space, is_src, why, sizeof why)) {
+	/* an identity tensor (coordinates for predicates) is partitioned, never copied by the atom */
+	if (R->space != IR_SPACE_IDENTITY &&
+	    !cg_copy_check(a, V->elem, (unsigned)tv.V, run, (int)R->space, is_src, why, sizeof why)) {
 		if (!c->failed)
 			diag_error(c->d, n->span, "copy atom '%s' cannot copy operand %c of '%s' here (%lld values per "
 			           "lane, contiguous in runs of %lld in this tensor): %s", a->name, 'A' + k,
