@@ -21,8 +21,9 @@
  *     rsqrt, exp2, fma;
  *   - schedule controls: barrier(), wait(vmem=N, lds=N), sched_group(kind, n),
  *     sched_barrier(), setprio(n);
- *   - tiled MMAs, their partitions and fragments, gemm, fill: codegen_mma.c
- *     (dispatched from call(); shared helpers in codegen_int.h).
+ *   - tiled MMAs, their partitions and fragments, gemm, fill, and copies
+ *     laid out as an MMA operand (tiled_copy(atom, of=mma.A), retile_S/D):
+ *     codegen_mma.c (dispatched from call(); shared helpers in codegen_int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

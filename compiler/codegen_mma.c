@@ -21,6 +21,10 @@
  * and fragment_X(T) a register vector of the same size, element order
  * v + V*(rp + RP*rq) (colexicographic, as a copy from the partition fills it).
  * gemm issues one instruction per (rm, rn, rk), K repeats outermost.
+ *
+ * Copies laid out as an operand (tiled_copy(atom, of=mma.X), CuTe's
+ * make_tiled_copy_A/B/C) partition exactly as partition_X, and retile_S/D of
+ * an MMA fragment is the fragment itself; see the end of this file.
  */
 #include <stdio.h>
 #include <stdlib.h>
