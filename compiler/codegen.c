@@ -1580,7 +1580,10 @@ call(Cg *c, Node *n)
 			IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 			t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 		}
-		return ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		t = ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		/* the wave index is the same in all lanes: readfirstlane puts it in
+		 * an SGPR, so branches on it are scalar (s_cbranch_scc) */
+		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
 	if (na > 3) {
 		unsupported(c, n->span, "this call");
@@ -2167,10 +2170,16 @@ wave_index(Cg *c)
 		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 		t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 	}
-	return ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b));
+	return ir_b_un(&c->b, IR_OP_UNIFORM, ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b)));
 }
 
-/* waves N groups { g => {...} ... }: wave w runs arm w % N (uniform per wave) */
+/* waves N groups { g => {...} ... }: wave w runs arm w % N. The group is
+ * computed once from the readfirstlane'd wave index (an SGPR), so each arm is
+ * a uniform if: a wave branches over the arms of the other groups with
+ * s_cbranch_scc and never runs them with an empty exec mask. The arms are
+ * plain regions: a barrier() in an arm is the workgroup's s_barrier, which
+ * counts waves, not program points, so the k-th barrier of one group meets
+ * the k-th barrier of every other group (the "phases" of docs/language.md). */
 static void
 stmt_waves(Cg *c, Node *n)
 {
