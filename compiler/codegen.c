@@ -1881,6 +1881,18 @@ block(Cg *c, Node *n)
 	(void)saved;
 }
 
+/* copy(src, x) into a register fragment variable x rebinds x (copy() below):
+ * it is an assignment of x, like gemm's accumulator and fill's fragment */
+static Symbol *
+copy_assigned(Node *e)
+{
+	if (!e || e->kind != E_CALL || e->u.call.callee->kind != E_NAME || e->u.call.args.n < 2 ||
+	    e->u.call.args.n > 3 || strcmp(e->u.call.callee->u.name.id, "copy"))
+		return NULL;
+	Node *d = e->u.call.args.v[e->u.call.args.n - 1];
+	return d->kind == E_NAME && d->u.name.sym && d->u.name.sym->kind == SYM_VAR ? d->u.name.sym : NULL;
+}
+
 /* variables (declared outside n) assigned somewhere inside n */
 static void
 collect_assigned(Node *n, Symbol **out, int *nout, int max)
@@ -1905,6 +1917,8 @@ collect_assigned(Node *n, Symbol **out, int *nout, int max)
 	}
 	case S_EXPR: {
 		Symbol *sym = cg_mma_assigned(n->u.expr);
+		if (!sym)
+			sym = copy_assigned(n->u.expr);
 		if (sym) {
 			for (int i = 0; i < *nout; i++)
 				if (out[i] == sym)
@@ -1941,9 +1955,11 @@ stmt_if(Cg *c, Node *n)
 	Binding *saved;
 
 	collect_assigned(n, vars, &nv, MAXCARRY);
-	/* only variables declared outside (bound now) flow out of the branches */
+	/* only variables declared outside (bound now) flow out of the branches;
+	 * a variable naming a tensor view is stored into, never rebound */
 	for (int i = 0, j = 0; i < nv; i++) {
-		if (lookup(c, vars[i]))
+		IrRef v = lookup(c, vars[i]);
+		if (v && !is_tensor_val(c, v))
 			vars[j++] = vars[i];
 		if (i + 1 == nv)
 			nv = j;
@@ -1988,7 +2004,7 @@ carried(Cg *c, Node *body, Symbol **vars, IrRef *inits)
 
 	collect_assigned(body, vars, &nv, MAXCARRY);
 	for (int i = 0; i < nv; i++)
-		if ((inits[j] = lookup(c, vars[i])))
+		if ((inits[j] = lookup(c, vars[i])) && !is_tensor_val(c, inits[j]))
 			vars[j++] = vars[i];
 	return j;
 }
