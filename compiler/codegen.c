@@ -2026,6 +2026,35 @@ close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding
 		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
 }
 
+/* static for: the body once per iteration, the variable a constant in each
+ * copy (docs/language.md §7), so that schedule controls in the body
+ * (sched_group, setprio) land between the instructions of their own copy
+ * instead of in a loop LLVM may or may not unroll. Variables assigned in the
+ * body are rebound after each copy. Returns 0 (nothing emitted) when a bound
+ * is not a compile-time integer; the checker makes that impossible. */
+static int
+static_for(Cg *c, Node *n, IrType it, Symbol **vars, int nv)
+{
+	Value *lo = n->u.for_.lo->cval, *hi = n->u.for_.hi->cval, *st = n->u.for_.step ? n->u.for_.step->cval : NULL;
+	IrRef ys[MAXCARRY];
+
+	if (!lo || !hi || lo->kind != VAL_INT || hi->kind != VAL_INT || (n->u.for_.step && (!st || st->kind != VAL_INT)) ||
+	    (st && st->i <= 0))
+		return 0;
+	for (int64_t i = lo->i; i < hi->i && !c->failed; i += st ? st->i : 1) {
+		Binding *saved = c->env;
+		if (n->u.for_.sym)
+			bind(c, n->u.for_.sym, ir_b_const(&c->b, it, i));
+		block(c, n->u.for_.body);
+		for (int k = 0; k < nv; k++)
+			ys[k] = lookup(c, vars[k]);
+		c->env = saved;
+		for (int k = 0; k < nv; k++)
+			bind(c, vars[k], ys[k]);
+	}
+	return 1;
+}
+
 static void
 stmt_for(Cg *c, Node *n)
 {
@@ -2053,6 +2082,8 @@ stmt_for(Cg *c, Node *n)
 	hi = to_type(c, hi, it);
 	step = to_type(c, step, it);
 	c->b.loc = loc_of(c, n->span);
+	if (n->u.for_.unroll && static_for(c, n, it, vars, nv))
+		return;
 	loop = ir_b_for(&c->b, lo, hi, step, (uint32_t)nv, inits, &iv, iters);
 	saved = c->env;
 	if (n->u.for_.sym)
