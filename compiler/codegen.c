@@ -1582,7 +1582,7 @@ call(Cg *c, Node *n)
 		}
 		t = ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
 		/* the wave index is the same in all lanes: readfirstlane puts it in
-		 * an SGPR, so branches on it are scalar (s_cbranch_scc) */
+		 * an SGPR, so branches on it are scalar (s_cbranch_scc0/1, s_cbranch_vccnz) */
 		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
 	if (na > 3) {
@@ -2222,8 +2222,8 @@ wave_index(Cg *c)
 
 /* waves N groups { g => {...} ... }: wave w runs arm w % N. The group is
  * computed once from the readfirstlane'd wave index (an SGPR), so each arm is
- * a uniform if: a wave branches over the arms of the other groups with
- * s_cbranch_scc and never runs them with an empty exec mask. The arms are
+ * a uniform if: a wave branches over the arms of the other groups with a
+ * scalar branch and never runs them with an empty exec mask. The arms are
  * plain regions: a barrier() in an arm is the workgroup's s_barrier, which
  * counts waves, not program points, so the k-th barrier of one group meets
  * the k-th barrier of every other group (the "phases" of docs/language.md). */
