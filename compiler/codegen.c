@@ -1669,7 +1669,10 @@ call(Cg *c, Node *n)
 			IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 			t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 		}
-		return ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		t = ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		/* the wave index is the same in all lanes: readfirstlane puts it in
+		 * an SGPR, so branches on it are scalar (s_cbranch_scc0/1, s_cbranch_vccnz) */
+		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
 	if (na > 3) {
 		unsupported(c, n->span, "this call");
@@ -1967,6 +1970,18 @@ block(Cg *c, Node *n)
 	(void)saved;
 }
 
+/* copy(src, x) into a register fragment variable x rebinds x (copy() below):
+ * it is an assignment of x, like gemm's accumulator and fill's fragment */
+static Symbol *
+copy_assigned(Node *e)
+{
+	if (!e || e->kind != E_CALL || e->u.call.callee->kind != E_NAME || e->u.call.args.n < 2 ||
+	    e->u.call.args.n > 3 || strcmp(e->u.call.callee->u.name.id, "copy"))
+		return NULL;
+	Node *d = e->u.call.args.v[e->u.call.args.n - 1];
+	return d->kind == E_NAME && d->u.name.sym && d->u.name.sym->kind == SYM_VAR ? d->u.name.sym : NULL;
+}
+
 /* variables (declared outside n) assigned somewhere inside n */
 static void
 collect_assigned(Node *n, Symbol **out, int *nout, int max)
@@ -1991,6 +2006,8 @@ collect_assigned(Node *n, Symbol **out, int *nout, int max)
 	}
 	case S_EXPR: {
 		Symbol *sym = cg_mma_assigned(n->u.expr);
+		if (!sym)
+			sym = copy_assigned(n->u.expr);
 		if (sym) {
 			for (int i = 0; i < *nout; i++)
 				if (out[i] == sym)
@@ -2027,9 +2044,11 @@ stmt_if(Cg *c, Node *n)
 	Binding *saved;
 
 	collect_assigned(n, vars, &nv, MAXCARRY);
-	/* only variables declared outside (bound now) flow out of the branches */
+	/* only variables declared outside (bound now) flow out of the branches;
+	 * a variable naming a tensor view is stored into, never rebound */
 	for (int i = 0, j = 0; i < nv; i++) {
-		if (lookup(c, vars[i]))
+		IrRef v = lookup(c, vars[i]);
+		if (v && !is_tensor_val(c, v))
 			vars[j++] = vars[i];
 		if (i + 1 == nv)
 			nv = j;
@@ -2074,7 +2093,7 @@ carried(Cg *c, Node *body, Symbol **vars, IrRef *inits)
 
 	collect_assigned(body, vars, &nv, MAXCARRY);
 	for (int i = 0; i < nv; i++)
-		if ((inits[j] = lookup(c, vars[i])))
+		if ((inits[j] = lookup(c, vars[i])) && !is_tensor_val(c, inits[j]))
 			vars[j++] = vars[i];
 	return j;
 }
@@ -2094,6 +2113,35 @@ close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding
 	c->env = saved;
 	for (int i = 0; i < nv; i++)
 		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
+/* static for: the body once per iteration, the variable a constant in each
+ * copy (docs/language.md §7), so that schedule controls in the body
+ * (sched_group, setprio) land between the instructions of their own copy
+ * instead of in a loop LLVM may or may not unroll. Variables assigned in the
+ * body are rebound after each copy. Returns 0 (nothing emitted) when a bound
+ * is not a compile-time integer; the checker makes that impossible. */
+static int
+static_for(Cg *c, Node *n, IrType it, Symbol **vars, int nv)
+{
+	Value *lo = n->u.for_.lo->cval, *hi = n->u.for_.hi->cval, *st = n->u.for_.step ? n->u.for_.step->cval : NULL;
+	IrRef ys[MAXCARRY];
+
+	if (!lo || !hi || lo->kind != VAL_INT || hi->kind != VAL_INT || (n->u.for_.step && (!st || st->kind != VAL_INT)) ||
+	    (st && st->i <= 0))
+		return 0;
+	for (int64_t i = lo->i; i < hi->i && !c->failed; i += st ? st->i : 1) {
+		Binding *saved = c->env;
+		if (n->u.for_.sym)
+			bind(c, n->u.for_.sym, ir_b_const(&c->b, it, i));
+		block(c, n->u.for_.body);
+		for (int k = 0; k < nv; k++)
+			ys[k] = lookup(c, vars[k]);
+		c->env = saved;
+		for (int k = 0; k < nv; k++)
+			bind(c, vars[k], ys[k]);
+	}
+	return 1;
 }
 
 static void
@@ -2123,6 +2171,8 @@ stmt_for(Cg *c, Node *n)
 	hi = to_type(c, hi, it);
 	step = to_type(c, step, it);
 	c->b.loc = loc_of(c, n->span);
+	if (n->u.for_.unroll && static_for(c, n, it, vars, nv))
+		return;
 	loop = ir_b_for(&c->b, lo, hi, step, (uint32_t)nv, inits, &iv, iters);
 	saved = c->env;
 	if (n->u.for_.sym)
@@ -2256,10 +2306,16 @@ wave_index(Cg *c)
 		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 		t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 	}
-	return ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b));
+	return ir_b_un(&c->b, IR_OP_UNIFORM, ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b)));
 }
 
-/* waves N groups { g => {...} ... }: wave w runs arm w % N (uniform per wave) */
+/* waves N groups { g => {...} ... }: wave w runs arm w % N. The group is
+ * computed once from the readfirstlane'd wave index (an SGPR), so each arm is
+ * a uniform if: a wave branches over the arms of the other groups with a
+ * scalar branch and never runs them with an empty exec mask. The arms are
+ * plain regions: a barrier() in an arm is the workgroup's s_barrier, which
+ * counts waves, not program points, so the k-th barrier of one group meets
+ * the k-th barrier of every other group (the "phases" of docs/language.md). */
 static void
 stmt_waves(Cg *c, Node *n)
 {
