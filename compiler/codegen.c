@@ -2119,25 +2119,34 @@ close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding
  * copy (docs/language.md §7), so that schedule controls in the body
  * (sched_group, setprio) land between the instructions of their own copy
  * instead of in a loop LLVM may or may not unroll. Variables assigned in the
- * body are rebound after each copy. Returns 0 (nothing emitted) when a bound
+ * body are rebound after each copy; unrolling stops with an error once the
+ * kernel passes MAXUNROLL instructions. Returns 0 (nothing emitted) when a bound
  * is not a compile-time integer; the checker makes that impossible. */
+enum { MAXUNROLL = 1 << 20 };   /* IR instructions of a kernel unrolled by static for */
+
 static int
 static_for(Cg *c, Node *n, IrType it, Symbol **vars, int nv)
 {
 	Value *lo = n->u.for_.lo->cval, *hi = n->u.for_.hi->cval, *st = n->u.for_.step ? n->u.for_.step->cval : NULL;
+	Binding *base = c->env;    /* each copy's rebindings replace the last one's */
 	IrRef ys[MAXCARRY];
 
 	if (!lo || !hi || lo->kind != VAL_INT || hi->kind != VAL_INT || (n->u.for_.step && (!st || st->kind != VAL_INT)) ||
 	    (st && st->i <= 0))
 		return 0;
 	for (int64_t i = lo->i; i < hi->i && !c->failed; i += st ? st->i : 1) {
-		Binding *saved = c->env;
+		if (c->f->ninst > MAXUNROLL) {
+			diag_error(c->d, n->span, "unrolling this static for makes the kernel more than %d IR instructions "
+			           "long (at iteration %lld); use a plain for", MAXUNROLL, (long long)i);
+			c->failed = 1;
+			break;
+		}
 		if (n->u.for_.sym)
 			bind(c, n->u.for_.sym, ir_b_const(&c->b, it, i));
 		block(c, n->u.for_.body);
 		for (int k = 0; k < nv; k++)
 			ys[k] = lookup(c, vars[k]);
-		c->env = saved;
+		c->env = base;
 		for (int k = 0; k < nv; k++)
 			bind(c, vars[k], ys[k]);
 	}
