@@ -1956,6 +1956,14 @@ stmt_if(Cg *c, Node *n)
 	IrType tys[MAXCARRY];
 	Binding *saved;
 
+	/* a condition the checker folded (compile-time parameters, constants):
+	 * only the taken branch is lowered, straight-line */
+	if (n->u.if_.cond->cval && n->u.if_.cond->cval->kind == VAL_BOOL) {
+		Node *taken = n->u.if_.cond->cval->i ? n->u.if_.then : n->u.if_.els;
+		if (taken)
+			block(c, taken);
+		return;
+	}
 	collect_assigned(n, vars, &nv, MAXCARRY);
 	/* only variables declared outside (bound now) flow out of the branches */
 	for (int i = 0, j = 0; i < nv; i++) {

@@ -3,8 +3,8 @@
 # MFMA 32x32x16) for gfx950 with flyc, print its resource usage, run it through
 # libflyrt (python/flyrt.py) on the simulator for a few shapes against a CPU
 # reference (scripts/gemm_sim.py), including a shape its `requires` refuses:
-# first the 256x256x64-tile variant (issue 8's headline kernel), then the
-# 128x128 and 256x128 ones.
+# first the 256x256x64-tile variant (issue 8's headline kernel) and its
+# 128-bit-store epilogue, then the 128x128 and 256x128 ones.
 # Exit status 1 when any shape fails.
 # Another example: set DEMO_FLY and DEMO_PY (a script shaped like scripts/demo.py,
 # which runs examples/elementwise.fly).
@@ -24,8 +24,11 @@ if [ -n "${DEMO_FLY:-}" ]; then
 else
 	echo "gemm_nt_256x256 (8 waves of 128x64, 256x256x64 tiles, two stages of swizzled LDS = 128 KiB):"
 	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_256x256 \
-		512x512x128 256x512x192 320x256x64
+		512x512x64 256x256x192 320x256x64
 	rc=$?
+	echo "gemm_nt_256x256_st128 (the same, C stored through LDS with 128-bit stores):"
+	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_256x256_st128 \
+		256x512x128 || rc=1
 	echo "gemm_nt_128x128 (4 waves, 128x128x64 tiles):"
 	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_128x128 \
 		256x256x128 200x128x64 || rc=1
