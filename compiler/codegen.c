@@ -64,6 +64,19 @@ unsupported(Cg *c, Span s, const char *what)
 	c->failed = 1;
 }
 
+/* n values per thread over CG_MAXFRAG: a located error, 1 */
+static int
+frag_limit(Cg *c, Span s, const char *what, int64_t n)
+{
+	if (n <= CG_MAXFRAG)
+		return 0;
+	if (!c->failed)
+		diag_error(c->d, s, "%s needs %lld values per thread in registers; register fragments hold at most %d",
+		           what, (long long)n, CG_MAXFRAG);
+	c->failed = 1;
+	return 1;
+}
+
 static void
 ir_sink(void *ctx, IrLoc loc, const char *msg)
 {
@@ -911,8 +924,6 @@ pred_at(Cg *c, Node *p, unsigned v)
 	return 0;
 }
 
-enum { MAXLANES = 64 };
-
 static IrRef
 zero_i32(Cg *c)
 {
@@ -1034,7 +1045,7 @@ copy(Cg *c, Node *n)
 {
 	int na = n->u.call.args.n;
 	Node *sn, *dn, *pn = NULL;
-	IrRef s, d, pv[MAXLANES], all = 0;
+	IrRef s, d, pv[CG_MAXFRAG], all = 0;
 
 	if (na < 2 || na > 3) {
 		unsupported(c, n->span, "this copy");
@@ -1063,10 +1074,12 @@ copy(Cg *c, Node *n)
 	}
 	IrRef view = s_view ? s : d;
 	int64_t nel = view_size(c, view);
-	if (nel <= 0 || nel > MAXLANES) {
-		unsupported(c, n->span, "a copy of a view without a small static size");
+	if (nel <= 0) {
+		unsupported(c, n->span, "a copy of a view without a static size");
 		return;
 	}
+	if (frag_limit(c, n->span, "this copy", nel))
+		return;
 	IrTensor *T = tensor_of(c, view);
 	unsigned nn = (unsigned)nel;
 	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
@@ -1158,10 +1171,12 @@ value_of(Cg *c, IrRef r, Span s)
 	if (!r || !is_tensor_val(c, r))
 		return r;
 	if (tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY ||
-	    (n = view_size(c, r)) <= 0 || n > MAXLANES) {
+	    (n = view_size(c, r)) <= 0) {
 		unsupported(c, s, "using this tensor as a value");
 		return 0;
 	}
+	if (frag_limit(c, s, "using this tensor as a value", n))
+		return 0;
 	return load_view(c, r, (unsigned)n, contiguous(c, r), 0);
 }
 
@@ -1497,10 +1512,12 @@ static void
 copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 {
 	int64_t ns = view_size(c, s), nd = view_size(c, d);
-	if (ns <= 0 || ns != nd || ns > MAXLANES) {
+	if (ns <= 0 || ns != nd) {
 		unsupported(c, n->span, "a copy between views of different or run-time sizes");
 		return;
 	}
+	if (frag_limit(c, n->span, "this copy", ns))
+		return;
 	if (tensor_of(c, s)->elem != tensor_of(c, d)->elem) {
 		unsupported(c, n->span, "a copy between element types");
 		return;
@@ -1528,11 +1545,13 @@ fragment_like(Cg *c, Node *n)
 
 	if (!t)
 		return 0;
-	if (!is_tensor_val(c, t) || (sz = view_size(c, t)) <= 0 || sz > MAXLANES ||
+	if (!is_tensor_val(c, t) || (sz = view_size(c, t)) <= 0 ||
 	    !n->type || !scalar_of(n->type->scalar, &el)) {
-		unsupported(c, n->span, "fragment_like of a view without a small static size");
+		unsupported(c, n->span, "fragment_like of a view without a static size");
 		return 0;
 	}
+	if (frag_limit(c, n->span, "this fragment_like", sz))
+		return 0;
 	z = ir_ty_is_float(ir_ty(el)) ? ir_b_fconst(&c->b, ir_ty(el), 0) : ir_b_const(&c->b, ir_ty(el), 0);
 	return sz > 1 ? ir_b_splat(&c->b, ir_vec(el, (unsigned)sz), z) : z;
 }
@@ -2043,6 +2062,14 @@ stmt_if(Cg *c, Node *n)
 	IrType tys[MAXCARRY];
 	Binding *saved;
 
+	/* a condition the checker folded (compile-time parameters, constants):
+	 * only the taken branch is lowered, straight-line */
+	if (n->u.if_.cond->cval && n->u.if_.cond->cval->kind == VAL_BOOL) {
+		Node *taken = n->u.if_.cond->cval->i ? n->u.if_.then : n->u.if_.els;
+		if (taken)
+			block(c, taken);
+		return;
+	}
 	collect_assigned(n, vars, &nv, MAXCARRY);
 	/* only variables declared outside (bound now) flow out of the branches;
 	 * a variable naming a tensor view is stored into, never rebound */
@@ -2840,6 +2867,7 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 /* ---- internal interface for codegen_*.c (codegen_int.h) ---- */
 
 void cg_unsupported(Cg *c, Span s, const char *what) { unsupported(c, s, what); }
+int cg_frag_limit(Cg *c, Span s, const char *what, int64_t n) { return frag_limit(c, s, what, n); }
 void cg_bind(Cg *c, Symbol *s, IrRef v) { bind(c, s, v); }
 IrRef cg_lookup(Cg *c, Symbol *s) { return lookup(c, s); }
 Node *cg_lazy_of(Cg *c, Node *n) { return lazy_of(c, n); }

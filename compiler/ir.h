@@ -75,10 +75,13 @@ typedef enum {
 	IR_SCALAR_COUNT
 } IrScalar;
 
-/* A value type: a scalar kind, or a vector of LANES scalars (lanes > 1). */
+/* A value type: a scalar kind, or a vector of LANES scalars (lanes > 1, at
+ * most IR_MAX_LANES; codegen keeps register fragments far below, see
+ * CG_MAXFRAG in codegen_int.h). */
+enum { IR_MAX_LANES = 4096 };
 typedef struct {
 	uint8_t kind;    /* IrScalar */
-	uint8_t lanes;   /* 1 for scalars */
+	uint16_t lanes;  /* 1 for scalars */
 } IrType;
 
 IrType ir_ty(IrScalar k);

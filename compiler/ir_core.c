@@ -123,7 +123,15 @@ static const unsigned SCALAR_BITS[] = {
 };
 
 IrType ir_ty(IrScalar k) { IrType t = { (uint8_t)k, 1 }; return t; }
-IrType ir_vec(IrScalar k, unsigned lanes) { IrType t = { (uint8_t)k, (uint8_t)lanes }; return t; }
+IrType
+ir_vec(IrScalar k, unsigned lanes)
+{
+	IrType t = { (uint8_t)k, (uint16_t)lanes };
+	if (lanes < 1 || lanes > IR_MAX_LANES)
+		IR_ICE("vector lane count out of range");
+	return t;
+}
+
 int ir_ty_eq(IrType a, IrType b) { return a.kind == b.kind && a.lanes == b.lanes; }
 int ir_ty_is_int(IrType t) { return t.kind >= IR_I1 && t.kind <= IR_I64; }
 int ir_ty_is_float(IrType t) { return t.kind == IR_F16 || t.kind == IR_BF16 || t.kind == IR_F32; }
