@@ -242,9 +242,18 @@ ub_nonneg(const Dom *D, const Mono *m, int depth)
 		best = bmul(best, D->hi[m->v[i]]);
 	for (int i = 0; i < D->nf; i++) {
 		Mono rest;
-		if (!mono_div(m, &D->fact[i].m, &rest))
-			continue;
 		Big fh = bmax(D->fact[i].hi, 0);
+		if (!mono_div(m, &D->fact[i].m, &rest)) {
+			/* m * rest <= hi with rest >= its lower bound >= 1 */
+			Big rl = 1;
+			if (!mono_div(&D->fact[i].m, m, &rest))
+				continue;
+			for (int j = 0; j < rest.deg; j++)
+				rl = D->lo[rest.v[j]] >= 1 ? bmul(rl, D->lo[rest.v[j]]) : 0;
+			if (rl >= 1)
+				best = bmin(best, fh / rl);
+			continue;
+		}
 		if (!rest.deg)
 			best = bmin(best, fh);
 		else if (depth < MAXDEG)
@@ -323,14 +332,23 @@ apply_fact(Dom *D, const Poly *g, uint64_t umask)
 	}
 	if (!mt)
 		return;
-	for (int i = 0; i < mt->m.deg; i++)
-		if (is_unsigned(umask, mt->m.v[i]))
-			return;
 	/* a*m <= -b */
 	if (mt->c > 0)
 		hi = bfloordiv(-b, mt->c);
 	else
 		lo = -bfloordiv(-b, -(Big)mt->c);  /* m >= ceil(b / -a) */
+	for (int i = 0; i < mt->m.deg; i++)
+		if (is_unsigned(umask, mt->m.v[i])) {
+			/* the runtime checks the zero-extended value, the kernel reads the
+			 * bits as signed: only x <= c < 2^(bits-1) says the same to both */
+			uint32_t v = mt->m.v[0];
+			Big lim = (Big)1 << (ir_scalar_bits(D->f->param[v].ty) - 1);
+			if (mt->m.deg == 1 && mt->c > 0 && hi >= 0 && hi < lim) {
+				D->lo[v] = bmax(D->lo[v], 0);
+				D->hi[v] = bmin(D->hi[v], hi);
+			}
+			return;
+		}
 	if (mt->m.deg == 1) {
 		uint32_t v = mt->m.v[0];
 		D->lo[v] = bmax(D->lo[v], lo);
@@ -463,27 +481,81 @@ facts_from_rpn(Dom *D, const char *rpn, uint64_t umask, Poly *pool, Poly *facts)
 
 /* ---- the span ---- */
 
-/* the polynomial of a layout leaf: a constant, or a parameter (through
- * widening conversions); 0 with WHY otherwise */
+/* the polynomial of integer value r: constants and parameters, through
+ * widening conversions, + - and *, each of which must provably not overflow
+ * its type (the kernel computes it in that type); 0 with WHY otherwise */
 static int
-leaf_poly(const IrFunc *f, const IrTuple *t, Poly *p, char *why, size_t wn)
+value_poly(const Dom *D, IrRef r, Poly *p, char *why, size_t wn)
 {
-	IrRef r = t->dyn;
-	if (!r) {
+	const IrInst *I = &D->f->inst[r];
+	unsigned bits = ir_scalar_bits((IrScalar)I->ty.kind);
+
+	if (I->ty.lanes != 1 || !(I->ty.kind == IR_I32 || I->ty.kind == IR_I64)) {
+		snprintf(why, wn, "its layout has a run-time leaf (%%%u) that is not a 32- or 64-bit integer", r);
+		return 0;
+	}
+	switch (I->op) {
+	case IR_OP_CONST:
+		p_const(p, I->imm[0]);
+		return 1;
+	case IR_OP_ARG:
+		if (!int_param(D->f, (uint32_t)I->imm[0]))
+			break;
+		p_var(p, (uint32_t)I->imm[0]);
+		return 1;
+	case IR_OP_CVT: {
+		const IrInst *X = &D->f->inst[I->ops[0]];
+		if (X->ty.lanes != 1 || !(X->ty.kind == IR_I32 || X->ty.kind == IR_I64) ||
+		    ir_scalar_bits((IrScalar)X->ty.kind) > bits)
+			break;
+		return value_poly(D, I->ops[0], p, why, wn);
+	}
+	case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: {
+		Poly *b = malloc(sizeof *b), *t = malloc(sizeof *t);
+		Big lo, hi, lim = (Big)1 << (bits - 1);
+		int ok = b && t && value_poly(D, I->ops[0], p, why, wn) && value_poly(D, I->ops[1], b, why, wn);
+		if (!b || !t)
+			IR_ICE("out of memory");
+		if (ok && I->op == IR_OP_MUL) {
+			p_mul(t, p, b);
+			*p = *t;
+		} else if (ok) {
+			p_add(p, b, I->op == IR_OP_SUB ? -1 : 1);
+		}
+		free(b);
+		free(t);
+		if (!ok)
+			return 0;
+		if (p->bad) {
+			snprintf(why, wn, "its layout leaf %%%u is too large a polynomial for the analysis", r);
+			return 0;
+		}
+		p_range(D, p, &lo, &hi);
+		if (lo < -lim || hi >= lim) {
+			char pb[200];
+			p_print(D->f, p, pb, sizeof pb);
+			snprintf(why, wn, "its layout leaf %s, computed in i%u, may overflow (state a `requires` "
+			         "bound on it)", pb, bits);
+			return 0;
+		}
+		return 1;
+	}
+	default:
+		break;
+	}
+	snprintf(why, wn, "its layout has a run-time leaf (%%%u) that is not computed from integer parameters "
+	         "by + - *", r);
+	return 0;
+}
+
+static int
+leaf_poly(const Dom *D, const IrTuple *t, Poly *p, char *why, size_t wn)
+{
+	if (!t->dyn) {
 		p_const(p, t->value);
 		return 1;
 	}
-	while (f->inst[r].op == IR_OP_CVT && f->inst[r].nops == 1 &&
-	       (f->inst[r].ty.kind == IR_I64 || f->inst[r].ty.kind == IR_I32) &&
-	       ir_scalar_bits((IrScalar)f->inst[f->inst[r].ops[0]].ty.kind) <= ir_scalar_bits((IrScalar)f->inst[r].ty.kind) &&
-	       (f->inst[f->inst[r].ops[0]].ty.kind == IR_I32 || f->inst[f->inst[r].ops[0]].ty.kind == IR_I64))
-		r = f->inst[r].ops[0];
-	if (f->inst[r].op == IR_OP_ARG && int_param(f, (uint32_t)f->inst[r].imm[0])) {
-		p_var(p, (uint32_t)f->inst[r].imm[0]);
-		return 1;
-	}
-	snprintf(why, wn, "its layout has a run-time leaf (%%%u) that is not an integer parameter", r);
-	return 0;
+	return value_poly(D, t->dyn, p, why, wn);
 }
 
 /* the extents as variables are at least 1 (else the tensor is empty) */
@@ -497,7 +569,7 @@ extents_positive(Dom *D, const IrTuple *s)
 			extents_positive(D, s->kid[i]);
 		return;
 	}
-	if (s->dyn && leaf_poly(D->f, s, &p, why, sizeof why) && p.n == 1 && p.t[0].m.deg == 1 && p.t[0].c == 1)
+	if (s->dyn && leaf_poly(D, s, &p, why, sizeof why) && p.n == 1 && p.t[0].m.deg == 1 && p.t[0].c == 1)
 		D->lo[p.t[0].m.v[0]] = bmax(D->lo[p.t[0].m.v[0]], 1);
 }
 
@@ -522,7 +594,7 @@ span_poly(Dom *D, const IrTuple *s, const IrTuple *d, Poly *acc, int *empty, cha
 		*empty = 1;
 		return 1;
 	}
-	if (!leaf_poly(D->f, s, &ps, why, wn) || !leaf_poly(D->f, d, &pd, why, wn))
+	if (!leaf_poly(D, s, &ps, why, wn) || !leaf_poly(D, d, &pd, why, wn))
 		return 0;
 	p_range(D, &pd, &lo, &hi);
 	if (lo < 0) {
