@@ -594,14 +594,19 @@ span_poly(Dom *D, const IrTuple *s, const IrTuple *d, Poly *acc, int *empty, cha
 		*empty = 1;
 		return 1;
 	}
+	if (!s->dyn && s->value == 1)
+		return 1;   /* one coordinate: the stride is never used */
 	if (!leaf_poly(D, s, &ps, why, wn) || !leaf_poly(D, d, &pd, why, wn))
 		return 0;
 	p_range(D, &pd, &lo, &hi);
 	if (lo < 0) {
 		char pb[200];
 		p_print(D->f, &pd, pb, sizeof pb);
-		snprintf(why, wn, "its stride %s may be negative (a buffer offset cannot go below the base; "
-		         "state `requires %s >= 0` if it cannot)", pb, pb);
+		if (!d->dyn)
+			snprintf(why, wn, "its stride %s is negative (a buffer offset cannot go below the base)", pb);
+		else
+			snprintf(why, wn, "its stride %s may be negative (a buffer offset cannot go below the "
+			         "base; state `requires %s >= 0` if it cannot)", pb, pb);
 		return 0;
 	}
 	Poly one;
