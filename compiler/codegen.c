@@ -32,6 +32,7 @@
 #include "codegen.h"
 #include "codegen_copy.h"
 #include "codegen_int.h"
+#include "codegen_span.h"
 #include "emit.h"
 #include "ir.h"
 #include "target/target.h"
@@ -982,6 +983,7 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 }
 
 static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
+static const CgCopyAtom *inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf);
 
 /* the fragment variable thr.retile_S/D(x) names (x itself otherwise) */
 static Node *
@@ -1033,8 +1035,21 @@ atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t ru
 			return 0;
 		}
 		R->addr = want;
-		if (want == IR_ADDR_BUFFER && !R->span_bound && ir_layout_cosize(&R->layout) < 0)
-			R->span_bound = cg_span_bound_i32(c->f, R);
+		if (want == IR_ADDR_BUFFER && !R->span_bound && ir_layout_cosize(&R->layout) < 0) {
+			char sw[600];
+			uint64_t um = 0;
+			for (int i = 0; i < c->k->nparams && i < 64; i++)
+				if (c->k->params[i]->type && is_unsigned(c->k->params[i]->type->scalar))
+					um |= UINT64_C(1) << i;
+			if (!(R->span_bound = cg_span_bound(c->f, R, um, sw, sizeof sw))) {
+				if (!c->failed)
+					diag_error(c->d, n->span, "tensor '%s' has a run-time layout whose byte span may "
+					           "exceed 4 GiB, and copy atom '%s' addresses it by a buffer descriptor "
+					           "(32-bit offsets): %s", R->name ? R->name : "?", a->name, sw);
+				c->failed = 1;
+				return 0;
+			}
+		}
 	}
 	return per;
 }
@@ -1062,6 +1077,8 @@ copy(Cg *c, Node *n)
 	dn = unretile(dn);
 	CgCopyAtom abuf;
 	const CgCopyAtom *atom = copy_atom_of(n, &abuf);
+	if (!atom && na == 2 && !(atom = inherited_atom(c, n, s, d, &abuf)) && c->failed)
+		return;
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
 	if (s_view && d_view && !pn) {
 		c->b.loc = loc_of(c, n->span);
@@ -1467,7 +1484,62 @@ partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 		s[ns] = ir_tuple_int(c->m, sm->value / tile);
 		d[ns++] = scale(c, dm, ir_tuple_int(c->m, tile));
 	}
-	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+	IrRef v = ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+	Node *an = tc->u.call.args.n ? tc->u.call.args.v[0] : NULL;
+	if (an && an->type && an->type->atom) {
+		if (v >= c->npart_atom) {
+			uint32_t nn = c->f->capinst > v ? c->f->capinst : v + 1;
+			const Node **na = ir_alloc(c->m, nn * sizeof *na);
+			if (c->npart_atom)
+				memcpy(na, c->part_atom, c->npart_atom * sizeof *na);
+			c->part_atom = na;
+			c->npart_atom = nn;
+		}
+		c->part_atom[v] = an->type->atom;
+	}
+	return v;
+}
+
+/* The copy atom of the tiled copy whose partition_S/D made view r (or the
+ * view r was taken of), or NULL. */
+static const Node *
+partition_atom(Cg *c, IrRef r)
+{
+	for (;;) {
+		if (r < c->npart_atom && c->part_atom[r])
+			return c->part_atom[r];
+		if (c->f->inst[r].op != IR_OP_TVIEW)
+			return NULL;
+		r = c->f->inst[r].ops[0];
+	}
+}
+
+/* copy(src, dst) between views that tiled copies partitioned uses their
+ * atom, as copy(tc, src, dst) would: a load atom of the source's tiled copy,
+ * a store atom of the destination's. NULL when neither has one; sets
+ * c->failed when they name two different atoms. */
+static const CgCopyAtom *
+inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
+{
+	CgCopyAtom as, ad;
+	const Node *ns = is_tensor_val(c, s) ? partition_atom(c, s) : NULL;
+	const Node *nd = is_tensor_val(c, d) ? partition_atom(c, d) : NULL;
+	int use_s = ns && cg_copy_atom(ns, &as) && as.load;
+	int use_d = nd && cg_copy_atom(nd, &ad) && !ad.load;
+
+	if (use_s && use_d && ns != nd) {
+		diag_error(c->d, n->span, "the source was partitioned for copy atom '%s' and the destination for "
+		           "'%s'; name the one this copy uses: copy(tiled_copy, src, dst)", as.name, ad.name);
+		c->failed = 1;
+		return NULL;
+	}
+	if (use_s)
+		*buf = as;
+	else if (use_d)
+		*buf = ad;
+	else
+		return NULL;
+	return buf;
 }
 
 /* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
@@ -2692,6 +2764,8 @@ kernel(Cg *c, SemaKernel *k)
 
 	c->k = k;
 	c->env = NULL;
+	c->part_atom = NULL;
+	c->npart_atom = 0;
 	l = loc_of(c, decl->span);
 	c->f = ir_func_new(c->m, k->name, l);
 	c->b = ir_builder(c->f);

@@ -30,6 +30,8 @@ typedef struct {
 	const char *file;   /* source file name for IR locations */
 	IrRef pipe_stage;   /* inside a pipeline block: its `stage` (k % S) */
 	int npipes;         /* pipelines lowered so far (ring alias scopes) */
+	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
+	uint32_t npart_atom;
 } Cg;
 
 /* Values per thread a register fragment (and so a copy to or from one, a

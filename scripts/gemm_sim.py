@@ -7,7 +7,10 @@ For each shape: random bf16 A (M x K) and B (N x K), launch through libflyrt
 (python/flyrt.py, device "sim"; grid and block from the kernel's .flyc.meta),
 compare C (M x N, bf16) with C = A * B^T computed here in double precision.
 A shape the kernel's `requires` rejects must raise flyrt.Unsupported (the
-runtime's FLYRT_ERROR_UNSUPPORTED) and leave C untouched.
+runtime's FLYRT_ERROR_UNSUPPORTED) and leave C untouched. A shape written
+MxNxK! must be refused: it is passed with small buffers (for shapes beyond
+the kernel's 4 GiB span bound, `M * K < 1 << 31`, too large to allocate), and
+the refusal must name one of those bounds.
 Prints one line per shape:
   PASS: gemm MxNxK max_err=E (bf16 rounding bound B)
   PASS: gemm MxNxK unsupported (requires: ...)
@@ -33,6 +36,27 @@ def bf16_bits(x):
 
 def bf16_val(h):
     return struct.unpack("<f", struct.pack("<I", (h & 0xFFFF) << 16))[0]
+
+
+def refused(kern, M, N, K):
+    """MxNxK!: the runtime must refuse the launch before it reads the buffers."""
+    name = "gemm %dx%dx%d" % (M, N, K)
+    a = array.array("H", [0] * 64)
+    b = array.array("H", [0] * 64)
+    c = array.array("H", [0xFFFF] * 64)
+    try:
+        kern(a, b, c, M, N, K)
+    except flyrt.Unsupported as e:
+        msg = str(e).splitlines()[0]
+        if "* K < 1 << 31" not in msg:
+            return False, "%s: refused, but not by the span bound: %s" % (name, msg)
+        if any(x != 0xFFFF for x in c):
+            return False, "%s: unsupported, but C was written" % name
+        return None, "%s unsupported (%s)" % (name, msg)
+    except flyrt.FlyrtError as e:
+        return False, "%s: launched although M * K or N * K is not below 2^31 (%s)" % (
+            name, str(e).splitlines()[0])
+    return False, "%s: launched although M * K or N * K is not below 2^31" % name
 
 
 def run(kern, dev, M, N, K, seed):
@@ -89,8 +113,11 @@ def main():
     kern = mod.kernel(kname)
     ok = True
     for n, shape in enumerate(argv[2:]):
-        M, N, K = (int(x) for x in shape.split("x"))
-        st, msg = run(kern, dev, M, N, K, 1000 + n)
+        M, N, K = (int(x) for x in shape.rstrip("!").split("x"))
+        if shape.endswith("!"):
+            st, msg = refused(kern, M, N, K)
+        else:
+            st, msg = run(kern, dev, M, N, K, 1000 + n)
         if demo:
             ok = ok and st is not False
             err = msg.split("max_err=")[1].split()[0] if "max_err=" in msg else None
