@@ -304,7 +304,7 @@ insn_name(Kind k, int bytes, int elem_bits, char *buf, size_t n)
 		break;
 	case K_WRITE: snprintf(buf, n, "ds_write_b%d", bytes * 8); break;
 	case K_READ_TR: snprintf(buf, n, "ds_read_b64_tr_b%d", elem_bits); break;
-	case K_DMA: snprintf(buf, n, "load-to-LDS %d B", bytes); break;
+	case K_DMA: snprintf(buf, n, "load_to_lds_b%d", bytes * 8); break;
 	}
 	return buf;
 }
@@ -492,8 +492,8 @@ print_line(FILE *out, const IrFunc *f, const Line *l)
 		fprintf(out, "never executed by any lane in the draws\n");
 		return;
 	}
-	fprintf(out, "%d phase%s, %d cycles (conflict-free minimum %d), ", l->phases, l->phases == 1 ? "" : "s",
-	        l->cycles, l->min_cycles);
+	fprintf(out, "%d phase%s, %d cycle%s (conflict-free minimum %d), ", l->phases, l->phases == 1 ? "" : "s",
+	        l->cycles, l->cycles == 1 ? "" : "s", l->min_cycles);
 	if (l->worst <= 1)
 		fprintf(out, "conflict-free\n");
 	else
@@ -501,14 +501,15 @@ print_line(FILE *out, const IrFunc *f, const Line *l)
 }
 
 static void
-summary_part(FILE *out, const char *what, int n, int conflicts, int unknown, int worst)
+summary_part(FILE *out, const char *what, int n, int insns, int conflicts, int unknown, int worst)
 {
 	if (!n)
 		fprintf(out, "no LDS %s", what);
 	else if (!conflicts && !unknown)
-		fprintf(out, "all %d LDS %s conflict-free", n, what);
+		fprintf(out, "all LDS %s conflict-free (%d site%s, %d instruction%s)", what, n, n == 1 ? "" : "s",
+		        insns, insns == 1 ? "" : "s");
 	else {
-		fprintf(out, "%d of %d LDS %s with bank conflicts", conflicts, n, what);
+		fprintf(out, "LDS %s: %d of %d site%s with bank conflicts", what, conflicts, n, n == 1 ? "" : "s");
 		if (conflicts)
 			fprintf(out, " (worst %d-way)", worst);
 		if (unknown)
@@ -522,7 +523,7 @@ report_func(const IrFunc *f, const TgtDesc *t, const lay_arch_banks *ab, IrBanks
 	Coll c = { f, NULL, 0, 0, { 0 }, { 0 }, 0 };
 	Line *lines;
 	int nl = 0, samples = o->samples > 0 ? o->samples : 32;
-	int nr = 0, nwr = 0, cr = 0, cw = 0, ur = 0, uw = 0, wr = 0, ww = 0;
+	int nr = 0, nwr = 0, cr = 0, cw = 0, ur = 0, uw = 0, wr = 0, ww = 0, ir = 0, iw = 0;
 	unsigned nthr = f->block[0] * f->block[1] * f->block[2];
 	Ev e;
 
@@ -566,20 +567,22 @@ report_func(const IrFunc *f, const TgtDesc *t, const lay_arch_banks *ab, IrBanks
 		print_line(out, f, l);
 		if (w) {
 			nwr++;
+			iw += l->count;
 			cw += l->worst > 1;
 			uw += l->unknown;
 			ww = l->worst > ww ? l->worst : ww;
 		} else {
 			nr++;
+			ir += l->count;
 			cr += l->worst > 1;
 			ur += l->unknown;
 			wr = l->worst > wr ? l->worst : wr;
 		}
 	}
 	fprintf(out, "  summary: ");
-	summary_part(out, "reads", nr, cr, ur, wr);
+	summary_part(out, "reads", nr, ir, cr, ur, wr);
 	fprintf(out, "; ");
-	summary_part(out, "writes", nwr, cw, uw, ww);
+	summary_part(out, "writes", nwr, iw, cw, uw, ww);
 	fprintf(out, "\n");
 	o->kernels++;
 	o->reads += nr;
