@@ -17,12 +17,17 @@
  * of lay_banks.c (lay_bank_cost: phases, banks, broadcast), and the worst
  * over waves and draws is reported per access.
  *
- * Example (one line per source access; accesses of one `copy` at one
- * location with the same width are merged, `x8` counting the instructions):
+ * Example (one line per source access; the accesses of one `copy` at one
+ * location with the same width and buffer are merged, `x8` counting them):
  *
  *   gemm_nt_128x128 [gfx950]: 256 threads = 4 waves of 64, LDS 65536 bytes
- *     examples/gemm_bf16.fly:54:7: read  sA ds_read_b128  x8: 4 cycles (conflict-free minimum 4), conflict-free
- *     summary: 16 LDS reads conflict-free; 16 LDS writes conflict-free
+ *     examples/gemm_bf16.fly:54:7: read  sA ds_read_b128 x8: 4 phases, 4 cycles (conflict-free minimum 4), conflict-free
+ *     ...
+ *     summary: all LDS reads conflict-free (2 sites, 16 instructions); all LDS writes conflict-free (2 sites, 16 instructions)
+ *
+ * A site's cost is that of its costliest wave access (most cycles above the
+ * minimum); "K-way bank conflict in A of B wave accesses" counts the wave
+ * accesses (waves x draws x instructions) with any conflict.
  *
  * Limits: the width is the one flyc asks LLVM for (the ISA normally matches:
  * access_align promises natural alignment); accesses wider than 16 bytes are
