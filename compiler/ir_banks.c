@@ -125,8 +125,8 @@ ev(Ev *e, IrRef r)
 	if (e->bad)
 		return 0;
 	switch (I->op) {
-	case IR_OP_ADD: v = a + b; break;
-	case IR_OP_SUB: v = a - b; break;
+	case IR_OP_ADD: v = (int64_t)((uint64_t)a + (uint64_t)b); break;
+	case IR_OP_SUB: v = (int64_t)((uint64_t)a - (uint64_t)b); break;
 	case IR_OP_MUL: v = (int64_t)((uint64_t)a * (uint64_t)b); break;
 	case IR_OP_DIV: v = uns(I->ty, b) ? (int64_t)(uns(I->ty, a) / uns(I->ty, b)) : 0; break;
 	case IR_OP_REM: v = uns(I->ty, b) ? (int64_t)(uns(I->ty, a) % uns(I->ty, b)) : 0; break;
@@ -425,7 +425,12 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 				}
 				if (!on)
 					continue;
-				addr[lane] = (int64_t)R->lds_offset + ev(e, s->off) * (int64_t)ebits / 8;
+				{
+					/* LDS addresses are 32-bit: wrap there (no overflow on wild draws) */
+					uint64_t o = (uint64_t)ev(e, s->off);
+					o = ebits >= 8 ? o * (ebits / 8) : o / (8 / (ebits ? ebits : 8));
+					addr[lane] = (int64_t)((R->lds_offset + o) & UINT64_C(0xFFFFFFFF));
+				}
 				if (e->bad) {
 					l->unknown = 1;
 					break;
