@@ -5,7 +5,7 @@
  * conflicts into the exit status, for tests and CI.
  *
  *   flyc show --banks FILE.fly [--kernel NAME] [--offload-arch=ARCH]...
- *             [-D NAME=V]... [-I DIR]... [--samples=N]
+ *             [-D NAME=V]... [-I DIR]... [--samples=N] [--addresses]
  *             [--expect-conflict-free[=reads|all]] [-o FILE]
  */
 #include <stdio.h>
@@ -36,6 +36,8 @@ usage(FILE *f)
 "  -D NAME=V, -I DIR       as for compiling\n"
 "  --samples=N             draws of loop counters and uniform values per\n"
 "                          access (default 32)\n"
+"  --addresses             also print the byte address of every lane of each\n"
+"                          access's first analysed wave access\n"
 "  --expect-conflict-free[=reads|all]\n"
 "                          exit 1 unless every LDS read (=all: every access)\n"
 "                          is conflict-free and analysed\n"
@@ -74,6 +76,8 @@ drv_show_banks_main(int argc, char **argv)
 				free(args);
 				return 1;
 			}
+		} else if (!strcmp(s, "--addresses")) {
+			bo.addresses = 1;
 		} else if (!strcmp(s, "--expect-conflict-free") || !strcmp(s, "--expect-conflict-free=reads")) {
 			expect = 1;
 		} else if (!strcmp(s, "--expect-conflict-free=all")) {

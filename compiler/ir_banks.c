@@ -289,6 +289,9 @@ typedef struct {
 	int count;            /* IR accesses merged */
 	int phases, cycles, min_cycles, worst;   /* the costliest wave instance */
 	long instances, conflicting;
+	int have0;            /* addr0/act0: the first wave access analysed (--addresses) */
+	int64_t addr0[MAXLANES];
+	unsigned char act0[MAXLANES];
 	int unknown;
 } Line;
 
@@ -440,6 +443,11 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 			}
 			if (l->unknown || !any)
 				continue;
+			if (!l->have0) {
+				memcpy(l->addr0, addr, sizeof addr);
+				memcpy(l->act0, act, sizeof act);
+				l->have0 = 1;
+			}
 			/* accesses wider than 16 bytes: consecutive 16-byte pieces */
 			for (int at = 0; at < total; at += piece) {
 				int per = 1;
@@ -477,6 +485,22 @@ same_line(const Line *l, const IrInst *I, const Site *s)
 {
 	return l->line == I->loc.line && l->col == I->loc.col && l->kind == s->kind && l->bytes == s->bytes &&
 	       l->root == s->root && ((!l->file && !I->loc.file) || (l->file && I->loc.file && !strcmp(l->file, I->loc.file)));
+}
+
+/* the byte address of every lane of the first wave access analysed */
+static void
+print_addresses(FILE *out, const Line *l, unsigned lanes)
+{
+	fprintf(out, "    lane byte addresses (first wave access; - = inactive):");
+	for (unsigned i = 0; i < lanes; i++) {
+		if (i % 16 == 0)
+			fprintf(out, "\n     ");
+		if (l->act0[i])
+			fprintf(out, " %lld", (long long)l->addr0[i]);
+		else
+			fprintf(out, " -");
+	}
+	fprintf(out, "\n");
 }
 
 static void
@@ -570,6 +594,8 @@ report_func(const IrFunc *f, const TgtDesc *t, const lay_arch_banks *ab, IrBanks
 		const Line *l = &lines[k];
 		int w = l->kind == K_WRITE || l->kind == K_DMA;
 		print_line(out, f, l);
+		if (o->addresses && l->have0)
+			print_addresses(out, l, t->wave_size);
 		if (w) {
 			nwr++;
 			iw += l->count;

@@ -47,6 +47,7 @@ struct TgtDesc;
 typedef struct IrBanksOpts {
 	const char *kernel;   /* only the kernel of this name; NULL = all */
 	int samples;          /* draws of the uniform values per access; 0 = 32 */
+	int addresses;        /* also print each site's lane addresses (first wave access) */
 	int any_arch;         /* the archs were not chosen by the user: a kernel without targets(...) is
 	                         analysed for the first arch only, an arch with no kernel is skipped */
 	/* results, accumulated over calls */

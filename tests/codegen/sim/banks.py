@@ -13,6 +13,9 @@ compares them with what `flyc show --banks FILE.fly` reports.
   banks.py unswizzled REPORT        examples/gemm_bf16.fly without its swizzle
   banks.py gemm FLY REPORT ASM      every gfx950 export of the GEMM, reads
                                     conflict-free, instruction counts = ISA
+  banks.py addresses FLY REPORT OUT tests/codegen/fly/banks_addr.fly: the
+                                    lane addresses of --addresses against
+                                    where the simulator stored each lane's id
 Prints PASS or the mismatches.
 """
 import re
@@ -211,6 +214,55 @@ def gemm(fly, report, asm):
     finish(errs)
 
 
+def lane_addresses(fly, report):
+    """{source line: [byte address or None per lane]} from --addresses output."""
+    out, cur, lines = {}, None, open(report).read().split("\n")
+    for ln in lines:
+        m = LINE.match(ln)
+        if m:
+            cur = int(m.group(2))
+            out[cur] = []
+        elif cur is not None and ln.startswith("      "):
+            out[cur] += [None if t == "-" else int(t) for t in ln.split()]
+    return out
+
+
+def addresses(fly, report, outbin):
+    import struct
+    data = open(outbin, "rb").read()
+    vals = struct.unpack("<%di" % (len(data) // 4), data)
+    src = open(fly).read().split("\n")
+    got = lane_addresses(fly, report)
+    errs = []
+    # probe -> (first output element, lds base, raw element offset of (r, c))
+    probes = {"// probe a": (0, 0, lambda r, c: 64 * r + c),
+              "// probe b": (4096, 16384, lambda r, c: swz(64 * r + c, 3, 2, 5))}
+    for i, text in enumerate(src, 1):
+        for tag, (first, base, raw) in probes.items():
+            if not text.rstrip().endswith(tag):
+                continue
+            addrs = got.get(i)
+            if not addrs or len(addrs) != 64:
+                errs.append("%s: no 64 lane addresses for line %d" % (tag, i))
+                continue
+            tile = vals[first:first + 4096]
+            where = {}
+            for k, v in enumerate(tile):
+                if v != -1:
+                    if v in where or not 0 <= v < 64:
+                        errs.append("%s: value %d stored twice or out of range" % (tag, v))
+                    where[v] = k
+            for l in range(64):
+                if l not in where:
+                    errs.append("%s: lane %d's id not found in the tile" % (tag, l))
+                    continue
+                want = base + 4 * raw(where[l] // 64, where[l] % 64)
+                if addrs[l] != want:
+                    errs.append("%s: lane %d analysed at byte %s, the simulator stored it at %d" % (tag, l, addrs[l], want))
+            print("%s: 64 lanes compared" % tag)
+    finish(errs)
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "patterns":
@@ -221,5 +273,7 @@ if __name__ == "__main__":
         unswizzled(sys.argv[2])
     elif cmd == "gemm":
         gemm(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif cmd == "addresses":
+        addresses(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit("usage: banks.py patterns|transpose|unswizzled|gemm ...")
