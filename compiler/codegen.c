@@ -29,11 +29,11 @@
 #include <string.h>
 
 #include "codegen.h"
-#include "ir_banks.h"
 #include "codegen_copy.h"
 #include "codegen_int.h"
 #include "emit.h"
 #include "ir.h"
+#include "ir_banks.h"
 #include "target/target.h"
 
 /* ---- locations, errors ---- */
