@@ -35,6 +35,7 @@
 #include "codegen_span.h"
 #include "emit.h"
 #include "ir.h"
+#include "ir_banks.h"
 #include "target/target.h"
 
 /* ---- locations, errors ---- */
@@ -2880,10 +2881,12 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 			AtomCheck ac = { &c, prog, t, 0 };
 			if (prog->kernels[i]->targets && !(prog->kernels[i]->targets & sema_target_bit(t->name)))
 				continue;   /* targets(...) excludes this arch */
+			if (opt->banks && opt->banks->any_arch && !prog->kernels[i]->targets && a > 0)
+				continue;   /* flyc show --banks: kernels without targets(...) only for the first arch */
 			nfor++;
 			check_atoms(&ac, prog->kernels[i]->decl->u.kernel.body);
 		}
-		if (!nfor && !c.failed) {
+		if (!nfor && !c.failed && !(opt->banks && opt->banks->any_arch)) {
 			diag_error(d, SPAN_NONE, "no kernel of this file is for --offload-arch=%s: the targets(...) "
 			           "clause of every kernel excludes it", t->name);
 			c.failed = 1;
@@ -2907,6 +2910,7 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 	eo.opt_level = opt->opt_level;
 	switch (opt->emit) {
 	case DRV_EMIT_IR: eo.emit = EMIT_IR; break;
+	case DRV_EMIT_BANKS: eo.emit = EMIT_BANKS; break;
 	case DRV_EMIT_LLVM: eo.emit = opt->emit_S || (opt->output && !strcmp(opt->output, "-")) ? EMIT_LLVM : EMIT_LLVM_BC; break;
 	case DRV_EMIT_ASM: eo.emit = EMIT_ASM; break;
 	case DRV_EMIT_OBJ: eo.emit = EMIT_OBJ; break;
@@ -2927,6 +2931,7 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 #endif
 	eo.no_bundle = opt->no_gpu_bundle;
 	eo.ld_lld = opt->ld_path;
+	eo.banks = opt->banks;
 	eo.save_temps = opt->save_temps;
 	eo.debug_info = opt->debug_info;
 	eo.mllvm = opt->mllvm;

@@ -144,7 +144,7 @@ drv_parse_options(DrvOptions *o, int argc, char **argv)
 				if (!strcmp(v, drv_emit_names[k]))
 					break;
 			if (k == DRV_NEMITS) {
-				opt_error("invalid value '%s' in '--emit' (expected ast, ir, llvm, asm, obj or launcher)", v);
+				opt_error("invalid value '%s' in '--emit' (expected ast, ir, llvm, asm, obj, launcher or banks)", v);
 				ok = false;
 			} else
 				o->emit = (DrvEmit)k;
@@ -495,6 +495,18 @@ int
 drv_compile_main(int argc, char **argv)
 {
 	DrvOptions o;
+
+	if (!drv_parse_options(&o, argc, argv)) {
+		drv_options_free(&o);
+		return 1;
+	}
+	return drv_compile(&o);
+}
+
+int
+drv_compile(DrvOptions *op)
+{
+	DrvOptions o = *op;
 	Diag *d;
 	Arena *a;
 	char *text, *modname;
@@ -506,10 +518,6 @@ drv_compile_main(int argc, char **argv)
 	AstModule *m;
 	int i;
 
-	if (!drv_parse_options(&o, argc, argv)) {
-		drv_options_free(&o);
-		return 1;
-	}
 	o.argv0 = NULL;
 	d = diag_new(stderr);
 	diag_set_color(d, o.color < 0 ? diag_color_default(stderr) : o.color == 1);

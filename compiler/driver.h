@@ -27,6 +27,9 @@ FLYC_SUBCOMMANDS(X)
 
 /* The compiler proper: flyc [options] file.fly. */
 int drv_compile_main(int argc, char **argv);
+/* flyc show --banks FILE.fly [options]: the LDS bank analysis of a kernel's
+ * own accesses (driver_banks.c); drv_show_main hands such command lines over. */
+int drv_show_banks_main(int argc, char **argv);
 
 /* Version banner printed by --version (three lines). */
 void drv_print_version(void);
@@ -39,7 +42,8 @@ void drv_print_version(void);
 	X(DRV_EMIT_LLVM,     "llvm") \
 	X(DRV_EMIT_ASM,      "asm") \
 	X(DRV_EMIT_OBJ,      "obj") \
-	X(DRV_EMIT_LAUNCHER, "launcher")
+	X(DRV_EMIT_LAUNCHER, "launcher") \
+	X(DRV_EMIT_BANKS,    "banks")
 
 typedef enum {
 #define X(k, s) k,
@@ -93,6 +97,7 @@ typedef struct DrvOptions {
 	const char *ld_path;      /* --ld-path=PATH: the ld.lld to run (default: LLVM's bindir, then PATH) */
 	const char *stop_after;   /* --stop-after=PASS */
 	const char *argv0;        /* for locating <bindir>/../share/flyc/stdlib */
+	struct IrBanksOpts *banks; /* --emit=banks (flyc show --banks FILE): options and counts (ir_banks.h) */
 } DrvOptions;
 
 /*
@@ -102,6 +107,10 @@ typedef struct DrvOptions {
  */
 bool drv_parse_options(DrvOptions *o, int argc, char **argv);
 void drv_options_free(DrvOptions *o);
+
+/* The compiler proper from parsed options (drv_parse_options); takes them
+ * over and releases them. */
+int drv_compile(DrvOptions *o);
 
 /* Default output name for an input path and an extension ("hsaco", "s", ...), malloc'd. */
 char *drv_default_output(const char *input, const char *ext);

@@ -20,6 +20,7 @@
 
 #include "emit.h"
 #include "fileio.h"
+#include "ir_banks.h"
 #include "lower_llvm.h"
 #include "target/target.h"
 
@@ -91,6 +92,7 @@ ext_of(EmitKind k)
 {
 	switch (k) {
 	case EMIT_IR: return ".ir";
+	case EMIT_BANKS: return ".banks";
 	case EMIT_LLVM: return ".ll";
 	case EMIT_LLVM_BC: return ".bc";
 	case EMIT_ASM: return ".s";
@@ -400,6 +402,25 @@ func_for_arch(const IrFunc *f, const char *arch)
 	return 0;
 }
 
+/* the LDS bank report of m's kernels for t into out */
+static int
+banks_text(IrModule *m, const TgtDesc *t, const EmitOptions *o, Buf *out, IrDiag *d)
+{
+	IrBanksOpts none = { 0 };
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+	int rc;
+
+	if (!f)
+		IR_ICE("out of memory");
+	rc = ir_banks_report(m, t, o->banks ? o->banks : &none, f, d);
+	fclose(f);
+	buf_add(out, p, n);
+	free(p);
+	return rc;
+}
+
 static int compile_arch_funcs(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem,
                               Buf *out, IrDiag *d);
 
@@ -416,8 +437,14 @@ compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *st
 	if (!some)
 		IR_ICE("out of memory");
 	for (uint32_t i = 0; i < nall; i++)
-		if (func_for_arch(all[i], t->name))
+		if (func_for_arch(all[i], t->name) &&
+		    !(o->emit == EMIT_BANKS && o->banks && o->banks->any_arch && !all[i]->archs && o->narchs > 0 &&
+		      strcmp(t->name, o->archs[0])))   /* ir_banks.h: any_arch */
 			some[n++] = all[i];
+	if (n == 0 && o->emit == EMIT_BANKS && o->banks && o->banks->any_arch) {
+		free(some);
+		return 0;   /* flyc show --banks without --offload-arch: every arch that has kernels */
+	}
 	if (n == 0) {
 		errl(d, "no kernel is for --offload-arch=%s: targets(...) excludes every kernel of the file%s",
 		     t->name, "");
@@ -463,6 +490,8 @@ compile_arch_funcs(IrModule *m, const EmitOptions *o, const TgtDesc *t, const ch
 		ir_text(m, out);
 		return rc;
 	}
+	if (o->emit == EMIT_BANKS)
+		return banks_text(m, t, o, out, d);
 	if (LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &target, &msg)) {
 		errl(d, "LLVM has no AMDGPU target: %s%s", msg, "");
 		LLVMDisposeMessage(msg);
@@ -681,7 +710,8 @@ emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d)
 			free(bundle);
 		} else if (!strcmp(outpath, "-") && !binary) {
 			for (int i = 0; i < n && !rc; i++) {
-				printf("%s %s\n", o->emit == EMIT_ASM ? ";" : o->emit == EMIT_IR ? "#" : ";", tg[i]->name);
+				if (o->emit != EMIT_BANKS)   /* its lines name the arch */
+					printf("%s %s\n", o->emit == EMIT_ASM ? ";" : o->emit == EMIT_IR ? "#" : ";", tg[i]->name);
 				rc = write_output("-", outs[i].p, outs[i].n, d);
 			}
 		} else if (!strcmp(outpath, "-")) {

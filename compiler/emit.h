@@ -26,7 +26,8 @@ typedef enum {
 	EMIT_LLVM_BC,   /* the same as bitcode (.bc) */
 	EMIT_ASM,       /* AMDGPU assembly (.s) */
 	EMIT_OBJ,       /* relocatable object before linking (.o) */
-	EMIT_CODEOBJ    /* linked code object (.hsaco); a bundle for several arches */
+	EMIT_CODEOBJ,   /* linked code object (.hsaco); a bundle for several arches */
+	EMIT_BANKS      /* LDS bank-conflict report of the IR (ir_banks.h), text */
 } EmitKind;
 
 enum { EMIT_MAX_ARCHS = 16 };
@@ -46,6 +47,7 @@ typedef struct {
 	int resource_usage;                  /* --resource-usage */
 	int resource_json;                   /* --resource-usage=json */
 	const char *ld_lld;                  /* linker to run; NULL: FLY_LLVM_BINDIR/ld.lld, then PATH */
+	struct IrBanksOpts *banks;           /* EMIT_BANKS: kernel filter, draws; receives the counts */
 } EmitOptions;
 
 /* Compiles module m per the options, writing the output file(s) and any

@@ -125,7 +125,10 @@ show_usage(FILE *f)
 "  --banks=ELEMENT_BYTES  show the LDS bank of every element and count bank\n"
 "                         conflicts per access phase\n"
 "  --arch=gfx950|gfx1201  bank model for --banks (default gfx950)\n"
-"  --vec=BYTES            bytes each lane loads for --banks: 4, 8, 16 (default 16)\n");
+"  --vec=BYTES            bytes each lane loads for --banks: 4, 8, 16 (default 16)\n"
+"\n"
+"flyc show --banks FILE.fly [options] analyses the LDS accesses of the\n"
+"kernels of FILE as compiled (flyc show --banks FILE.fly --help).\n");
 }
 
 static int
@@ -163,6 +166,12 @@ drv_show_main(int argc, char **argv)
 	const lay_val *v, *tv = NULL, *mn = NULL;
 	const lay_arch_banks *ab;
 
+	/* flyc show --banks FILE.fly: the LDS accesses of a compiled kernel */
+	for (i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+		if (!strcmp(argv[i], "--banks") || (argv[i][0] != '-' && len > 4 && !strcmp(argv[i] + len - 4, ".fly")))
+			return drv_show_banks_main(argc, argv);
+	}
 	for (i = 0; i < argc; i++) {
 		const char *s = argv[i];
 		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {

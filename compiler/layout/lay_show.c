@@ -10,22 +10,6 @@
 #include "layout/lay_show.h"
 #include "layout/lay_int.h"
 
-static const lay_arch_banks archs[] = {
-	{ "gfx950", 64, 4, 64 },    /* amdgpu-facts.md section 5 (CK arch.hpp) */
-	{ "gfx1201", 32, 4, 32 },
-};
-
-const lay_arch_banks *
-lay_banks_for(const char *arch)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (!strcmp(archs[i].arch, arch))
-			return &archs[i];
-	return NULL;
-}
-
 /* Evaluate a static layout (or composed layout) at integer index or (m,n). */
 static int
 value_at(lay_ctx *c, const lay_val *l, const lay_val *coord, int64_t *out)
@@ -321,29 +305,6 @@ lay_show_svg(lay_ctx *c, const lay_val *l, const lay_val *tv_mn, FILE *f)
 
 /* ------------------------------------------------------------ banks --- */
 
-/*
- * The lanes of one instruction that the LDS serves together (a phase).
- * gfx950 ds_read_b128: 4 phases of 16 lanes, measured (HipKittens, App. D.2;
- * docs amdgpu-facts.md section 5); ds_read_b64: 2 phases of 32 lanes;
- * 4-byte accesses: one phase of all lanes.  gfx1201 (32 banks, wave32): we
- * assume 128 bytes per phase: b128 4 phases of 8 lanes, b64 2 of 16, b32 1.
- */
-static int
-phase_of(const lay_arch_banks *a, int vec_bytes, int lane)
-{
-	if (!strcmp(a->arch, "gfx950") && vec_bytes == 16) {
-		int l = lane % 32, hi = lane >= 32 ? 2 : 0;
-		int p0 = (l <= 3) || (l >= 12 && l <= 15) || (l >= 20 && l <= 27);
-		return hi + (p0 ? 0 : 1);
-	}
-	{
-		int lanes_per_phase = a->banks * a->bank_bytes / vec_bytes;
-		if (lanes_per_phase > a->lanes)
-			lanes_per_phase = a->lanes;
-		return lane / lanes_per_phase;
-	}
-}
-
 struct bank_arg {
 	const lay_val *l;
 	int rank, elem_bytes;
@@ -389,58 +350,48 @@ lay_show_banks(lay_ctx *c, const lay_val *l, int elem_bytes, int vec_bytes, cons
 	size = m * n;
 	per_lane = vec_bytes / elem_bytes;
 	nacc = (size + per_lane * a->lanes - 1) / (per_lane * a->lanes);
-	nph = phase_of(a, vec_bytes, a->lanes - 1) + 1;
+	nph = lay_bank_nphases(a, vec_bytes, 0);
 	fprintf(f, "accesses: %d-byte loads (ds_read_b%d); lanes read the rows in order, %lld element(s) each\n",
 	        vec_bytes, vec_bytes * 8, (long long)per_lane);
+	if (per_lane > 16 || a->lanes > 64) {
+		lay_fail(c, "show: too many elements per lane");
+		return -1;
+	}
 	for (acc = 0; acc < nacc; acc++) {
+		/* the dwords of lane i's elements at dw[i * per_lane ..] */
+		int64_t dw[64 * 16];
+		unsigned char act[64];
+		for (lane = 0; lane < a->lanes; lane++) {
+			int64_t e;
+			act[lane] = 0;
+			for (e = 0; e < per_lane; e++) {
+				int64_t idx = (acc * a->lanes + lane) * per_lane + e, off;
+				if (idx >= size) {
+					dw[lane * per_lane + e] = e ? dw[lane * per_lane] : 0;   /* a repeat costs nothing */
+					continue;
+				}
+				if (cell(c, l, idx / n, idx % n, b.rank, &off))
+					return -1;
+				dw[lane * per_lane + e] = off * elem_bytes / a->bank_bytes;
+				act[lane] = 1;
+			}
+		}
 		for (ph = 0; ph < nph; ph++) {
-			/* for each bank, the distinct dwords touched by this phase */
-			int64_t *dw = calloc((size_t)a->banks * 64 * 4, sizeof(int64_t));
-			int *cnt = calloc((size_t)a->banks, sizeof(int));
-			int worst = 0, worst_bank = 0, k;
-			if (!dw || !cnt) {
-				free(dw);
-				free(cnt);
-				lay_fail(c, "out of memory");
+			unsigned char in[64];
+			lay_bank_cost_t cost;
+			for (lane = 0; lane < a->lanes; lane++)
+				in[lane] = act[lane] && lay_bank_phase(a, vec_bytes, 0, lane) == ph;
+			if (lay_bank_cost(a, vec_bytes, 0, dw, (int)per_lane, in, &cost)) {
+				lay_fail(c, "show: bad access size");
 				return -1;
 			}
-			for (lane = 0; lane < a->lanes; lane++) {
-				int64_t e;
-				if (phase_of(a, vec_bytes, lane) != ph)
-					continue;
-				for (e = 0; e < per_lane; e++) {
-					int64_t idx = (acc * a->lanes + lane) * per_lane + e, off, word;
-					int bank, seen = 0;
-					if (idx >= size)
-						break;
-					if (cell(c, l, idx / n, idx % n, b.rank, &off)) {
-						free(dw);
-						free(cnt);
-						return -1;
-					}
-					word = off * elem_bytes / a->bank_bytes;
-					bank = (int)(word % a->banks);
-					for (k = 0; k < cnt[bank]; k++)
-						if (dw[bank * 256 + k] == word)
-							seen = 1;
-					if (!seen && cnt[bank] < 256)
-						dw[bank * 256 + cnt[bank]++] = word;
-				}
-			}
-			for (k = 0; k < a->banks; k++)
-				if (cnt[k] > worst) {
-					worst = cnt[k];
-					worst_bank = k;
-				}
-			if (worst > 1) {
+			if (cost.worst > 1) {
 				fprintf(f, "access %lld phase %d: %d-way conflict (bank %d holds %d different dwords)\n",
-				        (long long)acc, ph, worst, worst_bank, worst);
-				total += worst - 1;
+				        (long long)acc, ph, cost.worst, cost.worst_bank, cost.worst);
+				total += cost.worst - 1;
 			}
-			if (worst > worst_all)
-				worst_all = worst;
-			free(dw);
-			free(cnt);
+			if (cost.worst > worst_all)
+				worst_all = cost.worst;
 		}
 	}
 	fprintf(f, "summary: %lld access(es) x %d phase(s), %s, %lld extra cycle(s) from bank conflicts\n",

@@ -17,8 +17,28 @@ typedef struct lay_arch_banks {
 	int lanes;           /* lanes of one wave */
 } lay_arch_banks;
 
-/* The bank model of an architecture; NULL if unknown. */
+/* The bank model of an architecture; NULL if unknown (lay_banks.c). */
 const lay_arch_banks *lay_banks_for(const char *arch);
+
+/* The phase (0 ..) that serves LANE of one LDS access of BYTES per lane
+ * (1, 2, 4, 8, 12, 16), a write when IS_WRITE; how many phases there are. */
+int lay_bank_phase(const lay_arch_banks *a, int bytes, int is_write, int lane);
+int lay_bank_nphases(const lay_arch_banks *a, int bytes, int is_write);
+
+/* The cost of one LDS access of a wave. */
+typedef struct lay_bank_cost_t {
+	int phases;       /* phases of the instruction */
+	int min_cycles;   /* phases with an active lane: the conflict-free cost */
+	int cycles;       /* sum over those phases of the worst bank's distinct dwords */
+	int worst;        /* the largest such count (1: conflict-free; 0: no active lane) */
+	int worst_phase, worst_bank;
+} lay_bank_cost_t;
+
+/* Applies the bank model to one access of BYTES per lane: lane i touches
+ * the PER_LANE (1..16) dwords (byte address / 4) DWORDS[i * PER_LANE ..]
+ * and takes part when ACTIVE is NULL or ACTIVE[i]. 0, or -1 for bad sizes. */
+int lay_bank_cost(const lay_arch_banks *a, int bytes, int is_write, const int64_t *dwords, int per_lane,
+                  const unsigned char *active, lay_bank_cost_t *out);
 
 /* Grid of offsets of a rank-1 or rank-2 static layout (cute::print_layout). */
 int lay_show_grid(lay_ctx *c, const lay_val *l, FILE *f);
