@@ -207,9 +207,18 @@ def gemm(fly, report, asm):
             continue
         isa = {}
         for ins in re.findall(r"^\s+(ds_(?:read|write)\w*)", f.group(1), re.M):
+            ins = re.sub(r"_d16_hi$", "", ins)      # the high half of a register, same access
             isa[ins] = isa.get(ins, 0) + 1
-        if counts != isa:
+        # every LDS instruction of the assembly is one the analysis reported; a
+        # kernel without branches around its LDS accesses has exactly the same
+        # counts, while LLVM may merge the two arms of an `if` (the report
+        # counts both)
+        branchy = "s_cbranch" in f.group(1) and counts != isa
+        if set(counts) != set(isa) or any(counts[k] < isa[k] for k in isa) or (
+                counts != isa and not re.search(r"\bif\b", src)):
             errs.append("%s: report counts %s, assembly %s" % (name, counts, isa))
+        elif branchy:
+            print("%s: the assembly merged branches: %s" % (name, isa))
         print("%s: %s" % (name, " ".join("%s x%d" % kv for kv in sorted(counts.items()))))
     finish(errs)
 
