@@ -134,6 +134,9 @@ scalar_of(ScalarKind k, IrScalar *out)
 	/* 8-bit floats and E8M0 scales: bytes that only MMA atoms interpret
 	 * (storage_only: no arithmetic or conversion on them yet) */
 	case SC_FP8: case SC_BF8: case SC_E8M0: *out = IR_I8; return 1;
+	/* fp4, fp6, bf6: packed below a byte (ir.h i4/i6), storage only as well */
+	case SC_FP4: *out = IR_I4; return 1;
+	case SC_FP6: case SC_BF6: *out = IR_I6; return 1;
 	default: return 0;
 	}
 }
@@ -142,7 +145,8 @@ static int
 storage_only(const Node *n)
 {
 	return n && n->type && (n->type->kind == TY_SCALAR || n->type->kind == TY_TENSOR) &&
-	       (n->type->scalar == SC_FP8 || n->type->scalar == SC_BF8 || n->type->scalar == SC_E8M0);
+	       (n->type->scalar == SC_FP8 || n->type->scalar == SC_BF8 || n->type->scalar == SC_E8M0 ||
+	        n->type->scalar == SC_FP4 || n->type->scalar == SC_FP6 || n->type->scalar == SC_BF6);
 }
 
 static int
@@ -860,11 +864,19 @@ contiguous(Cg *c, IrRef t)
 	return expect;
 }
 
-/* elements per access: at most 16 bytes, dividing both the run and n */
+/* elements per access: at most 16 bytes, dividing both the run and n;
+ * packed elements (fp4, fp6/bf6) whole bytes only: 0 when none fits */
 static unsigned
 piece_of(IrScalar elem, unsigned n, int64_t run)
 {
 	unsigned es = (ir_scalar_bits(elem) + 7) / 8, p = 16 / (es ? es : 1);
+	if (ir_scalar_packed(elem)) {
+		unsigned g = ir_scalar_bits(elem) == 4 ? 2 : 4;   /* elements per whole byte group */
+		for (p = g == 2 ? 32 : 16; p >= g; p /= 2)
+			if (!(run % p) && !(n % p))
+				return p;
+		return 0;
+	}
 	if (p < 1)
 		p = 1;
 	while (p > 1 && (run % p || n % p))
@@ -911,6 +923,94 @@ zero_i32(Cg *c)
 	return ir_b_const(&c->b, ir_ty(IR_I32), 0);
 }
 
+/* r mod g (g a power of two) when the index arithmetic shows it, else -1 */
+static int64_t
+residue(Cg *c, IrRef r, int64_t g)
+{
+	const IrInst *I = &c->f->inst[r];
+	int64_t a, b;
+
+	switch (I->op) {
+	case IR_OP_CONST: return I->imm[0] & (g - 1);
+	case IR_OP_CVT: return residue(c, I->ops[0], g);
+	case IR_OP_ADD: case IR_OP_SUB:
+		a = residue(c, I->ops[0], g);
+		b = residue(c, I->ops[1], g);
+		return a < 0 || b < 0 ? -1 : (I->op == IR_OP_ADD ? a + b : a - b) & (g - 1);
+	case IR_OP_MUL:
+		a = residue(c, I->ops[0], g);
+		b = residue(c, I->ops[1], g);
+		return !a || !b ? 0 : a < 0 || b < 0 ? -1 : (a * b) & (g - 1);
+	case IR_OP_SHL:
+		a = residue(c, I->ops[0], g);
+		b = c->f->inst[I->ops[1]].op == IR_OP_CONST ? c->f->inst[I->ops[1]].imm[0] : -1;
+		return b >= 0 && b < 62 && !((INT64_C(1) << b) & (g - 1)) ? 0 : a < 0 || b < 0 || b >= 62 ? -1
+		       : (a << b) & (g - 1);
+	default: return -1;
+	}
+}
+
+/* Packed elements (fp4: 2 per byte, fp6/bf6: 4 per 3 bytes) move in whole
+ * bytes: every access of a copy of view t (n elements, contiguous in runs of
+ * run, `force` per access when an atom fixes it) must start on a byte and
+ * cover whole bytes. Checked on the static strides and the offsets whose
+ * residue the index arithmetic shows; run-time strides and offsets are
+ * assumed to keep whole bytes (docs/codegen.md). 1 if fine, else 0 after a
+ * located error. */
+static int
+packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
+{
+	IrTensor *T = tensor_of(c, t);
+	const IrTuple *fs[32], *fd[32];
+	int nf = 0, i;
+	unsigned eb = ir_scalar_bits(T->elem), g = eb == 4 ? 2 : 4, per;
+	const char *tn = eb == 4 ? "fp4" : "fp6/bf6";
+	const char *pk = eb == 4 ? "2 per byte" : "4 per 3 bytes";
+	int64_t expect = 1, off;
+
+	if (!ir_scalar_packed(T->elem))
+		return 1;
+	per = force ? force : piece_of(T->elem, n, run);
+	if (!per || per % g) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and "
+			           "its %u elements are contiguous in runs of %lld (an access needs a multiple of %u "
+			           "contiguous elements)", tn, pk, n, (long long)run, g);
+		c->failed = 1;
+		return 0;
+	}
+	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	for (i = 0; i < nf; i++) {   /* past the leading contiguous modes */
+		if (!fs[i]->dyn && fs[i]->value == 1)
+			continue;
+		if (fs[i]->dyn || fd[i]->dyn || fd[i]->value != expect || expect >= run)
+			break;
+		expect *= fs[i]->value;
+	}
+	for (; i < nf; i++)
+		if (!fd[i]->dyn && !(!fs[i]->dyn && fs[i]->value == 1) && fd[i]->value % g) {
+			if (!c->failed)
+				diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and a "
+				           "mode of this view has stride %lld (not a multiple of %u)", tn, pk,
+				           (long long)fd[i]->value, g);
+			c->failed = 1;
+			return 0;
+		}
+	off = 0;
+	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
+		int64_t r = residue(c, c->f->inst[v].ops[1], g);
+		off = r < 0 ? -1 : (off + r) & (g - 1);
+	}
+	if (off > 0) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and this "
+			           "view starts %lld element(s) past a byte boundary", tn, pk, (long long)off);
+		c->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
 /* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
 static IrRef
 load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force)
@@ -932,6 +1032,10 @@ load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force)
 	for (unsigned k = 0; k < n; k += piece) {
 		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k);
 		IrRef v = ir_b_tload(&c->b, t, piece, 1, &co);
+		if (ir_scalar_packed(T->elem)) {   /* whole pieces: packed data never moves per element */
+			acc = ir_b_insert(&c->b, acc, v, k);
+			continue;
+		}
 		for (unsigned j = 0; j < piece; j++)
 			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, v, j) : v, k + j);
 	}
@@ -953,6 +1057,8 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k), v;
 		if (piece == 1) {
 			v = ir_b_extract(&c->b, val, k);
+		} else if (ir_scalar_packed(T->elem)) {
+			v = ir_b_extract_vec(&c->b, val, k, piece);
 		} else {
 			v = ir_b_splat(&c->b, ir_vec(T->elem, piece), ir_b_extract(&c->b, val, k));
 			for (unsigned j = 1; j < piece; j++)
@@ -1054,6 +1160,12 @@ copy(Cg *c, Node *n)
 	unsigned force = 0;
 	if (atom && !(force = atom_piece(c, n, atom, view, nn, vec, s_view)))
 		return;
+	if (ir_scalar_packed(T->elem) && pn) {
+		unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
+		return;
+	}
+	if (!(atom && atom->kind == CG_COPY_DS_TR) && !packed_ok(c, n->span, view, nn, vec, force))
+		return;
 	if (!s_view) {
 		if (c->f->inst[s].ty.lanes != vt.lanes) {
 			unsupported(c, n->span, "a copy between shapes of different sizes");
@@ -1136,6 +1248,8 @@ value_of(Cg *c, IrRef r, Span s)
 		unsupported(c, s, "using this tensor as a value");
 		return 0;
 	}
+	if (!packed_ok(c, s, r, (unsigned)n, contiguous(c, r), 0))
+		return 0;
 	return load_view(c, r, (unsigned)n, contiguous(c, r), 0);
 }
 
@@ -1442,6 +1556,8 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 	if (a && !(a->load ? (fs = atom_piece(c, n, a, s, (unsigned)ns, rs, 1))
 	                   : (fd = atom_piece(c, n, a, d, (unsigned)ns, rd, 0))))
 		return;
+	if (!packed_ok(c, n->span, s, (unsigned)ns, rs, fs) || !packed_ok(c, n->span, d, (unsigned)ns, rd, fd))
+		return;
 	IrRef v = load_view(c, s, (unsigned)ns, rs, fs);
 	store_view(c, d, v, (unsigned)ns, rd, fd);
 }
@@ -1712,7 +1828,7 @@ expr(Cg *c, Node *n)
 		IrRef x = storage_only(n->u.unary.x) ? 0 : expr(c, n->u.unary.x);
 		IrType t;
 		if (storage_only(n->u.unary.x)) {
-			unsupported(c, n->span, "arithmetic on 8-bit float or e8m0 values");
+			unsupported(c, n->span, "arithmetic on fp8/bf8/fp6/bf6/fp4 or e8m0 values");
 			return 0;
 		}
 		if (!x)
@@ -1771,7 +1887,7 @@ expr(Cg *c, Node *n)
 	}
 	case E_CONVERT: {
 		if (storage_only(n->u.convert.x)) {
-			unsupported(c, n->span, "conversion from 8-bit float or e8m0 values");
+			unsupported(c, n->span, "conversion from fp8/bf8/fp6/bf6/fp4 or e8m0 values");
 			return 0;
 		}
 		IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
@@ -1798,6 +1914,10 @@ expr(Cg *c, Node *n)
 			}
 		if (!tensor_coords(c, n, &t, co, &nc))
 			return 0;
+		if (ir_scalar_packed(tensor_of(c, t)->elem)) {
+			unsupported(c, n->span, "reading one fp4/fp6/bf6 element (packed below a byte; copy whole bytes)");
+			return 0;
+		}
 		c->b.loc = loc_of(c, n->span);
 		return ir_b_tload(&c->b, t, 1, nc, co);
 	}
@@ -2360,6 +2480,10 @@ stmt(Cg *c, Node *n)
 			if (!v || !tensor_coords(c, l, &t, co, &nc))
 				return;
 			IrTensor *T = &c->f->tensor[c->f->inst[t].aux];
+			if (ir_scalar_packed(T->elem)) {
+				unsupported(c, l->span, "writing one fp4/fp6/bf6 element (packed below a byte; copy whole bytes)");
+				return;
+			}
 			v = to_type(c, v, ir_ty(T->elem));
 			c->b.loc = loc_of(c, n->span);
 			ir_b_tstore(&c->b, t, v, nc, co);

@@ -58,21 +58,71 @@ scalar_ty(LLVMContextRef c, IrScalar k)
 	case IR_F16: return LLVMHalfTypeInContext(c);
 	case IR_BF16: return LLVMBFloatTypeInContext(c);
 	case IR_F32: return LLVMFloatTypeInContext(c);
+	case IR_I4: return LLVMIntTypeInContext(c, 4);
+	case IR_I6: return LLVMIntTypeInContext(c, 6);
 	case IR_PTR: return LLVMPointerTypeInContext(c, 1);
 	default: return LLVMVoidTypeInContext(c);
 	}
+}
+
+/* Vectors of packed sub-byte elements (i4, i6) hold lanes * bits bits, element
+ * e at bits e*bits.. (LLVM's own layout of <n x i4>), as <k x i32> when that is
+ * whole words (more than one) and as one integer otherwise. LLVM vectors of
+ * i4/i6, and bitcasts between wide integers and i32 vectors, legalize through
+ * scratch memory on AMDGPU (verified with llc-22), so extract/insert/splat on
+ * packed vectors are word moves where the part is whole words, and shifts and
+ * masks within a word otherwise. */
+static int
+packed_vec(IrType t)
+{
+	return ir_scalar_packed((IrScalar)t.kind) && t.lanes > 1;
 }
 
 static LLVMTypeRef
 llty(Lw *w, IrType t)
 {
 	LLVMTypeRef s = scalar_ty(w->ctx, (IrScalar)t.kind);
+	if (packed_vec(t)) {
+		unsigned bits = ir_scalar_bits((IrScalar)t.kind) * t.lanes;
+		return bits % 32 || bits == 32 ? LLVMIntTypeInContext(w->ctx, bits)
+		                               : LLVMVectorType(LLVMInt32TypeInContext(w->ctx), bits / 32);
+	}
 	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
 }
 
 static LLVMTypeRef i32t(Lw *w) { return LLVMInt32TypeInContext(w->ctx); }
 static LLVMTypeRef i64t(Lw *w) { return LLVMInt64TypeInContext(w->ctx); }
 static LLVMValueRef ci32(Lw *w, int64_t v) { return LLVMConstInt(i32t(w), (unsigned long long)v, 1); }
+
+/* v converted to type `to` bit for bit. Between a wide packed integer (i96,
+ * i192, ...) and a vector of i32 this is shifts and word extracts: LLVM's
+ * bitcast between them goes through scratch memory on AMDGPU (llc-22). */
+static LLVMValueRef
+pcast(Lw *w, LLVMValueRef v, LLVMTypeRef to)
+{
+	LLVMTypeRef from = LLVMTypeOf(v);
+	if (from == to)
+		return v;
+	if (LLVMGetTypeKind(from) == LLVMIntegerTypeKind && LLVMGetTypeKind(to) == LLVMVectorTypeKind &&
+	    LLVMGetElementType(to) == i32t(w) && LLVMGetIntTypeWidth(from) == 32 * LLVMGetVectorSize(to)) {
+		LLVMValueRef r = LLVMGetPoison(to);
+		for (unsigned k = 0; k < LLVMGetVectorSize(to); k++) {
+			LLVMValueRef x = LLVMBuildLShr(w->b, v, LLVMConstInt(from, 32 * k, 0), "");
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildTrunc(w->b, x, i32t(w), ""), ci32(w, k), "");
+		}
+		return r;
+	}
+	if (LLVMGetTypeKind(to) == LLVMIntegerTypeKind && LLVMGetTypeKind(from) == LLVMVectorTypeKind &&
+	    LLVMGetElementType(from) == i32t(w) && LLVMGetIntTypeWidth(to) == 32 * LLVMGetVectorSize(from)) {
+		LLVMValueRef r = LLVMConstNull(to);
+		for (unsigned k = 0; k < LLVMGetVectorSize(from); k++) {
+			LLVMValueRef x = LLVMBuildZExt(w->b, LLVMBuildExtractElement(w->b, v, ci32(w, k), ""), to, "");
+			r = LLVMBuildOr(w->b, r, LLVMBuildShl(w->b, x, LLVMConstInt(to, 32 * k, 0), ""), "");
+		}
+		return r;
+	}
+	return LLVMBuildBitCast(w->b, v, to, "");
+}
 
 /* Declare (once) and return the function NAME of the given type. */
 static LLVMValueRef
@@ -141,7 +191,7 @@ maxoff64(Lw *w, const IrTuple *s, const IrTuple *d)
 	return acc;
 }
 
-static unsigned esize(IrScalar k) { return (ir_scalar_bits(k) + 7) / 8; }
+static unsigned esize(IrScalar k) { return (unsigned)ir_scalar_bytes(k, 1); }
 
 static LLVMValueRef
 make_rsrc(Lw *w, IrTensor *T, LLVMValueRef base)
@@ -152,13 +202,17 @@ make_rsrc(Lw *w, IrTensor *T, LLVMValueRef base)
 	int64_t cos = ir_layout_cosize(&T->layout);
 
 	if (cos >= 0) {
-		nrec = LLVMConstInt(i64t(w), (unsigned long long)cos * esize(T->elem), 0);
+		nrec = LLVMConstInt(i64t(w), (unsigned long long)ir_scalar_bytes(T->elem, (uint64_t)cos), 0);
 	} else {
 		/* run-time span: (max offset + 1) * esize, clamped to 2^32-1; the
 		 * lower-layout pass only picks a buffer when a bound proves it fits */
 		LLVMValueRef c = LLVMBuildAdd(w->b, maxoff64(w, T->layout.shape, T->layout.stride),
 		                              LLVMConstInt(i64t(w), 1, 0), "");
 		LLVMValueRef bytes = LLVMBuildMul(w->b, c, LLVMConstInt(i64t(w), esize(T->elem), 0), "");
+		if (ir_scalar_packed(T->elem))   /* (c * bits + 7) / 8 */
+			bytes = LLVMBuildLShr(w->b, LLVMBuildAdd(w->b, LLVMBuildMul(w->b, c, LLVMConstInt(i64t(w),
+			                      ir_scalar_bits(T->elem), 0), ""), LLVMConstInt(i64t(w), 7, 0), ""),
+			                      LLVMConstInt(i64t(w), 3, 0), "");
 		LLVMValueRef lim = LLVMConstInt(i64t(w), 0xFFFFFFFFull, 0);
 		LLVMValueRef big = LLVMBuildICmp(w->b, LLVMIntUGT, bytes, lim, "");
 		nrec = LLVMBuildSelect(w->b, big, lim, bytes, "");
@@ -189,9 +243,13 @@ buffer_word_type(Lw *w, IrType t, LLVMTypeRef *out, char *sfx, size_t n)
 	}
 }
 
+/* packed elements: off * bits / 8 (codegen made every access start on a byte) */
 static LLVMValueRef
 byte_offset(Lw *w, LLVMValueRef off, IrScalar elem, LLVMTypeRef ity)
 {
+	if (ir_scalar_packed(elem))
+		return LLVMBuildAShr(w->b, LLVMBuildMul(w->b, off, LLVMConstInt(ity, ir_scalar_bits(elem), 0), ""),
+		                     LLVMConstInt(ity, 3, 0), "");
 	return LLVMBuildMul(w->b, off, LLVMConstInt(ity, esize(elem), 0), "");
 }
 
@@ -213,7 +271,16 @@ address(Lw *w, IrTensor *T, IrRef tref, LLVMValueRef off)
 static unsigned
 access_align(IrTensor *T, IrType t)
 {
-	unsigned a = esize(T->elem) * t.lanes;
+	unsigned a = (unsigned)ir_scalar_bytes(T->elem, t.lanes);
+	if (ir_scalar_packed(T->elem)) {
+		/* a packed piece of B bytes starts at a multiple of B (codegen's pieces) */
+		a &= -a;
+		if (a > 16)
+			a = 16;
+		if (T->space == IR_SPACE_GLOBAL && T->align && a > T->align)
+			a = T->align;
+		return a ? a : 1;
+	}
 	/* vector accesses promise natural alignment (the tiled copy's contract),
 	 * capped at 16 and at the base alignment */
 	/* 96 bits: ds_read/write_b96 need 16-byte aligned addresses (LLVM selects
@@ -285,7 +352,7 @@ lower_ld(Lw *w, IrRef r)
 		LLVMTypeRef pt[4] = { LLVMPointerTypeInContext(w->ctx, 8), i32t(w), i32t(w), i32t(w) };
 		LLVMValueRef args[4] = { w->val[tref], byte_offset(w, off, T->elem, i32t(w)), ci32(w, 0), ci32(w, 0) };
 		LLVMValueRef v = call(w, name, wt, pt, args, 4);
-		w->val[r] = LLVMBuildBitCast(w->b, v, vt, "");
+		w->val[r] = pcast(w, v, vt);
 		return;
 	}
 	LLVMValueRef p = address(w, T, tref, off);
@@ -314,7 +381,7 @@ lower_st(Lw *w, IrRef r)
 		}
 		snprintf(name, sizeof name, "llvm.amdgcn.raw.ptr.buffer.store.%s", sfx);
 		LLVMTypeRef pt[5] = { wt, LLVMPointerTypeInContext(w->ctx, 8), i32t(w), i32t(w), i32t(w) };
-		LLVMValueRef args[5] = { LLVMBuildBitCast(w->b, v, wt, ""), w->val[tref],
+		LLVMValueRef args[5] = { pcast(w, v, wt), w->val[tref],
 		                         byte_offset(w, off, T->elem, i32t(w)), ci32(w, 0), ci32(w, 0) };
 		call(w, name, LLVMVoidTypeInContext(w->ctx), pt, args, 5);
 		return;
@@ -422,6 +489,71 @@ mma_operand_ty(Lw *w, const char *name, IrType t)
 	return llty(w, t);
 }
 
+/* The part of packed value v (of IR type vt) that starts at bit `at` and is
+ * `bits` wide, as an integer of that width (or, when it is whole words of a
+ * word vector, as those words in type `as`). */
+static LLVMValueRef
+pk_get(Lw *w, IrType vt, LLVMValueRef v, unsigned at, unsigned bits, LLVMTypeRef as)
+{
+	LLVMTypeRef t = LLVMTypeOf(v), it = LLVMIntTypeInContext(w->ctx, bits);
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+		if (at % 32 == 0 && bits % 32 == 0) {
+			unsigned n = bits / 32;
+			if (n == 1)
+				return LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
+			LLVMValueRef idx[64];
+			for (unsigned k = 0; k < n && k < 64; k++)
+				idx[k] = ci32(w, at / 32 + k);
+			return pcast(w, LLVMBuildShuffleVector(w->b, v, LLVMGetPoison(t), LLVMConstVector(idx, n), ""), as);
+		}
+		if (at % 32 + bits <= 32) {   /* inside one word */
+			LLVMValueRef x = LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
+			x = LLVMBuildLShr(w->b, x, ci32(w, at % 32), "");
+			return LLVMBuildTrunc(w->b, x, it, "");
+		}
+		v = pcast(w, v, LLVMIntTypeInContext(w->ctx, 32 * LLVMGetVectorSize(t)));
+		t = LLVMTypeOf(v);
+	}
+	(void)vt;
+	LLVMValueRef x = LLVMBuildLShr(w->b, v, LLVMConstInt(t, at, 0), "");
+	return pcast(w, LLVMBuildTrunc(w->b, x, it, ""), as);
+}
+
+/* v with the `bits` bits at bit `at` replaced by y (an integer of that width,
+ * or whole words of a word vector) */
+static LLVMValueRef
+pk_set(Lw *w, LLVMValueRef v, LLVMValueRef y, unsigned at, unsigned bits)
+{
+	LLVMTypeRef t = LLVMTypeOf(v);
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+		if (at % 32 == 0 && bits % 32 == 0) {
+			unsigned n = bits / 32;
+			if (n == 1)
+				return LLVMBuildInsertElement(w->b, v, pcast(w, y, i32t(w)), ci32(w, at / 32), "");
+			LLVMValueRef yw = pcast(w, y, LLVMVectorType(i32t(w), n));
+			for (unsigned k = 0; k < n; k++)
+				v = LLVMBuildInsertElement(w->b, v, LLVMBuildExtractElement(w->b, yw, ci32(w, k), ""),
+				                           ci32(w, at / 32 + k), "");
+			return v;
+		}
+		if (at % 32 + bits <= 32) {
+			LLVMValueRef x = LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
+			LLVMValueRef m = LLVMConstInt(i32t(w), (((1ull << bits) - 1) << (at % 32)) & 0xFFFFFFFFull, 0);
+			LLVMValueRef yv = LLVMBuildShl(w->b, LLVMBuildZExt(w->b, pcast(w, y, LLVMIntTypeInContext(w->ctx, bits)),
+			                               i32t(w), ""), ci32(w, at % 32), "");
+			x = LLVMBuildOr(w->b, LLVMBuildAnd(w->b, x, LLVMBuildNot(w->b, m, ""), ""), yv, "");
+			return LLVMBuildInsertElement(w->b, v, x, ci32(w, at / 32), "");
+		}
+		LLVMValueRef iv = pcast(w, v, LLVMIntTypeInContext(w->ctx, 32 * LLVMGetVectorSize(t)));
+		return pcast(w, pk_set(w, iv, y, at, bits), t);
+	}
+	LLVMValueRef yi = pcast(w, y, LLVMIntTypeInContext(w->ctx, bits));
+	LLVMValueRef sh = LLVMConstInt(t, at, 0);
+	LLVMValueRef m = LLVMBuildShl(w->b, LLVMBuildZExt(w->b, LLVMConstAllOnes(LLVMTypeOf(yi)), t, ""), sh, "");
+	LLVMValueRef keep = LLVMBuildAnd(w->b, v, LLVMBuildNot(w->b, m, ""), "");
+	return LLVMBuildOr(w->b, keep, LLVMBuildShl(w->b, LLVMBuildZExt(w->b, yi, t, ""), sh, ""), "");
+}
+
 static void
 mangle_ty(LLVMTypeRef t, char *buf, size_t n)
 {
@@ -447,8 +579,8 @@ lower_mma(Lw *w, IrRef r)
 	LLVMTypeRef at = mma_operand_ty(w, name, w->f->inst[I->ops[0]].ty);
 	LLVMTypeRef bt = mma_operand_ty(w, name, w->f->inst[I->ops[1]].ty);
 	LLVMTypeRef ct = llty(w, I->ty), i1 = LLVMInt1TypeInContext(w->ctx);
-	LLVMValueRef a = LLVMBuildBitCast(w->b, w->val[I->ops[0]], at, "");
-	LLVMValueRef b = LLVMBuildBitCast(w->b, w->val[I->ops[1]], bt, "");
+	LLVMValueRef a = pcast(w, w->val[I->ops[0]], at);
+	LLVMValueRef b = pcast(w, w->val[I->ops[1]], bt);
 	LLVMValueRef c = w->val[I->ops[2]];
 	LLVMValueRef args[9];
 	LLVMTypeRef pt[9];
@@ -803,13 +935,35 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	}
 	case IR_OP_CVT: v = lower_cvt(w, I->ty, w->f->inst[I->ops[0]].ty, x); break;
 	case IR_OP_SPLAT: {
+		if (packed_vec(I->ty)) {
+			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
+			v = LLVMConstNull(ty);
+			if (!LLVMIsAConstantInt(x) || LLVMConstIntGetZExtValue(x))
+				for (unsigned j = 0; j < I->ty.lanes; j++)
+					v = pk_set(w, v, x, eb * j, eb);
+			break;
+		}
 		LLVMValueRef u = LLVMBuildInsertElement(w->b, LLVMGetPoison(ty), x, ci32(w, 0), "");
 		LLVMValueRef mask = LLVMConstNull(LLVMVectorType(i32t(w), I->ty.lanes));
 		v = LLVMBuildShuffleVector(w->b, u, LLVMGetPoison(ty), mask, "");
 		break;
 	}
-	case IR_OP_EXTRACT: v = LLVMBuildExtractElement(w->b, x, ci32(w, I->imm[0]), ""); break;
-	case IR_OP_INSERT: v = LLVMBuildInsertElement(w->b, x, y, ci32(w, I->imm[0]), ""); break;
+	case IR_OP_EXTRACT:
+		if (packed_vec(w->f->inst[I->ops[0]].ty)) {
+			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
+			v = pk_get(w, w->f->inst[I->ops[0]].ty, x, eb * (unsigned)I->imm[0], eb * I->ty.lanes, ty);
+			break;
+		}
+		v = LLVMBuildExtractElement(w->b, x, ci32(w, I->imm[0]), "");
+		break;
+	case IR_OP_INSERT:
+		if (packed_vec(I->ty)) {
+			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
+			v = pk_set(w, x, y, eb * (unsigned)I->imm[0], eb * w->f->inst[I->ops[1]].ty.lanes);
+			break;
+		}
+		v = LLVMBuildInsertElement(w->b, x, y, ci32(w, I->imm[0]), "");
+		break;
 	case IR_OP_TGLOBAL: {
 		IrTensor *T = &w->f->tensor[I->aux];
 		v = T->addr == IR_ADDR_BUFFER ? make_rsrc(w, T, x) : x;
@@ -825,18 +979,21 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_LDTR: {
 		IrTensor *T = &w->f->tensor[w->f->inst[I->ops[0]].aux];
 		LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), rt;
-		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16" : "llvm.amdgcn.ds.read.tr8.b64.v2i32";
+		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16"
+		                 : I->imm[0] == 8 ? "llvm.amdgcn.ds.read.tr8.b64.v2i32"
+		                 : I->imm[0] == 4 ? "llvm.amdgcn.ds.read.tr4.b64.v2i32" : "llvm.amdgcn.ds.read.tr6.b96.v3i32";
 		LLVMValueRef p;
-		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8)) {
+		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8 && I->imm[0] != 4 && I->imm[0] != 6)) {
 			fail(w, r, "internal: ld_tr before lower-layout or of an unsupported width");
 			return;
 		}
-		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4) : LLVMVectorType(i32t(w), 2);
+		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4)
+		   : LLVMVectorType(i32t(w), I->imm[0] == 6 ? 3 : 2);
 		p = address(w, T, I->ops[0], w->val[I->ops[1]]);
 		{
 			LLVMValueRef cl = call(w, name, rt, &p3, &p, 1);
 			ring_alias(w, cl, I->imm[2]);
-			v = LLVMBuildBitCast(w->b, cl, llty(w, I->ty), "");
+			v = pcast(w, cl, llty(w, I->ty));
 		}
 		break;
 	}
