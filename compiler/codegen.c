@@ -1890,6 +1890,10 @@ expr(Cg *c, Node *n)
 			unsupported(c, n->span, "conversion from fp8/bf8/fp6/bf6/fp4 or e8m0 values");
 			return 0;
 		}
+		if (storage_only(n)) {
+			unsupported(c, n->span, "conversion to fp8/bf8/fp6/bf6/fp4 or e8m0");
+			return 0;
+		}
 		IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
 		IrType t = type_of(c, n, &ok);
 		if (!x)

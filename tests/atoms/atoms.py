@@ -158,12 +158,14 @@ kernel atom_test(A: global {a}[({M}, {K}):({K}, 1)], B: global {b}[({N}, {K}):({
 """
 
 
-def run_atom(at, flyc, sim, work, rng):
-    name, M, N, K = at['name'], at['M'], at['N'], at['K']
+def run_atom(at, flyc, sim, work, rng, kreps=1):
+    """kreps > 1: K = kreps * the atom's K, so one gemm issues kreps MMAs on
+    parts of the fragments (unit scales)"""
+    name, M, N, K = at['name'], at['M'], at['N'], at['K'] * kreps
     ta, tb, tc = at['a'], at['b'], at['c']
-    d = os.path.join(work, name)
+    d = os.path.join(work, name + ('-k%d' % kreps if kreps > 1 else ''))
     os.makedirs(d, exist_ok=True)
-    scaled = at['scale'] is not None
+    scaled = at['scale'] is not None and kreps == 1
     KB = K // 32
     sargs = scales = sgemm = ''
     if scaled:
@@ -246,15 +248,19 @@ def main():
     for at in atoms:
         if filt and filt not in at['name']:
             continue
-        st, det = run_atom(at, flyc, sim, work, rng)
-        if st == 'SKIP':
-            print('SKIP: atoms/%s (%s)' % (at['name'], det[0]))
-        else:
-            print('%s: atoms/%s' % (st, at['name']))
-            for l in det:
-                for ll in str(l).splitlines():
-                    print('    ' + ll)
-        sys.stdout.flush()
+        # packed operands also with two K steps per gemm (parts of the fragments)
+        packed = at['a'] in ('fp6', 'bf6', 'fp4') or at['b'] in ('fp6', 'bf6', 'fp4')
+        for kreps in ((1, 2) if packed else (1,)):
+            st, det = run_atom(at, flyc, sim, work, rng, kreps)
+            nm = at['name'] + ('-k%d' % kreps if kreps > 1 else '')
+            if st == 'SKIP':
+                print('SKIP: atoms/%s (%s)' % (nm, det[0]))
+            else:
+                print('%s: atoms/%s' % (st, nm))
+                for l in det:
+                    for ll in str(l).splitlines():
+                        print('    ' + ll)
+            sys.stdout.flush()
 
 
 if __name__ == '__main__':
