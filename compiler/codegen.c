@@ -413,6 +413,8 @@ tuple_of_value(Cg *c, const Value *v)
 }
 
 static IrRef expr(Cg *c, Node *n);
+static int packed_convert(Node *n);
+static IrRef convert_packed(Cg *c, Node *n);
 
 static IrTuple *
 tuple_of_node(Cg *c, Node *n)
@@ -1886,6 +1888,8 @@ expr(Cg *c, Node *n)
 		break;
 	}
 	case E_CONVERT: {
+		if (packed_convert(n))
+			return convert_packed(c, n);
 		if (storage_only(n->u.convert.x)) {
 			unsupported(c, n->span, "conversion from fp8/bf8/fp6/bf6/fp4 or e8m0 values");
 			return 0;
@@ -1942,6 +1946,57 @@ expr(Cg *c, Node *n)
 }
 
 /* ---- statements ---- */
+
+/* gfx950 format code of fp6 (2), bf6 (3), fp4 (4), else 0 */
+static int
+packed_fmt(const Type *t)
+{
+	if (!t || (t->kind != TY_SCALAR && t->kind != TY_TENSOR))
+		return 0;
+	return t->scalar == SC_FP6 ? 2 : t->scalar == SC_BF6 ? 3 : t->scalar == SC_FP4 ? 4 : 0;
+}
+
+/* convert<fp4|fp6|bf6>(x) of a number, or convert<T>(x) of fp4/fp6/bf6 data */
+static int
+packed_convert(Node *n)
+{
+	return (packed_fmt(n->type) && !storage_only(n->u.convert.x)) ||
+	       (packed_fmt(n->u.convert.x->type) && !storage_only(n));
+}
+
+static IrRef
+convert_packed(Cg *c, Node *n)
+{
+	int to_narrow = packed_fmt(n->type) != 0;
+	int fmt = to_narrow ? packed_fmt(n->type) : packed_fmt(n->u.convert.x->type);
+	IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
+	IrScalar el;
+	int ok = 1;
+	if (!x)
+		return 0;
+	unsigned lanes = c->f->inst[x].ty.lanes, group = fmt == 4 ? 2 : 32;
+	if (lanes % group || lanes > 255) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "convert to or from %s works on fragments of a multiple of %u elements "
+			           "(gfx950 converts %s), and this one has %u", fmt == 4 ? "fp4" : fmt == 2 ? "fp6" : "bf6",
+			           group, fmt == 4 ? "pairs" : "groups of 32", lanes);
+		c->failed = 1;
+		return 0;
+	}
+	c->b.loc = loc_of(c, n->span);
+	if (to_narrow) {
+		scalar_of(n->type->scalar, &el);
+		x = to_type(c, x, ir_vec(IR_F32, lanes));
+		return ir_b_cvt_pk(&c->b, ir_vec(el, lanes), x, fmt);
+	}
+	IrType t = type_of(c, n, &ok);
+	if (!ok) {
+		unsupported(c, n->span, "this conversion");
+		return 0;
+	}
+	x = ir_b_cvt_pk(&c->b, ir_vec(IR_F32, lanes), x, fmt);
+	return to_type(c, x, ir_vec((IrScalar)t.kind, lanes));
+}
 
 static void stmt(Cg *c, Node *n);
 

@@ -183,6 +183,9 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(RSQRT,   "rsqrt",   1, IR_PURE) \
 	X(EXP2,    "exp2",    1, IR_PURE) \
 	X(CVT,     "cvt",     1, IR_PURE)        /* to the result type (int/float, widths, lanes equal) */ \
+	X(CVTPK,   "cvt_pk",  1, IR_PURE)        /* f32 vector <-> packed i4/i6 vector (lanes equal); imm[0] = \
+	                                            format: 2 fp6, 3 bf6, 4 fp4; round to nearest even, saturating \
+	                                            (gfx950 v_cvt_scalef32_* with scale 1.0) */ \
 	X(SPLAT,   "splat",   1, IR_PURE)        /* scalar -> vector of result lanes */ \
 	X(EXTRACT, "extract", 1, IR_PURE)        /* imm[0] = lane; result a scalar, or (i4/i6 only) a vector of \
 	                                            result-lanes elements from lane imm[0] on */ \
@@ -345,6 +348,8 @@ IrRef ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z);
 IrRef ir_b_cmp(IrBuilder *b, IrCmp c, IrRef x, IrRef y);
 IrRef ir_b_select(IrBuilder *b, IrRef c, IrRef x, IrRef y);
 IrRef ir_b_cvt(IrBuilder *b, IrType to, IrRef x);
+/* f32 vector -> packed fp4/fp6/bf6 vector or back; fmt 2 fp6, 3 bf6, 4 fp4 */
+IrRef ir_b_cvt_pk(IrBuilder *b, IrType to, IrRef x, int fmt);
 IrRef ir_b_splat(IrBuilder *b, IrType to, IrRef x);
 IrRef ir_b_extract(IrBuilder *b, IrRef v, unsigned lane);
 IrRef ir_b_insert(IrBuilder *b, IrRef v, IrRef x, unsigned lane);

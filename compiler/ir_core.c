@@ -451,6 +451,14 @@ ir_b_select(IrBuilder *b, IrRef c, IrRef x, IrRef y)
 }
 
 IrRef ir_b_cvt(IrBuilder *b, IrType to, IrRef x) { return ir_b_inst(b, IR_OP_CVT, to, 1, &x); }
+
+IrRef
+ir_b_cvt_pk(IrBuilder *b, IrType to, IrRef x, int fmt)
+{
+	IrRef r = ir_b_inst(b, IR_OP_CVTPK, to, 1, &x);
+	b->fn->inst[r].imm[0] = fmt;
+	return r;
+}
 IrRef ir_b_splat(IrBuilder *b, IrType to, IrRef x) { return ir_b_inst(b, IR_OP_SPLAT, to, 1, &x); }
 
 IrRef

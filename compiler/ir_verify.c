@@ -123,6 +123,16 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    !(ir_ty_is_int(I->ty) || ir_ty_is_float(I->ty)))
 			err(v, r, "conversion changes the lane count or targets a non-number");
 		break;
+	case IR_OP_CVTPK: {
+		IrType a = ty(v, I->ops[0]), pk = ir_scalar_packed((IrScalar)a.kind) ? a : I->ty;
+		IrType fl = ir_scalar_packed((IrScalar)a.kind) ? I->ty : a;
+		unsigned want = I->imm[0] == 4 ? 4 : 6;
+		if (a.lanes != I->ty.lanes || fl.kind != IR_F32 || !ir_scalar_packed((IrScalar)pk.kind) ||
+		    ir_scalar_bits((IrScalar)pk.kind) != want || I->imm[0] < 2 || I->imm[0] > 4 ||
+		    a.lanes % (want == 4 ? 2 : 32))
+			err(v, r, "cvt_pk converts f32 vectors to packed fp4 (pairs) or fp6/bf6 (groups of 32) and back");
+		break;
+	}
 	case IR_OP_SPLAT:
 		if (ty(v, I->ops[0]).lanes != 1 || ty(v, I->ops[0]).kind != I->ty.kind)
 			err(v, r, "splat of a non-scalar or of another element type");

@@ -554,6 +554,94 @@ pk_set(Lw *w, LLVMValueRef v, LLVMValueRef y, unsigned at, unsigned bits)
 	return LLVMBuildOr(w->b, keep, LLVMBuildShl(w->b, LLVMBuildZExt(w->b, yi, t, ""), sh, ""), "");
 }
 
+/* cvt_pk: gfx950's scaled conversions with scale 1.0 (only its exponent
+ * field counts: 2^0), round to nearest even, saturating (amdgpu-facts 3.6):
+ * fp4 two values per v_cvt_scalef32_pk_fp4_f32 into byte b of a word (the old
+ * word tied), back with v_cvt_scalef32_pk_f32_fp4 per byte; fp6/bf6 32 values
+ * per v_cvt_scalef32_2xpk16_{fp6,bf6}_f32 (<6 x i32>), back with
+ * v_cvt_scalef32_pk32_f32_{fp6,bf6}. */
+static LLVMValueRef
+lower_cvt_pk(Lw *w, IrInst *I, LLVMValueRef x)
+{
+	IrType from = w->f->inst[I->ops[0]].ty, to = I->ty;
+	int fmt = (int)I->imm[0], narrow = ir_scalar_packed((IrScalar)to.kind);
+	unsigned n = to.lanes;
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(w->ctx), i32 = i32t(w);
+	LLVMValueRef one = LLVMConstReal(f32, 1.0);
+	LLVMTypeRef pt[5];
+	LLVMValueRef a[5];
+
+	if (fmt == 4) {
+		unsigned words = (n + 7) / 8;
+		if (narrow) {
+			LLVMValueRef acc = LLVMGetPoison(LLVMVectorType(i32, words));
+			for (unsigned wd = 0; wd < words; wd++) {
+				LLVMValueRef word = LLVMConstInt(i32, 0, 0);
+				for (unsigned b = 0; b < 4 && 8 * wd + 2 * b < n; b++) {
+					unsigned e = 8 * wd + 2 * b;
+					pt[0] = i32; pt[1] = f32; pt[2] = f32; pt[3] = f32; pt[4] = i32;
+					a[0] = word;
+					a[1] = LLVMBuildExtractElement(w->b, x, ci32(w, e), "");
+					a[2] = LLVMBuildExtractElement(w->b, x, ci32(w, e + 1), "");
+					a[3] = one;
+					a[4] = ci32(w, b);
+					word = call(w, "llvm.amdgcn.cvt.scalef32.pk.fp4.f32", i32, pt, a, 5);
+				}
+				acc = LLVMBuildInsertElement(w->b, acc, word, ci32(w, wd), "");
+			}
+			if (n * 4 % 32 == 0)
+				return pcast(w, words == 1 ? LLVMBuildExtractElement(w->b, acc, ci32(w, 0), "") : acc, llty(w, to));
+			return LLVMBuildTrunc(w->b, LLVMBuildExtractElement(w->b, acc, ci32(w, 0), ""), llty(w, to), "");
+		}
+		LLVMValueRef r = LLVMGetPoison(llty(w, to));
+		for (unsigned e = 0; e < n; e += 2) {
+			LLVMValueRef word = pk_get(w, from, x, 32 * (e / 8), n * 4 < 32 ? n * 4 : 32, i32);
+			if (LLVMTypeOf(word) != i32)
+				word = LLVMBuildZExt(w->b, word, i32, "");
+			pt[0] = i32; pt[1] = f32; pt[2] = i32;
+			a[0] = word; a[1] = one; a[2] = ci32(w, (e % 8) / 2);
+			LLVMValueRef p = call(w, "llvm.amdgcn.cvt.scalef32.pk.f32.fp4", LLVMVectorType(f32, 2), pt, a, 3);
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildExtractElement(w->b, p, ci32(w, 0), ""), ci32(w, e), "");
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildExtractElement(w->b, p, ci32(w, 1), ""), ci32(w, e + 1), "");
+		}
+		return r;
+	}
+	const char *f6 = fmt == 2 ? "fp6" : "bf6";
+	char name[64];
+	LLVMTypeRef v6 = LLVMVectorType(i32, 6), v16 = LLVMVectorType(f32, 16);
+	if (narrow) {
+		LLVMValueRef acc = LLVMGetPoison(LLVMVectorType(i32, n / 32 * 6));
+		snprintf(name, sizeof name, "llvm.amdgcn.cvt.scalef32.2xpk16.%s.f32", f6);
+		for (unsigned g = 0; g < n / 32; g++) {
+			LLVMValueRef idx[16], half[2];
+			for (int h = 0; h < 2; h++) {
+				for (unsigned k = 0; k < 16; k++)
+					idx[k] = ci32(w, 32 * g + 16 * h + k);
+				half[h] = LLVMBuildShuffleVector(w->b, x, LLVMGetPoison(LLVMTypeOf(x)), LLVMConstVector(idx, 16), "");
+			}
+			pt[0] = v16; pt[1] = v16; pt[2] = f32;
+			a[0] = half[0]; a[1] = half[1]; a[2] = one;
+			LLVMValueRef p = call(w, name, v6, pt, a, 3);
+			for (unsigned k = 0; k < 6; k++)
+				acc = LLVMBuildInsertElement(w->b, acc, LLVMBuildExtractElement(w->b, p, ci32(w, k), ""),
+				                             ci32(w, 6 * g + k), "");
+		}
+		return acc;   /* n * 6 bits: whole words, so llty(to) is this vector */
+	}
+	LLVMValueRef r = LLVMGetPoison(llty(w, to));
+	snprintf(name, sizeof name, "llvm.amdgcn.cvt.scalef32.pk32.f32.%s", f6);
+	for (unsigned g = 0; g < n / 32; g++) {
+		LLVMValueRef src = pk_get(w, from, x, 192 * g, 192, v6);
+		pt[0] = v6; pt[1] = f32;
+		a[0] = src; a[1] = one;
+		LLVMValueRef p = call(w, name, LLVMVectorType(f32, 32), pt, a, 2);
+		for (unsigned k = 0; k < 32; k++)
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildExtractElement(w->b, p, ci32(w, k), ""),
+			                           ci32(w, 32 * g + k), "");
+	}
+	return r;
+}
+
 static void
 mangle_ty(LLVMTypeRef t, char *buf, size_t n)
 {
@@ -934,6 +1022,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		break;
 	}
 	case IR_OP_CVT: v = lower_cvt(w, I->ty, w->f->inst[I->ops[0]].ty, x); break;
+	case IR_OP_CVTPK: v = lower_cvt_pk(w, I, x); break;
 	case IR_OP_SPLAT: {
 		if (packed_vec(I->ty)) {
 			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
