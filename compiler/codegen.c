@@ -1166,7 +1166,7 @@ copy(Cg *c, Node *n)
 		unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
 		return;
 	}
-	if (!(atom && atom->kind == CG_COPY_DS_TR) && !packed_ok(c, n->span, view, nn, vec, force))
+	if (!packed_ok(c, n->span, view, nn, vec, force))
 		return;
 	if (!s_view) {
 		if (c->f->inst[s].ty.lanes != vt.lanes) {
@@ -1552,6 +1552,9 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 	int64_t rs = contiguous(c, s), rd = contiguous(c, d);
 	unsigned fs = 0, fd = 0;
 	if (a && a->kind == CG_COPY_LDS_DMA) {
+		unsigned per = ir_scalar_bits(tensor_of(c, s)->elem) ? a->bits / ir_scalar_bits(tensor_of(c, s)->elem) : 0;
+		if (!packed_ok(c, n->span, s, (unsigned)ns, rs, per) || !packed_ok(c, n->span, d, (unsigned)ns, rd, per))
+			return;
 		copy_lds_dma(c, n, a, s, d, (unsigned)ns, rs, rd);
 		return;
 	}

@@ -449,6 +449,10 @@ fill(Cg *c, Node *n)
 	if (!(x = cg_value_of(c, cg_expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span)))
 		return 0;
 	IrType t = c->f->inst[old].ty;
+	if (ir_scalar_packed((IrScalar)t.kind)) {
+		cg_unsupported(c, n->span, "fill of an fp4/fp6/bf6 fragment");
+		return 0;
+	}
 	x = cg_to_type(c, x, ir_ty((IrScalar)t.kind));
 	cg_bind(c, fn->u.name.sym, t.lanes > 1 ? ir_b_splat(&c->b, t, x) : x);
 	return (IrRef)-1;

@@ -103,6 +103,9 @@ pcast(Lw *w, LLVMValueRef v, LLVMTypeRef to)
 	LLVMTypeRef from = LLVMTypeOf(v);
 	if (from == to)
 		return v;
+	if (LLVMGetTypeKind(from) == LLVMIntegerTypeKind && LLVMGetTypeKind(to) == LLVMIntegerTypeKind)
+		return LLVMGetIntTypeWidth(from) < LLVMGetIntTypeWidth(to) ? LLVMBuildZExt(w->b, v, to, "")
+		                                                            : LLVMBuildTrunc(w->b, v, to, "");
 	if (LLVMGetTypeKind(from) == LLVMIntegerTypeKind && LLVMGetTypeKind(to) == LLVMVectorTypeKind &&
 	    LLVMGetElementType(to) == i32t(w) && LLVMGetIntTypeWidth(from) == 32 * LLVMGetVectorSize(to)) {
 		LLVMValueRef r = LLVMGetPoison(to);
@@ -589,9 +592,11 @@ lower_cvt_pk(Lw *w, IrInst *I, LLVMValueRef x)
 				}
 				acc = LLVMBuildInsertElement(w->b, acc, word, ci32(w, wd), "");
 			}
+			if (words == 1)
+				return pcast(w, LLVMBuildExtractElement(w->b, acc, ci32(w, 0), ""), llty(w, to));
 			if (n * 4 % 32 == 0)
-				return pcast(w, words == 1 ? LLVMBuildExtractElement(w->b, acc, ci32(w, 0), "") : acc, llty(w, to));
-			return LLVMBuildTrunc(w->b, LLVMBuildExtractElement(w->b, acc, ci32(w, 0), ""), llty(w, to), "");
+				return acc;
+			return pcast(w, pcast(w, acc, LLVMIntTypeInContext(w->ctx, 32 * words)), llty(w, to));
 		}
 		LLVMValueRef r = LLVMGetPoison(llty(w, to));
 		for (unsigned e = 0; e < n; e += 2) {

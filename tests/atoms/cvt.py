@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/atoms/cvt.py — convert<fp4|fp6|bf6> of f32 fragments and back, on flyc-sim.
 
-Compiles tests/atoms/cvt.fly, runs each kernel on 2 workgroups (4096 elements)
+Compiles tests/atoms/cvt.fly, runs each kernel on 2 workgroups
 and compares with a CPU reference written from the OCP MX format definitions:
 to the narrow type by round to nearest, ties to even, saturating to +-max (the
 formats have no Inf or NaN); back to f32 exactly. Packed data is one
@@ -83,10 +83,10 @@ def unpack(bits, raw, n):
     return [(acc >> (bits * i)) & ((1 << bits) - 1) for i in range(n)]
 
 
-def run(sim, co, k, n, inb, outn, d):
+def run(sim, co, k, n, inb, outn, d, tile):
     fi, fo = os.path.join(d, k + '.in'), os.path.join(d, k + '.out')
     open(fi, 'wb').write(inb)
-    r = subprocess.run([sim, co, k, '--grid=%d' % (n // 2048), '--block=64', 'buf=%d,in=%s' % (len(inb), fi),
+    r = subprocess.run([sim, co, k, '--grid=%d' % (n // tile), '--block=64', 'buf=%d,in=%s' % (len(inb), fi),
                         'buf=%d,fill=0x5A,out=%s' % (outn, fo), 'i32=%d' % n], capture_output=True, text=True)
     if r.returncode:
         return None, (r.stdout + r.stderr).strip()
@@ -102,11 +102,13 @@ def main():
         print('FAIL: atoms/cvt-compile\n    ' + r.stderr.strip().replace('\n', '\n    '))
         return
     rng = random.Random(4)
-    n = 4096
-    for t in ('fp4', 'fp6', 'bf6'):
+    # (format, kernel suffix, elements per workgroup): 32 per thread, and 12 fp4
+    # per thread (48 packed bits: not whole words)
+    for t, sfx, tile in (('fp4', '', 2048), ('fp6', '', 2048), ('bf6', '', 2048), ('fp4', '_x12', 768)):
+        n = 2 * tile
         bits = FMT[t][0]
         xs = inputs(t, n, rng)
-        out, err = run(sim, co, 'to_' + t, n, struct.pack('<%df' % n, *xs), n * bits // 8, work)
+        out, err = run(sim, co, 'to_' + t + sfx, n, struct.pack('<%df' % n, *xs), n * bits // 8, work, tile)
         bad = []
         if err:
             bad = ['flyc-sim failed: ' + err]
@@ -117,11 +119,11 @@ def main():
                 if decode(t, got[i]) != decode(t, want) and len(bad) < 4:
                     bad.append('element %d: %r -> code %#x (%r), expected %#x (%r)'
                                % (i, x, got[i], decode(t, got[i]), want, decode(t, want)))
-        print(('FAIL' if bad else 'PASS') + ': atoms/cvt-to_' + t)
+        print(('FAIL' if bad else 'PASS') + ': atoms/cvt-to_' + t + sfx)
         for b in bad:
             print('    ' + b)
         codes = [rng.randrange(1 << bits) for _ in range(n)]
-        out, err = run(sim, co, 'from_' + t, n, pack(bits, codes), 4 * n, work)
+        out, err = run(sim, co, 'from_' + t + sfx, n, pack(bits, codes), 4 * n, work, tile)
         bad = []
         if err:
             bad = ['flyc-sim failed: ' + err]
@@ -130,7 +132,7 @@ def main():
             for i, c in enumerate(codes):
                 if got[i] != decode(t, c) and len(bad) < 4:
                     bad.append('element %d: code %#x -> %r, expected %r' % (i, c, got[i], decode(t, c)))
-        print(('FAIL' if bad else 'PASS') + ': atoms/cvt-from_' + t)
+        print(('FAIL' if bad else 'PASS') + ': atoms/cvt-from_' + t + sfx)
         for b in bad:
             print('    ' + b)
         sys.stdout.flush()
