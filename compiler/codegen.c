@@ -998,6 +998,15 @@ packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
 			c->failed = 1;
 			return 0;
 		}
+	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
+	if (R->layout.sw.b && (INT64_C(1) << R->layout.sw.m) % g) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and the "
+			           "swizzle of '%s' moves runs of %lld element(s)", tn, pk, R->name ? R->name : "?",
+			           (long long)(INT64_C(1) << R->layout.sw.m));
+		c->failed = 1;
+		return 0;
+	}
 	off = 0;
 	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
 		int64_t r = residue(c, c->f->inst[v].ops[1], g);
