@@ -315,53 +315,14 @@ drv_default_output(const char *input, const char *ext)
 	return r;
 }
 
-/* Reads a whole file (or stdin for "-"); NULL with errno on failure. */
+/* Reads a whole file (or stdin for "-"), at most 1 GiB (offsets are 32-bit);
+ * NULL with errno on failure. */
 static char *
 read_all(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char *buf = NULL, *nb;
-	size_t cap = 0, n = 0, r;
-	struct stat st;
+	const size_t max = (size_t)1 << 30;
 
-	if (!f)
-		return NULL;
-	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
-		return NULL;
-	}
-	for (;;) {
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			if (cap > ((size_t)1 << 30)) { /* 1 GiB: offsets are 32-bit */
-				free(buf);
-				if (f != stdin)
-					fclose(f);
-				errno = EFBIG;
-				return NULL;
-			}
-			nb = realloc(buf, cap);
-			if (!nb)
-				ice("out of memory");
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	if (f != stdin)
-		fclose(f);
-	*len = n;
-	return buf;
+	return strcmp(path, "-") ? fio_read_file(path, max, len) : fio_read(stdin, max, len);
 }
 
 /* Module name of a path: its file name without extension. */

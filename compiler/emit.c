@@ -61,15 +61,13 @@ static void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
 static int
 read_file(const char *path, Buf *out)
 {
-	FILE *f = fopen(path, "rb");
-	char tmp[65536];
-	size_t k;
+	size_t n;
+	char *p = fio_read_file(path, (size_t)1 << 30, &n);
 
-	if (!f)
+	if (!p)
 		return -1;
-	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-		buf_add(out, tmp, k);
-	fclose(f);
+	buf_add(out, p, n);
+	free(p);
 	return 0;
 }
 

@@ -1,4 +1,4 @@
-/* fileio.c — atomic output files; see fileio.h. */
+/* fileio.c — whole-file reads and atomic output files; see fileio.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,4 +124,55 @@ fio_write_file(const char *path, const void *data, size_t n, char *err, size_t e
 		return -1;
 	}
 	return fio_commit(&o, err, errlen);
+}
+
+char *
+fio_read(FILE *f, size_t max, size_t *len)
+{
+	char *buf = NULL, *nb;
+	size_t n = 0, cap = 0, r;
+
+	errno = 0;
+	do {
+		if (cap - n < 4096) {
+			if (cap > max) {
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
+			cap = cap ? 2 * cap : 65536;
+			if (!(nb = realloc(buf, cap + 1))) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	if (ferror(f) || n > max) {
+		free(buf);
+		errno = !ferror(f) ? EFBIG : errno ? errno : EIO;
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+char *
+fio_read_file(const char *path, size_t max, size_t *len)
+{
+	FILE *f;
+	char *buf;
+	int e;
+
+	if (!(f = fopen(path, "rb")))
+		return NULL;
+	buf = fio_read(f, max, len);
+	e = errno;
+	fclose(f);
+	errno = e;
+	return buf;
 }

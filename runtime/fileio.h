@@ -1,5 +1,6 @@
 /*
- * fileio.h — writing output files so that a failure never leaves a partial file.
+ * fileio.h — reading whole files, and writing output files so that a failure
+ * never leaves a partial file.
  *
  * fio_open writes to a temporary file beside PATH and fio_commit renames it over
  * PATH; fio_abort removes it. Two kinds of path are written directly instead:
@@ -30,5 +31,12 @@ int fio_commit(FioOut *o, char *err, size_t errlen);
 void fio_abort(FioOut *o);
 /* fio_open + fwrite + fio_commit. */
 int fio_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen);
+
+/* Reads F to its end (a file, pipe or terminal; F stays open) into a malloc'd
+ * buffer with a NUL after the LEN bytes. NULL with errno set on failure:
+ * ENOMEM, EFBIG (more than MAX bytes) or EIO. */
+char *fio_read(FILE *f, size_t max, size_t *len);
+/* fio_read of the file at PATH (NULL with errno from fopen when it cannot be opened). */
+char *fio_read_file(const char *path, size_t max, size_t *len);
 
 #endif

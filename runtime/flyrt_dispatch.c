@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "flyrt_internal.h"
 
 typedef enum { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_MOD_EQ, C_MOD_NE } CondOp;
@@ -503,38 +504,19 @@ out:
 flyrt_status
 flyrt_tuning_load(const char *path, flyrt_tuning **out)
 {
-	FILE *f;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
+	char *buf;
+	size_t n;
 	flyrt_status st;
 
 	if (out)
 		*out = NULL;
 	if (!path || !out)
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_load: NULL parameter");
-	if (!(f = fopen(path, "rb")))
-		return flyrt_fail(FLYRT_ERROR_FILE, "cannot open tuning table '%s'", path);
-	for (;;) {
-		if (n == cap) {
-			char *nb = cap < (1u << 24) ? realloc(buf, cap = cap ? cap * 2 : 4096) : NULL;
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return flyrt_fail(FLYRT_ERROR_FILE, "tuning table '%s' is too large", path);
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
+	if (!(buf = fio_read_file(path, (size_t)1 << 24, &n))) {
+		if (errno == EFBIG)
+			return flyrt_fail(FLYRT_ERROR_FILE, "tuning table '%s' is too large", path);
+		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read tuning table '%s': %s", path, strerror(errno));
 	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read tuning table '%s'", path);
-	}
-	fclose(f);
 	st = flyrt_tuning_parse(buf, n, out);
 	free(buf);
 	if (st != FLYRT_SUCCESS) {

@@ -12,10 +12,12 @@
  * FNV-1a hash of the bytes given to the loader and confirmed with memcmp, so two
  * loads of the same image share one module (and one backend module).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "flyrt_internal.h"
 
 static uint64_t
@@ -282,34 +284,21 @@ enum { MAX_FILE = 1 << 30 };
 flyrt_status
 flyrt_module_load_file(flyrt_device *dev, const char *path, flyrt_module **out)
 {
-	FILE *f;
 	uint8_t *buf;
-	long n;
+	size_t n;
 	flyrt_status st;
 
 	if (out)
 		*out = NULL;
 	if (!dev || !path || !out)
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_module_load_file: NULL parameter");
-	f = fopen(path, "rb");
-	if (!f)
-		return flyrt_fail(FLYRT_ERROR_FILE, "cannot open '%s'", path);
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > MAX_FILE || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read '%s' (not a regular file, or over 1 GiB)", path);
+	if (!(buf = (uint8_t *)fio_read_file(path, MAX_FILE, &n))) {
+		if (errno == ENOMEM)
+			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
+		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read '%s': %s", path,
+		                  errno == EFBIG ? "over 1 GiB" : strerror(errno));
 	}
-	buf = malloc((size_t)n + 1);
-	if (!buf) {
-		fclose(f);
-		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
-	}
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read '%s'", path);
-	}
-	fclose(f);
-	st = load(dev, buf, (size_t)n, 0, out);
+	st = load(dev, buf, n, 0, out);
 	free(buf);
 	if (st != FLYRT_SUCCESS) {
 		char msg[1024];

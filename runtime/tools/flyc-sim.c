@@ -43,21 +43,7 @@ static int usage(void)
 
 static uint8_t *read_file(const char *path, size_t *size)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) return NULL;
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (n < cap) break;
-		uint8_t *nb = realloc(buf, cap *= 2);
-		if (!nb) { free(buf); buf = NULL; }
-		else buf = nb;
-	}
-	fclose(f);
-	*size = n;
-	return buf;
+	return (uint8_t *)fio_read_file(path, (size_t)1 << 32, size);
 }
 
 static int parse_dims(const char *s, uint32_t d[3])

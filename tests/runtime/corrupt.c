@@ -12,34 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "flyrt.h"
 
 static flyrt_device *dev;
 static int failures;
 static long loads, accepted;
 static char first_bad[600];
-
-static uint8_t *
-slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *p;
-	long len;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len);
-	if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return p;
-}
 
 /* Load one image; 1 if the outcome is acceptable. */
 static int
@@ -226,8 +205,8 @@ main(int argc, char **argv)
 
 	if (argc != 3)
 		return 2;
-	co = slurp(argv[1], &n1);
-	fat = slurp(argv[2], &n2);
+	co = (uint8_t *)fio_read_file(argv[1], (size_t)1 << 30, &n1);
+	fat = (uint8_t *)fio_read_file(argv[2], (size_t)1 << 30, &n2);
 	if (!co || !fat || flyrt_device_open("sim", &dev) != FLYRT_SUCCESS) {
 		printf("FAIL: corrupt: setup\n    cannot read inputs or open the simulator\n");
 		return 1;

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "codeobj.h"
+#include "fileio.h"
 
 static char dir[256];
 
@@ -37,27 +38,6 @@ sh(const char *fmt, ...)
 	return system(cmd);
 }
 
-static uint8_t *
-slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *p;
-	long len;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len + 1);
-	if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return p;
-}
 
 static int
 setup(void **state)
@@ -111,7 +91,7 @@ load(const char *name, size_t *n)
 	char path[300];
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	return slurp(path, n);
+	return (uint8_t *)fio_read_file(path, (size_t)1 << 30, n);
 }
 
 /* Value of symbol NAME according to llvm-nm-22, or ~0 if absent. */

@@ -1,4 +1,5 @@
 /* fileio.c — atomic output files (runtime/fileio.h). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +118,56 @@ errors_name_the_path(void **state)
 	assert_int_equal(fio_write_file("", "x", 1, err, sizeof err), -1);
 }
 
+static void
+reads_files_and_pipes_whole(void **state)
+{
+	char path[128], err[256], *big, *got;
+	size_t n = 200000, len = 0, i;
+	FILE *p;
+
+	(void)state;
+	big = malloc(n);
+	assert_non_null(big);
+	for (i = 0; i < n; i++)
+		big[i] = (char)(i * 7 + i / 251);
+	snprintf(path, sizeof path, "%s/in.bin", dir);
+	assert_int_equal(fio_write_file(path, big, n, err, sizeof err), 0);
+	got = fio_read_file(path, n, &len);
+	assert_non_null(got);
+	assert_int_equal(len, n);
+	assert_memory_equal(got, big, n);
+	assert_int_equal(got[n], 0);
+	free(got);
+	/* one byte over the limit */
+	errno = 0;
+	assert_null(fio_read_file(path, n - 1, &len));
+	assert_int_equal(errno, EFBIG);
+	/* an empty file */
+	assert_int_equal(fio_write_file(path, "", 0, err, sizeof err), 0);
+	got = fio_read_file(path, 10, &len);
+	assert_non_null(got);
+	assert_int_equal(len, 0);
+	assert_int_equal(got[0], 0);
+	free(got);
+	/* a pipe, whose size is unknown in advance */
+	p = popen("seq 1 30000", "r");
+	assert_non_null(p);
+	got = fio_read(p, (size_t)1 << 20, &len);
+	pclose(p);
+	assert_non_null(got);
+	assert_int_equal(len, strlen(got));
+	assert_non_null(strstr(got, "\n29999\n30000\n"));
+	assert_int_equal(strncmp(got, "1\n2\n3\n", 6), 0);
+	free(got);
+	/* missing file and a directory */
+	snprintf(path, sizeof path, "%s/missing", dir);
+	errno = 0;
+	assert_null(fio_read_file(path, 10, &len));
+	assert_int_equal(errno, ENOENT);
+	assert_null(fio_read_file(dir, 10, &len));
+	free(big);
+}
+
 int
 main(void)
 {
@@ -125,6 +176,7 @@ main(void)
 		cmocka_unit_test(abort_keeps_the_old_contents),
 		cmocka_unit_test(special_files_are_written_in_place),
 		cmocka_unit_test(errors_name_the_path),
+		cmocka_unit_test(reads_files_and_pipes_whole),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

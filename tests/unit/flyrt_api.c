@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "fileio.h"
 #include "flyrt.h"
 #include "flyrt_simdouble.h"
 
@@ -38,25 +39,10 @@ sh(const char *fmt, ...)
 static uint8_t *
 slurp(const char *name, size_t *n)
 {
-	char path[400];
-	FILE *f;
-	uint8_t *p;
-	long len;
+	char p[400];
 
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (!(f = fopen(path, "rb")))
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len + 1);
-	if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return p;
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return (uint8_t *)fio_read_file(p, (size_t)1 << 30, n);
 }
 
 static char *
