@@ -152,18 +152,31 @@ kernel atom_test(A: global {a}[({M}, {K}):({K}, 1)], B: global {b}[({N}, {K}):({
   var acc = thr.fragment_C(C, {c});
   copy(thr.partition_A(A), rA);
   copy(thr.partition_B(B), rB);
-{scales}  gemm(mma, rA, rB, acc{sgemm});
+{lds}{scales}  gemm(mma, {ra}, {rb}, acc{sgemm});
   copy(acc, thr.partition_C(C));
 }}
 """
 
+# the same operands staged through LDS (stored and loaded back through the
+# atom's partitions of row-major LDS tiles)
+LDS = """  lds sA: {a}[({M}, {K}):({K}, 1)];
+  lds sB: {b}[({N}, {K}):({K}, 1)];
+  copy(rA, thr.partition_A(sA));
+  copy(rB, thr.partition_B(sB));
+  barrier();
+  var qA = thr.fragment_A(A);
+  var qB = thr.fragment_B(B);
+  copy(thr.partition_A(sA), qA);
+  copy(thr.partition_B(sB), qB);
+"""
 
-def run_atom(at, flyc, sim, work, rng, kreps=1):
+
+def run_atom(at, flyc, sim, work, rng, kreps=1, via_lds=False):
     """kreps > 1: K = kreps * the atom's K, so one gemm issues kreps MMAs on
-    parts of the fragments (unit scales)"""
+    parts of the fragments (unit scales); via_lds: A and B go through LDS"""
     name, M, N, K = at['name'], at['M'], at['N'], at['K'] * kreps
     ta, tb, tc = at['a'], at['b'], at['c']
-    d = os.path.join(work, name + ('-k%d' % kreps if kreps > 1 else ''))
+    d = os.path.join(work, name + ('-k%d' % kreps if kreps > 1 else '') + ('-lds' if via_lds else ''))
     os.makedirs(d, exist_ok=True)
     scaled = at['scale'] is not None and kreps == 1
     KB = K // 32
@@ -176,7 +189,9 @@ def run_atom(at, flyc, sim, work, rng, kreps=1):
         scales = ('  let sa = convert<i32>(SA[thread.x % {M}, thread.x / {M}]);\n'
                   '  let sb = convert<i32>(SB[thread.x % {N}, thread.x / {N}]);\n').format(M=M, N=N)
         sgemm = ', scale_a=sa, scale_b=sb'
-    src = KERNEL.format(name=name, a=ta, b=tb, c=tc, M=M, N=N, K=K, sargs=sargs, scales=scales, sgemm=sgemm)
+    lds = LDS.format(a=ta, b=tb, M=M, N=N, K=K) if via_lds else ''
+    src = KERNEL.format(name=name, a=ta, b=tb, c=tc, M=M, N=N, K=K, sargs=sargs, scales=scales, sgemm=sgemm,
+                        lds=lds, ra='qA' if via_lds else 'rA', rb='qB' if via_lds else 'rB')
     fly = os.path.join(d, 'k.fly')
     open(fly, 'w').write(src)
     co = os.path.join(d, 'k.hsaco')
@@ -248,11 +263,12 @@ def main():
     for at in atoms:
         if filt and filt not in at['name']:
             continue
-        # packed operands also with two K steps per gemm (parts of the fragments)
+        # packed operands also with two K steps per gemm (parts of the fragments),
+        # and staged through LDS
         packed = at['a'] in ('fp6', 'bf6', 'fp4') or at['b'] in ('fp6', 'bf6', 'fp4')
-        for kreps in ((1, 2) if packed else (1,)):
-            st, det = run_atom(at, flyc, sim, work, rng, kreps)
-            nm = at['name'] + ('-k%d' % kreps if kreps > 1 else '')
+        for kreps, via_lds in (((1, False), (2, False), (1, True)) if packed else ((1, False),)):
+            st, det = run_atom(at, flyc, sim, work, rng, kreps, via_lds)
+            nm = at['name'] + ('-k%d' % kreps if kreps > 1 else '') + ('-lds' if via_lds else '')
             if st == 'SKIP':
                 print('SKIP: atoms/%s (%s)' % (nm, det[0]))
             else:
