@@ -21,8 +21,9 @@
  *     rsqrt, exp2, fma;
  *   - schedule controls: barrier(), wait(vmem=N, lds=N), sched_group(kind, n),
  *     sched_barrier(), setprio(n);
- *   - tiled MMAs, their partitions and fragments, gemm, fill: codegen_mma.c
- *     (dispatched from call(); shared helpers in codegen_int.h).
+ *   - tiled MMAs, their partitions and fragments, gemm, fill, and copies
+ *     laid out as an MMA operand (tiled_copy(atom, of=mma.A), retile_S/D):
+ *     codegen_mma.c (dispatched from call(); shared helpers in codegen_int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -839,13 +840,20 @@ static int64_t
 contiguous(Cg *c, IrRef t)
 {
 	IrTensor *T = tensor_of(c, t);
+	return cg_run_of(c, t, T->layout.shape, T->layout.stride);
+}
+
+/* the run of the modes (s, d) of view t (all of them, or one of its modes) */
+int64_t
+cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d)
+{
 	const IrTuple *fs[32], *fd[32];
 	int nf = 0;
 	int64_t expect = 1;
 
 	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
 
-	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	flatten_modes(s, d, fs, fd, &nf);
 	for (int i = 0; i < nf; i++) {
 		if (!fs[i]->dyn && fs[i]->value == 1)
 			continue;   /* an extent-1 mode, whatever its stride */
@@ -1081,6 +1089,16 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 
 static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
 
+/* the fragment variable thr.retile_S/D(x) names (x itself otherwise) */
+static Node *
+unretile(Node *n)
+{
+	if (n->kind == E_CALL && n->u.call.callee->kind == E_MEMBER && n->u.call.args.n == 1 &&
+	    (!strcmp(n->u.call.callee->u.member.id, "retile_S") || !strcmp(n->u.call.callee->u.member.id, "retile_D")))
+		return n->u.call.args.v[0];
+	return n;
+}
+
 /* The copy atom named by copy(ATOM|tiled_copy(ATOM, ...), src, dst), or NULL */
 static const CgCopyAtom *
 copy_atom_of(Node *n, CgCopyAtom *buf)
@@ -1146,6 +1164,8 @@ copy(Cg *c, Node *n)
 	dn = n->u.call.args.v[na - 1];
 	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
 		return;
+	Node *dr = dn;      /* a retiled destination: the copy rebinds the fragment it names */
+	dn = unretile(dn);
 	CgCopyAtom abuf;
 	const CgCopyAtom *atom = copy_atom_of(n, &abuf);
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
@@ -1183,6 +1203,12 @@ copy(Cg *c, Node *n)
 			return;
 		}
 		s = to_type(c, s, vt);
+	} else if (dr != dn && !ir_ty_eq(c->f->inst[d].ty, vt)) {
+		if (!c->failed)
+			diag_error(c->d, dr->span, "the retiled fragment has %u values, but this thread's part of the "
+			           "source has %u", c->f->inst[d].ty.lanes, nn);
+		c->failed = 1;
+		return;
 	}
 	c->b.loc = loc_of(c, n->span);
 	if (atom && atom->kind == CG_COPY_DS_TR) {
@@ -1410,6 +1436,52 @@ lazy_of(Cg *c, Node *n)
 	return n->kind == E_NAME && n->u.name.sym ? lookup_lazy(c, n->u.name.sym) : NULL;
 }
 
+/* The tiled_copy(...) call that BASE (a thread copy slice: a name bound to
+ * tc.slice(i), or the call itself) slices, and *SLICE_CALL the slice call; NULL
+ * when it is not one. */
+static Node *
+tiled_copy_of(Cg *c, Node *base, Node **slice_call)
+{
+	Node *sl = lazy_of(c, base), *tc;
+	if (!sl)
+		sl = base;
+	*slice_call = sl;
+	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER ||
+	    strcmp(sl->u.call.callee->u.member.id, "slice") || sl->u.call.args.n != 1)
+		return NULL;
+	tc = lazy_of(c, sl->u.call.callee->u.member.base);
+	if (!tc)
+		tc = sl->u.call.callee->u.member.base;
+	if (tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME || strcmp(tc->u.call.callee->u.name.id, "tiled_copy"))
+		return NULL;
+	return tc;
+}
+
+/* whether n is thr_mma.fragment_A/B/C(...) */
+static int
+is_fragment_call(const Node *n)
+{
+	const char *id;
+	if (n->kind != E_CALL || n->u.call.callee->kind != E_MEMBER)
+		return 0;
+	id = n->u.call.callee->u.member.id;
+	return !strncmp(id, "fragment_", 9) && id[9] >= 'A' && id[9] <= 'C' && !id[10];
+}
+
+/* the fragment_X call that made the fragment e names (through convert<T>), or NULL */
+static Node *
+frag_origin(Cg *c, Node *e)
+{
+	while (e->kind == E_CONVERT)
+		e = e->u.convert.x;
+	if (e->kind != E_NAME || !e->u.name.sym)
+		return NULL;
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == e->u.name.sym && b->frag)
+			return b->frag;
+	return NULL;
+}
+
 /* slice.partition_S(T) / partition_D(T) of tiled_copy(atom, threads=L, values=V):
  * as CuTe's make_tiled_copy (raked product), thread i at thread coordinate
  * t (L(t) = i) owns element c_k = t_k * V_k + v_k of each tile of
@@ -1611,18 +1683,35 @@ call(Cg *c, Node *n)
 	}
 	if (!fn && cal->kind == E_MEMBER &&
 	    (!strcmp(cal->u.member.id, "partition_S") || !strcmp(cal->u.member.id, "partition_D")) && na == 1) {
-		Node *sl = lazy_of(c, cal->u.member.base);
-		Node *tc = sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER
-		           ? lazy_of(c, sl->u.call.callee->u.member.base) : NULL;
-		if (!tc && sl && sl->kind == E_CALL && sl->u.call.callee->kind == E_MEMBER &&
-		    sl->u.call.callee->u.member.base->kind == E_CALL)
-			tc = sl->u.call.callee->u.member.base;
-		if (!tc || tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME ||
-		    strcmp(tc->u.call.callee->u.name.id, "tiled_copy") || named_arg(tc, "of")) {
+		Node *sl, *tc = tiled_copy_of(c, cal->u.member.base, &sl), *of = tc ? named_arg(tc, "of") : NULL;
+		CgCopyAtom ca;
+		if (!tc) {
 			unsupported(c, n->span, "partitions of this kind of slice");
 			return 0;
 		}
-		return partition(c, n, sl, tc, n->u.call.args.v[0]);
+		if (!of)
+			return partition(c, n, sl, tc, n->u.call.args.v[0]);
+		/* tiled_copy(atom, of=mma.X): the MMA operand's partition */
+		IrRef t = expr(c, n->u.call.args.v[0]), idx = t ? expr(c, sl->u.call.args.v[0]) : 0;
+		if (!idx)
+			return 0;
+		if (!tc->type || !cg_copy_atom(tc->type->atom, &ca)) {
+			unsupported(c, tc->span, "this copy atom");
+			return 0;
+		}
+		return cg_mma_copy_partition(c, n, of, &ca, t, idx, cal->u.member.id[10] == 'S');
+	}
+	if (!fn && cal->kind == E_MEMBER &&
+	    (!strcmp(cal->u.member.id, "retile_S") || !strcmp(cal->u.member.id, "retile_D")) && na == 1) {
+		Node *sl, *tc = tiled_copy_of(c, cal->u.member.base, &sl), *of = tc ? named_arg(tc, "of") : NULL;
+		IrRef v;
+		if (!of) {
+			unsupported(c, n->span, "retile_S/retile_D of a tiled copy without of=mma.A|B|C");
+			return 0;
+		}
+		if (!(v = expr(c, n->u.call.args.v[0])))
+			return 0;
+		return cg_mma_retile(c, n, of, frag_origin(c, n->u.call.args.v[0]), v);
 	}
 	if (!fn) {
 		unsupported(c, n->span, "this call");
@@ -1710,7 +1799,10 @@ call(Cg *c, Node *n)
 			IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 			t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 		}
-		return ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		t = ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		/* the wave index is the same in all lanes: readfirstlane puts it in
+		 * an SGPR, so branches on it are scalar (s_cbranch_scc0/1, s_cbranch_vccnz) */
+		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
 	if (na > 3) {
 		unsupported(c, n->span, "this call");
@@ -2069,6 +2161,18 @@ block(Cg *c, Node *n)
 	(void)saved;
 }
 
+/* copy(src, x) into a register fragment variable x rebinds x (copy() below):
+ * it is an assignment of x, like gemm's accumulator and fill's fragment */
+static Symbol *
+copy_assigned(Node *e)
+{
+	if (!e || e->kind != E_CALL || e->u.call.callee->kind != E_NAME || e->u.call.args.n < 2 ||
+	    e->u.call.args.n > 3 || strcmp(e->u.call.callee->u.name.id, "copy"))
+		return NULL;
+	Node *d = e->u.call.args.v[e->u.call.args.n - 1];
+	return d->kind == E_NAME && d->u.name.sym && d->u.name.sym->kind == SYM_VAR ? d->u.name.sym : NULL;
+}
+
 /* variables (declared outside n) assigned somewhere inside n */
 static void
 collect_assigned(Node *n, Symbol **out, int *nout, int max)
@@ -2093,6 +2197,8 @@ collect_assigned(Node *n, Symbol **out, int *nout, int max)
 	}
 	case S_EXPR: {
 		Symbol *sym = cg_mma_assigned(n->u.expr);
+		if (!sym)
+			sym = copy_assigned(n->u.expr);
 		if (sym) {
 			for (int i = 0; i < *nout; i++)
 				if (out[i] == sym)
@@ -2129,9 +2235,11 @@ stmt_if(Cg *c, Node *n)
 	Binding *saved;
 
 	collect_assigned(n, vars, &nv, MAXCARRY);
-	/* only variables declared outside (bound now) flow out of the branches */
+	/* only variables declared outside (bound now) flow out of the branches;
+	 * a variable naming a tensor view is stored into, never rebound */
 	for (int i = 0, j = 0; i < nv; i++) {
-		if (lookup(c, vars[i]))
+		IrRef v = lookup(c, vars[i]);
+		if (v && !is_tensor_val(c, v))
 			vars[j++] = vars[i];
 		if (i + 1 == nv)
 			nv = j;
@@ -2176,7 +2284,7 @@ carried(Cg *c, Node *body, Symbol **vars, IrRef *inits)
 
 	collect_assigned(body, vars, &nv, MAXCARRY);
 	for (int i = 0; i < nv; i++)
-		if ((inits[j] = lookup(c, vars[i])))
+		if ((inits[j] = lookup(c, vars[i])) && !is_tensor_val(c, inits[j]))
 			vars[j++] = vars[i];
 	return j;
 }
@@ -2196,6 +2304,35 @@ close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding
 	c->env = saved;
 	for (int i = 0; i < nv; i++)
 		bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i));
+}
+
+/* static for: the body once per iteration, the variable a constant in each
+ * copy (docs/language.md §7), so that schedule controls in the body
+ * (sched_group, setprio) land between the instructions of their own copy
+ * instead of in a loop LLVM may or may not unroll. Variables assigned in the
+ * body are rebound after each copy. Returns 0 (nothing emitted) when a bound
+ * is not a compile-time integer; the checker makes that impossible. */
+static int
+static_for(Cg *c, Node *n, IrType it, Symbol **vars, int nv)
+{
+	Value *lo = n->u.for_.lo->cval, *hi = n->u.for_.hi->cval, *st = n->u.for_.step ? n->u.for_.step->cval : NULL;
+	IrRef ys[MAXCARRY];
+
+	if (!lo || !hi || lo->kind != VAL_INT || hi->kind != VAL_INT || (n->u.for_.step && (!st || st->kind != VAL_INT)) ||
+	    (st && st->i <= 0))
+		return 0;
+	for (int64_t i = lo->i; i < hi->i && !c->failed; i += st ? st->i : 1) {
+		Binding *saved = c->env;
+		if (n->u.for_.sym)
+			bind(c, n->u.for_.sym, ir_b_const(&c->b, it, i));
+		block(c, n->u.for_.body);
+		for (int k = 0; k < nv; k++)
+			ys[k] = lookup(c, vars[k]);
+		c->env = saved;
+		for (int k = 0; k < nv; k++)
+			bind(c, vars[k], ys[k]);
+	}
+	return 1;
 }
 
 static void
@@ -2225,6 +2362,8 @@ stmt_for(Cg *c, Node *n)
 	hi = to_type(c, hi, it);
 	step = to_type(c, step, it);
 	c->b.loc = loc_of(c, n->span);
+	if (n->u.for_.unroll && static_for(c, n, it, vars, nv))
+		return;
 	loop = ir_b_for(&c->b, lo, hi, step, (uint32_t)nv, inits, &iv, iters);
 	saved = c->env;
 	if (n->u.for_.sym)
@@ -2358,10 +2497,16 @@ wave_index(Cg *c)
 		IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 		t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 	}
-	return ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b));
+	return ir_b_un(&c->b, IR_OP_UNIFORM, ir_b_bin(&c->b, IR_OP_DIV, t, ir_b_wave_size(&c->b)));
 }
 
-/* waves N groups { g => {...} ... }: wave w runs arm w % N (uniform per wave) */
+/* waves N groups { g => {...} ... }: wave w runs arm w % N. The group is
+ * computed once from the readfirstlane'd wave index (an SGPR), so each arm is
+ * a uniform if: a wave branches over the arms of the other groups with a
+ * scalar branch and never runs them with an empty exec mask. The arms are
+ * plain regions: a barrier() in an arm is the workgroup's s_barrier, which
+ * counts waves, not program points, so the k-th barrier of one group meets
+ * the k-th barrier of every other group (the "phases" of docs/language.md). */
 static void
 stmt_waves(Cg *c, Node *n)
 {
@@ -2516,8 +2661,11 @@ stmt(Cg *c, Node *n)
 			if (ok)
 				v = to_type(c, v, t);
 		}
-		if (p->kind == E_NAME && p->u.name.sym)
+		if (p->kind == E_NAME && p->u.name.sym) {
 			bind(c, p->u.name.sym, v);
+			if (is_fragment_call(n->u.let.init))
+				c->env->frag = n->u.let.init;
+		}
 		return;
 	}
 	case S_ASSIGN: {

@@ -228,6 +228,7 @@ ev(Ev *e, IrRef r)
 	case IR_OP_MIN: return a < b ? a : b;
 	case IR_OP_MAX: return a > b ? a : b;
 	case IR_OP_CVT: return wrap(I->ty, a);
+	case IR_OP_UNIFORM: return a;      /* its operand is wave-uniform */
 	case IR_OP_SELECT: return a ? b : ev(e, I->ops[2]);
 	case IR_OP_CMP:
 		switch (I->imm[0]) {

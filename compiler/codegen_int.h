@@ -7,6 +7,7 @@
 #define FLYC_CODEGEN_INT_H
 
 #include "codegen.h"
+#include "codegen_copy.h"
 #include "ir.h"
 
 typedef struct Binding Binding;
@@ -14,6 +15,7 @@ struct Binding {
 	Symbol *sym;
 	IrRef val;
 	Node *lazy;         /* a predicate (elem_less call) or tiled copy/MMA evaluated where it is used */
+	Node *frag;         /* let/var of thr_mma.fragment_X(...): that call (retile_S/D check it) */
 	Binding *next;
 };
 
@@ -47,6 +49,7 @@ IrTuple *cg_scale(Cg *c, const IrTuple *d, const IrTuple *f);
 IrLayout cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n);
 int64_t cg_view_size(Cg *c, IrRef t);
 IrRef cg_value_of(Cg *c, IrRef r, Span s);              /* a view used as a value is loaded whole */
+int64_t cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d); /* contiguous run of modes (s, d) of view t */
 IrLoc cg_loc_of(Cg *c, Span s);
 
 /* codegen_mma.c: calls on tiled MMAs (partition_A/B/C, fragment_A/B/C) and
@@ -54,5 +57,15 @@ IrLoc cg_loc_of(Cg *c, Span s);
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);
 /* the variable an expression statement assigns through gemm/fill, or NULL */
 Symbol *cg_mma_assigned(Node *e);
+/* thr.partition_S(T) / partition_D(T) (IS_SRC 1 / 0) of tiled_copy(ATOM, of=OF)
+ * (OF: the mma.A / .B / .C node) for thread IDX: the MMA operand's partition,
+ * after checking that ATOM's accesses fit in its per-lane value runs. N locates errors. */
+IrRef cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *atom, IrRef t, IrRef idx, int is_src);
+/* thr.retile_S/D(frag) of tiled_copy(ATOM, of=OF): FRAG's value V, unchanged
+ * (the copy's value order is the MMA's), after checking that its size is a
+ * multiple of the operand's values per lane and, when ORIGIN (the
+ * fragment_X call that made it) is known, that it is the same operand of an
+ * equal tiled MMA. 0 after a located error at N. */
+IrRef cg_mma_retile(Cg *c, Node *n, Node *of, Node *origin, IrRef v);
 
 #endif

@@ -21,6 +21,10 @@
  * and fragment_X(T) a register vector of the same size, element order
  * v + V*(rp + RP*rq) (colexicographic, as a copy from the partition fills it).
  * gemm issues one instruction per (rm, rn, rk), K repeats outermost.
+ *
+ * Copies laid out as an operand (tiled_copy(atom, of=mma.X), CuTe's
+ * make_tiled_copy_A/B/C) partition exactly as partition_X, and retile_S/D of
+ * an MMA fragment is the fragment itself; see the end of this file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,4 +511,109 @@ cg_mma_call(Cg *c, Node *n, int *handled)
 		return 0;
 	}
 	return zeros(c, el, sz);
+}
+
+/* ---- copies laid out as an MMA operand: tiled_copy(atom, of=mma.X) ----
+ *
+ * As CuTe's make_tiled_copy_A/B/C: the copy's thread-value layout is the
+ * tiled MMA's for operand X (all its waves), so thr.partition_S/D(T) is
+ * exactly thr_mma.partition_X(T), of shape (V, RP, RQ), and a fragment made
+ * by thr_mma.fragment_X is already in the copy's value order: retile_S/D is
+ * the identity on it. The atom moves `bits` per access out of each lane's V
+ * values; CuTe requires its values to divide the value mode, and the memory
+ * side to be contiguous for each access. Both are checked here against the
+ * run of the value mode alone (never across repeats), so a width that does
+ * not fit is a located error, not a narrower access. */
+
+/* the MMA and the operand (0 A, 1 B, 2 C) that `of=` names */
+static int
+operand_of(Cg *c, Node *of, Mma *m, int *k)
+{
+	const char *id = of->kind == E_MEMBER ? of->u.member.id : NULL;
+	if (!id || id[0] < 'A' || id[0] > 'C' || id[1]) {
+		cg_unsupported(c, of->span, "of= other than mma.A, mma.B or mma.C");
+		return -1;
+	}
+	*k = id[0] - 'A';
+	return mma_of(c, of->u.member.base, m);
+}
+
+static const char *
+atom_name(const Mma *m)
+{
+	return m->atom && m->atom->u.atom.id ? m->atom->u.atom.id : "?";
+}
+
+IrRef
+cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, IrRef idx, int is_src)
+{
+	Mma m;
+	Tv tv;
+	int k;
+	int64_t reps[2];
+	char why[200];
+
+	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
+		return 0;
+	if (a->kind == CG_COPY_LDS_DMA || a->kind == CG_COPY_DS_TR) {
+		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS or a "
+		               "transposed read");
+		return 0;
+	}
+	IrRef v = partition(c, &m, k, t, idx, n->span, reps);
+	if (!v)
+		return 0;
+	IrTensor *V = cg_tensor_of(c, v), *R = cg_tensor_of(c, ir_tensor_root(c->f, v));
+	int64_t run = cg_run_of(c, v, V->layout.shape->kid[0], V->layout.stride->kid[0]);
+	/* an identity tensor (coordinates for predicates) is partitioned, never copied by the atom */
+	if (R->space != IR_SPACE_IDENTITY &&
+	    !cg_copy_check(a, V->elem, (unsigned)tv.V, run, (int)R->space, is_src, why, sizeof why)) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot copy operand %c of '%s' here (%lld values per "
+			           "lane, contiguous in runs of %lld in this tensor): %s", a->name, 'A' + k,
+			           atom_name(&m), (long long)tv.V, (long long)run, why);
+		c->failed = 1;
+		return 0;
+	}
+	return v;
+}
+
+IrRef
+cg_mma_retile(Cg *c, Node *n, Node *of, Node *origin, IrRef v)
+{
+	Mma m, mo;
+	Tv tv;
+	int k;
+
+	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
+		return 0;
+	if (cg_is_tensor_val(c, v)) {
+		cg_unsupported(c, n->span, "retiling a tensor view (retile_S/D take register fragments)");
+		return 0;
+	}
+	if (origin) {
+		Node *sl = cg_lazy_of(c, origin->u.call.callee->u.member.base);
+		const char *id = origin->u.call.callee->u.member.id;
+		int ko = id[strlen(id) - 1] - 'A';
+		if (mma_of(c, sl ? sl : origin->u.call.callee->u.member.base, &mo))
+			return 0;
+		if (mo.atom != m.atom || mo.waves[0] != m.waves[0] || mo.waves[1] != m.waves[1] || ko != k) {
+			if (!c->failed)
+				diag_error(c->d, n->span, "this fragment is operand %c of '%s' with %lldx%lld waves, but the "
+				           "copy is laid out as operand %c of '%s' with %lldx%lld waves", 'A' + ko,
+				           atom_name(&mo), (long long)mo.waves[0], (long long)mo.waves[1], 'A' + k,
+				           atom_name(&m), (long long)m.waves[0], (long long)m.waves[1]);
+			c->failed = 1;
+			return 0;
+		}
+	}
+	if (c->f->inst[v].ty.lanes % tv.V) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "this fragment has %u values, which is not a multiple of the %lld values "
+			           "per lane of operand %c of '%s'", c->f->inst[v].ty.lanes, (long long)tv.V, 'A' + k,
+			           atom_name(&m));
+		c->failed = 1;
+		return 0;
+	}
+	return v;
 }

@@ -206,6 +206,8 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(LDTR,    "ld_tr",  -1, IR_SIDE)        /* LDS view (at coordinate 0); after lower-layout: LDS root, offset. \
 	                                            Result <n x elem>: ds_read_b64_tr_b<imm[0]> (gfx950), the values \
 	                                            exchanged within groups of 16 lanes */ \
+	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
+	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
 	X(MMA,     "mma",    -1, IR_SIDE)        /* a, b, c [, scale_a, scale_b]: D = A*B + C by the intrinsic named in sym; \
 	                                            imm[0]/imm[1] = A/B format codes of the scaled f8f6f4 form; convergent */ \

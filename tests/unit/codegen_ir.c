@@ -324,6 +324,20 @@ verifier_catches(void **state)
 	assert_int_not_equal(ir_verify(f, &d), 0);
 	assert_non_null(strstr(last_error, "yielded value's type"));
 
+	f = ir_func_new(m, "k4b", (IrLoc){ 0 });  /* readfirstlane: i32 scalars only */
+	b = ir_builder(f);
+	d = diag();
+	ir_b_un(&b, IR_OP_UNIFORM, ir_b_fconst(&b, ir_ty(IR_F32), 1.0));
+	ir_b_ret(&b);
+	assert_int_not_equal(ir_verify(f, &d), 0);
+	assert_non_null(strstr(last_error, "readfirstlane takes and gives an i32 scalar"));
+	f = ir_func_new(m, "k4c", (IrLoc){ 0 });
+	b = ir_builder(f);
+	d = diag();
+	ir_b_un(&b, IR_OP_UNIFORM, ir_b_bin(&b, IR_OP_DIV, ir_b_tid(&b, 0), ir_b_wave_size(&b)));
+	ir_b_ret(&b);
+	assert_int_equal(ir_verify(f, &d), 0);
+
 	f = ir_func_new(m, "k5", (IrLoc){ 0 });   /* a fine kernel */
 	b = ir_builder(f);
 	d = diag();
