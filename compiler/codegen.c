@@ -32,6 +32,7 @@
 #include "codegen.h"
 #include "codegen_copy.h"
 #include "codegen_int.h"
+#include "codegen_span.h"
 #include "emit.h"
 #include "ir.h"
 #include "target/target.h"
@@ -62,6 +63,19 @@ unsupported(Cg *c, Span s, const char *what)
 	if (!c->failed)
 		diag_error(c->d, s, "%s is not supported by code generation yet", what);
 	c->failed = 1;
+}
+
+/* n values per thread over CG_MAXFRAG: a located error, 1 */
+static int
+frag_limit(Cg *c, Span s, const char *what, int64_t n)
+{
+	if (n <= CG_MAXFRAG)
+		return 0;
+	if (!c->failed)
+		diag_error(c->d, s, "%s needs %lld values per thread in registers; register fragments hold at most %d",
+		           what, (long long)n, CG_MAXFRAG);
+	c->failed = 1;
+	return 1;
 }
 
 static void
@@ -925,8 +939,6 @@ pred_at(Cg *c, Node *p, unsigned v)
 	return 0;
 }
 
-enum { MAXLANES = 64 };
-
 static IrRef
 zero_i32(Cg *c)
 {
@@ -1088,6 +1100,7 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 }
 
 static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
+static const CgCopyAtom *inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf);
 
 /* the fragment variable thr.retile_S/D(x) names (x itself otherwise) */
 static Node *
@@ -1139,8 +1152,21 @@ atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t ru
 			return 0;
 		}
 		R->addr = want;
-		if (want == IR_ADDR_BUFFER && !R->span_bound && ir_layout_cosize(&R->layout) < 0)
-			R->span_bound = cg_span_bound_i32(c->f, R);
+		if (want == IR_ADDR_BUFFER && !R->span_bound && ir_layout_cosize(&R->layout) < 0) {
+			char sw[600];
+			uint64_t um = 0;
+			for (int i = 0; i < c->k->nparams && i < 64; i++)
+				if (c->k->params[i]->type && is_unsigned(c->k->params[i]->type->scalar))
+					um |= UINT64_C(1) << i;
+			if (!(R->span_bound = cg_span_bound(c->f, R, um, sw, sizeof sw))) {
+				if (!c->failed)
+					diag_error(c->d, n->span, "tensor '%s' has a run-time layout whose byte span may "
+					           "exceed 4 GiB, and copy atom '%s' addresses it by a buffer descriptor "
+					           "(32-bit offsets): %s", R->name ? R->name : "?", a->name, sw);
+				c->failed = 1;
+				return 0;
+			}
+		}
 	}
 	return per;
 }
@@ -1151,7 +1177,7 @@ copy(Cg *c, Node *n)
 {
 	int na = n->u.call.args.n;
 	Node *sn, *dn, *pn = NULL;
-	IrRef s, d, pv[MAXLANES], all = 0;
+	IrRef s, d, pv[CG_MAXFRAG], all = 0;
 
 	if (na < 2 || na > 3) {
 		unsupported(c, n->span, "this copy");
@@ -1168,6 +1194,8 @@ copy(Cg *c, Node *n)
 	dn = unretile(dn);
 	CgCopyAtom abuf;
 	const CgCopyAtom *atom = copy_atom_of(n, &abuf);
+	if (!atom && na == 2 && !(atom = inherited_atom(c, n, s, d, &abuf)) && c->failed)
+		return;
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
 	if (s_view && d_view && !pn) {
 		c->b.loc = loc_of(c, n->span);
@@ -1180,10 +1208,12 @@ copy(Cg *c, Node *n)
 	}
 	IrRef view = s_view ? s : d;
 	int64_t nel = view_size(c, view);
-	if (nel <= 0 || nel > MAXLANES) {
-		unsupported(c, n->span, "a copy of a view without a small static size");
+	if (nel <= 0) {
+		unsupported(c, n->span, "a copy of a view without a static size");
 		return;
 	}
+	if (frag_limit(c, n->span, "this copy", nel))
+		return;
 	IrTensor *T = tensor_of(c, view);
 	unsigned nn = (unsigned)nel;
 	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
@@ -1281,10 +1311,12 @@ value_of(Cg *c, IrRef r, Span s)
 	if (!r || !is_tensor_val(c, r))
 		return r;
 	if (tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY ||
-	    (n = view_size(c, r)) <= 0 || n > MAXLANES) {
+	    (n = view_size(c, r)) <= 0) {
 		unsupported(c, s, "using this tensor as a value");
 		return 0;
 	}
+	if (frag_limit(c, s, "using this tensor as a value", n))
+		return 0;
 	if (!packed_ok(c, s, r, (unsigned)n, contiguous(c, r), 0))
 		return 0;
 	return load_view(c, r, (unsigned)n, contiguous(c, r), 0);
@@ -1577,7 +1609,62 @@ partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 		s[ns] = ir_tuple_int(c->m, sm->value / tile);
 		d[ns++] = scale(c, dm, ir_tuple_int(c->m, tile));
 	}
-	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+	IrRef v = ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
+	Node *an = tc->u.call.args.n ? tc->u.call.args.v[0] : NULL;
+	if (an && an->type && an->type->atom) {
+		if (v >= c->npart_atom) {
+			uint32_t nn = c->f->capinst > v ? c->f->capinst : v + 1;
+			const Node **na = ir_alloc(c->m, nn * sizeof *na);
+			if (c->npart_atom)
+				memcpy(na, c->part_atom, c->npart_atom * sizeof *na);
+			c->part_atom = na;
+			c->npart_atom = nn;
+		}
+		c->part_atom[v] = an->type->atom;
+	}
+	return v;
+}
+
+/* The copy atom of the tiled copy whose partition_S/D made view r (or the
+ * view r was taken of), or NULL. */
+static const Node *
+partition_atom(Cg *c, IrRef r)
+{
+	for (;;) {
+		if (r < c->npart_atom && c->part_atom[r])
+			return c->part_atom[r];
+		if (c->f->inst[r].op != IR_OP_TVIEW)
+			return NULL;
+		r = c->f->inst[r].ops[0];
+	}
+}
+
+/* copy(src, dst) between views that tiled copies partitioned uses their
+ * atom, as copy(tc, src, dst) would: a load atom of the source's tiled copy,
+ * a store atom of the destination's. NULL when neither has one; sets
+ * c->failed when they name two different atoms. */
+static const CgCopyAtom *
+inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
+{
+	CgCopyAtom as, ad;
+	const Node *ns = is_tensor_val(c, s) ? partition_atom(c, s) : NULL;
+	const Node *nd = is_tensor_val(c, d) ? partition_atom(c, d) : NULL;
+	int use_s = ns && cg_copy_atom(ns, &as) && as.load;
+	int use_d = nd && cg_copy_atom(nd, &ad) && !ad.load;
+
+	if (use_s && use_d && ns != nd) {
+		diag_error(c->d, n->span, "the source was partitioned for copy atom '%s' and the destination for "
+		           "'%s'; name the one this copy uses: copy(tiled_copy, src, dst)", as.name, ad.name);
+		c->failed = 1;
+		return NULL;
+	}
+	if (use_s)
+		*buf = as;
+	else if (use_d)
+		*buf = ad;
+	else
+		return NULL;
+	return buf;
 }
 
 /* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
@@ -1622,10 +1709,12 @@ static void
 copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 {
 	int64_t ns = view_size(c, s), nd = view_size(c, d);
-	if (ns <= 0 || ns != nd || ns > MAXLANES) {
+	if (ns <= 0 || ns != nd) {
 		unsupported(c, n->span, "a copy between views of different or run-time sizes");
 		return;
 	}
+	if (frag_limit(c, n->span, "this copy", ns))
+		return;
 	if (tensor_of(c, s)->elem != tensor_of(c, d)->elem) {
 		unsupported(c, n->span, "a copy between element types");
 		return;
@@ -1658,11 +1747,13 @@ fragment_like(Cg *c, Node *n)
 
 	if (!t)
 		return 0;
-	if (!is_tensor_val(c, t) || (sz = view_size(c, t)) <= 0 || sz > MAXLANES ||
+	if (!is_tensor_val(c, t) || (sz = view_size(c, t)) <= 0 ||
 	    !n->type || !scalar_of(n->type->scalar, &el)) {
-		unsupported(c, n->span, "fragment_like of a view without a small static size");
+		unsupported(c, n->span, "fragment_like of a view without a static size");
 		return 0;
 	}
+	if (frag_limit(c, n->span, "this fragment_like", sz))
+		return 0;
 	z = ir_ty_is_float(ir_ty(el)) ? ir_b_fconst(&c->b, ir_ty(el), 0) : ir_b_const(&c->b, ir_ty(el), 0);
 	return sz > 1 ? ir_b_splat(&c->b, ir_vec(el, (unsigned)sz), z) : z;
 }
@@ -2079,7 +2170,7 @@ convert_packed(Cg *c, Node *n)
 	if (!x)
 		return 0;
 	unsigned lanes = c->f->inst[x].ty.lanes, group = fmt == 4 ? 2 : 32;
-	if (lanes % group || lanes > 255) {
+	if (lanes % group || lanes > CG_MAXFRAG) {
 		if (!c->failed)
 			diag_error(c->d, n->span, "convert to or from %s works on fragments of a multiple of %u elements "
 			           "(gfx950 converts %s), and this one has %u", fmt == 4 ? "fp4" : fmt == 2 ? "fp6" : "bf6",
@@ -2234,6 +2325,14 @@ stmt_if(Cg *c, Node *n)
 	IrType tys[MAXCARRY];
 	Binding *saved;
 
+	/* a condition the checker folded (compile-time parameters, constants):
+	 * only the taken branch is lowered, straight-line */
+	if (n->u.if_.cond->cval && n->u.if_.cond->cval->kind == VAL_BOOL) {
+		Node *taken = n->u.if_.cond->cval->i ? n->u.if_.then : n->u.if_.els;
+		if (taken)
+			block(c, taken);
+		return;
+	}
 	collect_assigned(n, vars, &nv, MAXCARRY);
 	/* only variables declared outside (bound now) flow out of the branches;
 	 * a variable naming a tensor view is stored into, never rebound */
@@ -2310,25 +2409,34 @@ close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding
  * copy (docs/language.md §7), so that schedule controls in the body
  * (sched_group, setprio) land between the instructions of their own copy
  * instead of in a loop LLVM may or may not unroll. Variables assigned in the
- * body are rebound after each copy. Returns 0 (nothing emitted) when a bound
+ * body are rebound after each copy; unrolling stops with an error once the
+ * kernel passes MAXUNROLL instructions. Returns 0 (nothing emitted) when a bound
  * is not a compile-time integer; the checker makes that impossible. */
+enum { MAXUNROLL = 1 << 20 };   /* IR instructions of a kernel unrolled by static for */
+
 static int
 static_for(Cg *c, Node *n, IrType it, Symbol **vars, int nv)
 {
 	Value *lo = n->u.for_.lo->cval, *hi = n->u.for_.hi->cval, *st = n->u.for_.step ? n->u.for_.step->cval : NULL;
+	Binding *base = c->env;    /* each copy's rebindings replace the last one's */
 	IrRef ys[MAXCARRY];
 
 	if (!lo || !hi || lo->kind != VAL_INT || hi->kind != VAL_INT || (n->u.for_.step && (!st || st->kind != VAL_INT)) ||
 	    (st && st->i <= 0))
 		return 0;
 	for (int64_t i = lo->i; i < hi->i && !c->failed; i += st ? st->i : 1) {
-		Binding *saved = c->env;
+		if (c->f->ninst > MAXUNROLL) {
+			diag_error(c->d, n->span, "unrolling this static for makes the kernel more than %d IR instructions "
+			           "long (at iteration %lld); use a plain for", MAXUNROLL, (long long)i);
+			c->failed = 1;
+			break;
+		}
 		if (n->u.for_.sym)
 			bind(c, n->u.for_.sym, ir_b_const(&c->b, it, i));
 		block(c, n->u.for_.body);
 		for (int k = 0; k < nv; k++)
 			ys[k] = lookup(c, vars[k]);
-		c->env = saved;
+		c->env = base;
 		for (int k = 0; k < nv; k++)
 			bind(c, vars[k], ys[k]);
 	}
@@ -2851,6 +2959,8 @@ kernel(Cg *c, SemaKernel *k)
 
 	c->k = k;
 	c->env = NULL;
+	c->part_atom = NULL;
+	c->npart_atom = 0;
 	l = loc_of(c, decl->span);
 	c->f = ir_func_new(c->m, k->name, l);
 	c->b = ir_builder(c->f);
@@ -3026,6 +3136,7 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 /* ---- internal interface for codegen_*.c (codegen_int.h) ---- */
 
 void cg_unsupported(Cg *c, Span s, const char *what) { unsupported(c, s, what); }
+int cg_frag_limit(Cg *c, Span s, const char *what, int64_t n) { return frag_limit(c, s, what, n); }
 void cg_bind(Cg *c, Symbol *s, IrRef v) { bind(c, s, v); }
 IrRef cg_lookup(Cg *c, Symbol *s) { return lookup(c, s); }
 Node *cg_lazy_of(Cg *c, Node *n) { return lazy_of(c, n); }

@@ -119,52 +119,6 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 	return per;
 }
 
-/* max |value| of a leaf: static, or below 2^31 for a 32-bit run-time value; -1 unknown */
-static int64_t
-leaf_max(const IrFunc *f, const IrTuple *t)
-{
-	if (!t->dyn)
-		return t->value < 0 ? -t->value : t->value;
-	if (f->inst[t->dyn].ty.kind == IR_I32 && f->inst[t->dyn].ty.lanes == 1)
-		return INT64_C(0x7FFFFFFF);
-	return -1;
-}
-
-/* adds sum over leaves of (shape-1)*|stride| into *acc, saturating at 2^62; 0 if unknown */
-static int
-cosize_bound(const IrFunc *f, const IrTuple *s, const IrTuple *d, uint64_t *acc)
-{
-	const uint64_t cap = UINT64_C(1) << 62;
-	if (s->n != d->n)
-		return 0;
-	if (s->n) {
-		for (int i = 0; i < s->n; i++)
-			if (!cosize_bound(f, s->kid[i], d->kid[i], acc))
-				return 0;
-		return 1;
-	}
-	int64_t ms = leaf_max(f, s), md = leaf_max(f, d);
-	if (ms < 0 || md < 0)
-		return 0;
-	if (ms == 0)
-		return 1;
-	uint64_t a = (uint64_t)(ms - 1), b = (uint64_t)md;
-	uint64_t p = (b && a > cap / b) ? cap : a * b;
-	*acc = *acc + p > cap ? cap : *acc + p;
-	return 1;
-}
-
-uint64_t
-cg_span_bound_i32(const IrFunc *f, const IrTensor *T)
-{
-	uint64_t acc = 0, bytes;
-	if (T->layout.sw.b || !cosize_bound(f, T->layout.shape, T->layout.stride, &acc) ||
-	    acc >= UINT64_C(0xFFFFFFFF))
-		return 0;
-	bytes = ir_scalar_bytes(T->elem, acc + 1);
-	return bytes <= UINT64_C(0xFFFFFFFF) ? bytes : 0;
-}
-
 /* ---- placement of loads straight to LDS ---- */
 
 typedef struct {

@@ -49,8 +49,4 @@ unsigned cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t r
 int cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
                          unsigned lane_stride, char *why, size_t wn);
 
-/* An upper bound of the byte span of tensor T, taking each 32-bit run-time
- * layout leaf as below 2^31, when that bound is below 4 GiB; else 0. */
-uint64_t cg_span_bound_i32(const IrFunc *f, const IrTensor *T);
-
 #endif

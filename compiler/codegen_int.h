@@ -30,10 +30,22 @@ typedef struct {
 	const char *file;   /* source file name for IR locations */
 	IrRef pipe_stage;   /* inside a pipeline block: its `stage` (k % S) */
 	int npipes;         /* pipelines lowered so far (ring alias scopes) */
+	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
+	uint32_t npart_atom;
 } Cg;
+
+/* Values per thread a register fragment (and so a copy to or from one, a
+ * view used as a value, fragment_like, fragment_A/B/C) may hold: 256, i.e.
+ * all 256 architectural VGPRs of a gfx950 lane for 32-bit elements (the GEMM's
+ * 128 f32 accumulators per lane fit twice). Larger sizes get a located error
+ * (cg_frag_limit), never a truncated vector. */
+enum { CG_MAXFRAG = 256 };
 
 /* codegen.c helpers (thin wrappers over its static functions) */
 void cg_unsupported(Cg *c, Span s, const char *what);   /* located "not supported yet", sets failed */
+/* 1 when n values per thread exceed CG_MAXFRAG: then a located error naming
+ * what (e.g. "this copy") has been reported and c->failed set */
+int cg_frag_limit(Cg *c, Span s, const char *what, int64_t n);
 void cg_bind(Cg *c, Symbol *s, IrRef v);
 IrRef cg_lookup(Cg *c, Symbol *s);
 Node *cg_lazy_of(Cg *c, Node *n);                       /* the node a lazily bound name stands for */

@@ -32,7 +32,7 @@
 
 #include "codegen_int.h"
 
-enum { MAXLEAF = 8, MAXFRAG = 1024 };
+enum { MAXLEAF = 8 };
 
 typedef struct {
 	Node *atom;
@@ -506,10 +506,12 @@ cg_mma_call(Cg *c, Node *n, int *handled)
 	/* a zeroed register fragment of the partition's size */
 	IrScalar el;
 	int64_t sz = cg_view_size(c, v);
-	if (!n->type || !cg_scalar_of(n->type->scalar, &el) || sz <= 0 || sz > MAXFRAG) {
+	if (!n->type || !cg_scalar_of(n->type->scalar, &el) || sz <= 0) {
 		cg_unsupported(c, n->span, "a fragment of this element type or size");
 		return 0;
 	}
+	if (cg_frag_limit(c, n->span, "this fragment", sz))
+		return 0;
 	return zeros(c, el, sz);
 }
 

@@ -77,10 +77,13 @@ typedef enum {
 	IR_SCALAR_COUNT
 } IrScalar;
 
-/* A value type: a scalar kind, or a vector of LANES scalars (lanes > 1). */
+/* A value type: a scalar kind, or a vector of LANES scalars (lanes > 1, at
+ * most IR_MAX_LANES; codegen keeps register fragments far below, see
+ * CG_MAXFRAG in codegen_int.h). */
+enum { IR_MAX_LANES = 4096 };
 typedef struct {
 	uint8_t kind;    /* IrScalar */
-	uint8_t lanes;   /* 1 for scalars */
+	uint16_t lanes;  /* 1 for scalars */
 } IrType;
 
 IrType ir_ty(IrScalar k);
@@ -471,9 +474,14 @@ int ir_pass_exists(const char *name);
 /* Helpers passes share. */
 void ir_erase(IrFunc *f, IrRef r);          /* marks erased and drops it from its region */
 void ir_replace_uses(IrFunc *f, IrRef from, IrRef to);
-/* Insert a new instruction into region rg before position pos (index in rg). */
-IrRef ir_insert_at(IrFunc *f, IrRegion rg, uint32_t pos, IrOp op, IrType ty,
-                   uint32_t nops, const IrRef *ops, IrLoc loc);
+/* Batch forms, linear in the function's size: fwd[r] (0 = keep r) names the
+ * value replacing r, followed transitively, in every operand and layout leaf;
+ * ir_compact drops every instruction marked erased (op IR_OP_COUNT) from its region. */
+void ir_forward_uses(IrFunc *f, IrRef *fwd);
+void ir_compact(IrFunc *f);
+/* A new instruction of region rg that is not yet in its list: the caller
+ * places it (ir_pass_lower_layout rebuilds each region once). */
+IrRef ir_new_in(IrFunc *f, IrRegion rg, IrOp op, IrType ty, uint32_t nops, const IrRef *ops, IrLoc loc);
 int ir_const_value(const IrFunc *f, IrRef r, int64_t *v);   /* 1 if an integer CONST */
 /* Put existing instruction r (not in any region) into region rg at pos. */
 void ir_region_insert(IrFunc *f, IrRegion rg, uint32_t pos, IrRef r);

@@ -123,7 +123,15 @@ static const unsigned SCALAR_BITS[] = {
 };
 
 IrType ir_ty(IrScalar k) { IrType t = { (uint8_t)k, 1 }; return t; }
-IrType ir_vec(IrScalar k, unsigned lanes) { IrType t = { (uint8_t)k, (uint8_t)lanes }; return t; }
+IrType
+ir_vec(IrScalar k, unsigned lanes)
+{
+	IrType t = { (uint8_t)k, (uint16_t)lanes };
+	if (lanes < 1 || lanes > IR_MAX_LANES)
+		IR_ICE("vector lane count out of range");
+	return t;
+}
+
 int ir_ty_eq(IrType a, IrType b) { return a.kind == b.kind && a.lanes == b.lanes; }
 int ir_ty_is_int(IrType t) { return t.kind >= IR_I1 && t.kind <= IR_I64; }
 int ir_ty_is_float(IrType t) { return t.kind == IR_F16 || t.kind == IR_BF16 || t.kind == IR_F32; }
@@ -262,11 +270,11 @@ new_inst(IrFunc *f, IrOp op, IrType ty, uint32_t nops, const IrRef *ops, IrLoc l
 }
 
 IrRef
-ir_insert_at(IrFunc *f, IrRegion rg, uint32_t pos, IrOp op, IrType ty,
-             uint32_t nops, const IrRef *ops, IrLoc loc)
+ir_new_in(IrFunc *f, IrRegion rg, IrOp op, IrType ty, uint32_t nops, const IrRef *ops, IrLoc loc)
 {
 	IrRef r = new_inst(f, op, ty, nops, ops, loc);
-	ir_region_insert(f, rg, pos, r);
+
+	f->inst[r].parent = rg;
 	return r;
 }
 
@@ -314,6 +322,56 @@ ir_replace_uses(IrFunc *f, IrRef from, IrRef to)
 				}
 			}
 		}
+	}
+}
+
+static IrRef
+forwarded(IrRef *fwd, IrRef r)
+{
+	while (r && fwd[r])
+		r = fwd[r];
+	return r;
+}
+
+static void
+forward_tuple(IrTuple *x, IrRef *fwd)
+{
+	if (!x)
+		return;
+	if (!x->n) {
+		x->dyn = forwarded(fwd, x->dyn);
+		return;
+	}
+	for (int i = 0; i < x->n; i++)
+		forward_tuple(x->kid[i], fwd);
+}
+
+void
+ir_forward_uses(IrFunc *f, IrRef *fwd)
+{
+	for (uint32_t i = 1; i < f->ninst; i++) {
+		IrInst *I = &f->inst[i];
+		if (I->op == IR_OP_COUNT)
+			continue;
+		for (uint32_t k = 0; k < I->nops; k++)
+			I->ops[k] = forwarded(fwd, I->ops[k]);
+	}
+	for (uint32_t t = 0; t < f->ntensor; t++) {
+		forward_tuple(f->tensor[t].layout.shape, fwd);
+		forward_tuple(f->tensor[t].layout.stride, fwd);
+	}
+}
+
+void
+ir_compact(IrFunc *f)
+{
+	for (uint32_t g = 1; g < f->nreg; g++) {
+		IrRegionData *R = &f->reg[g];
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < R->n; i++)
+			if (f->inst[R->inst[i]].op != IR_OP_COUNT)
+				R->inst[n++] = R->inst[i];
+		R->n = n;
 	}
 }
 

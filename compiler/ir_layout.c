@@ -12,15 +12,18 @@
  *           the last sub-mode taking the quotient unreduced; sum the sub-offsets.
  * A swizzle Swizzle<B,M,S> then maps o to o ^ ((o & (((1<<B)-1) << (M+S))) >> S).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
 #include "target/target.h"
 
+/* New instructions for the access being lowered go right before it: they are
+ * made in order (so their indices form one range per access) and placed when
+ * the pass rebuilds each region, once (place_new). */
 typedef struct {
 	IrFunc *f;
 	IrRegion rg;
-	uint32_t pos;     /* insertion index in rg, advanced per new instruction */
 	IrLoc loc;
 	IrType ity;       /* index type: i32 or i64 */
 } Em;
@@ -28,7 +31,7 @@ typedef struct {
 static IrRef
 put(Em *e, IrOp op, IrType ty, uint32_t n, const IrRef *ops)
 {
-	return ir_insert_at(e->f, e->rg, e->pos++, op, ty, n, ops, e->loc);
+	return ir_new_in(e->f, e->rg, op, ty, n, ops, e->loc);
 }
 
 static IrRef
@@ -182,16 +185,32 @@ decide_addressing(IrFunc *f, IrRef r, IrDiag *d)
 	return 0;
 }
 
-static int
-find_pos(IrFunc *f, IrRef r, uint32_t *pos)
+/* Every region with the instructions made for access r (first[r] up to
+ * first[r + 1]) placed before r; n is the instruction count before the pass. */
+static void
+place_new(IrFunc *f, uint32_t n, const IrRef *first)
 {
-	IrRegionData *R = &f->reg[f->inst[r].parent];
-	for (uint32_t i = 0; i < R->n; i++)
-		if (R->inst[i] == r) {
-			*pos = i;
-			return 1;
+	for (uint32_t g = 1; g < f->nreg; g++) {
+		IrRegionData *R = &f->reg[g];
+		uint32_t total = R->n, k = 0;
+		IrRef *v;
+
+		for (uint32_t i = 0; i < R->n; i++)
+			if (R->inst[i] < n)
+				total += first[R->inst[i] + 1] - first[R->inst[i]];
+		if (total == R->n)
+			continue;
+		v = ir_alloc(f->mod, sizeof *v * total);
+		for (uint32_t i = 0; i < R->n; i++) {
+			IrRef r = R->inst[i];
+			if (r < n)
+				for (IrRef x = first[r]; x < first[r + 1]; x++)
+					v[k++] = x;
+			v[k++] = r;
 		}
-	return 0;
+		R->inst = v;
+		R->n = R->cap = total;
+	}
 }
 
 /* the root offset of element 0 of view v: views' offsets, then the root's swizzle */
@@ -213,14 +232,10 @@ lower_dma(IrFunc *f, IrRef r)
 {
 	IrRef ops[4], src = f->inst[r].ops[0], dst = f->inst[r].nops > 1 ? f->inst[r].ops[1] : 0;
 	IrTensor *S = &f->tensor[f->inst[ir_tensor_root(f, src)].aux];
-	uint32_t pos;
 	Em e;
 
-	if (!find_pos(f, r, &pos))
-		IR_ICE("lds_dma not in its region");
 	e.f = f;
 	e.rg = f->inst[r].parent;
-	e.pos = pos;
 	e.loc = f->inst[r].loc;
 	e.ity = ir_ty(S->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
 	ops[0] = ir_tensor_root(f, src);
@@ -239,17 +254,23 @@ int
 ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 {
 	uint32_t n = f->ninst;   /* new instructions are index math, not visited */
+	IrRef *made = calloc(n + 1, sizeof *made);   /* made[r]: first instruction made for r */
 
+	if (!made)
+		IR_ICE("out of memory");
 	for (IrRef r = 1; r < n; r++)
-		if (f->inst[r].op == IR_OP_TGLOBAL && decide_addressing(f, r, d))
+		if (f->inst[r].op == IR_OP_TGLOBAL && decide_addressing(f, r, d)) {
+			free(made);
 			return 1;
+		}
 	for (IrRef r = 1; r < n; r++) {
 		IrInst *I = &f->inst[r];
 		IrTensor *T, *R;
-		uint32_t first, nc, pos;
+		uint32_t first, nc;
 		IrRef off, newops[3], root;
 		Em e;
 
+		made[r] = f->ninst;
 		if ((I->op == IR_OP_LDSDMA && I->nops == 2) || (I->op == IR_OP_LDTR && I->nops == 1)) {
 			lower_dma(f, r);
 			continue;
@@ -261,11 +282,8 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		T = &f->tensor[f->inst[I->ops[0]].aux];
 		root = ir_tensor_root(f, I->ops[0]);
 		R = &f->tensor[f->inst[root].aux];
-		if (!find_pos(f, r, &pos))
-			IR_ICE("tload/tstore not in its region");
 		e.f = f;
 		e.rg = I->parent;
-		e.pos = pos;
 		e.loc = I->loc;
 		e.ity = ir_ty(R->space == IR_SPACE_GLOBAL && R->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
 		if (nc == 1) {
@@ -308,6 +326,9 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		I->ops = ir_alloc(f->mod, sizeof newops);
 		memcpy(I->ops, newops, sizeof newops);
 	}
+	made[n] = f->ninst;
+	place_new(f, n, made);
+	free(made);
 	(void)t;
 	return 0;
 }

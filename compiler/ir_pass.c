@@ -161,9 +161,12 @@ is_intbin(IrOp op)
 int
 ir_pass_fold(IrFunc *f, const TgtDesc *t, IrDiag *d)
 {
-	IrRef *all = NULL;
+	IrRef *all = NULL, *fwd = calloc(f->ninst + 1, sizeof *fwd);
 	uint32_t n = 0, cap = 0;
+	int erased = 0;
 
+	if (!fwd)
+		IR_ICE("out of memory");
 	collect(f, 1, &all, &n, &cap);
 	for (uint32_t i = 0; i < n; i++) {
 		IrInst *I = &f->inst[all[i]];
@@ -171,6 +174,11 @@ ir_pass_fold(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		int ca, cb;
 		IrRef keep = 0;
 
+		/* operands come before their users, except values carried around a
+		 * loop; ir_forward_uses below catches those */
+		for (uint32_t k = 0; k < I->nops; k++)
+			while (fwd[I->ops[k]])
+				I->ops[k] = fwd[I->ops[k]];
 		if (!is_intbin((IrOp)I->op) || I->ty.lanes != 1)
 			continue;
 		ca = ir_const_value(f, I->ops[0], &a);
@@ -207,10 +215,16 @@ ir_pass_fold(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			break;
 		}
 		if (keep) {
-			ir_replace_uses(f, all[i], keep);
-			ir_erase(f, all[i]);
+			fwd[all[i]] = keep;
+			I->op = IR_OP_COUNT;
+			erased = 1;
 		}
 	}
+	if (erased) {
+		ir_forward_uses(f, fwd);
+		ir_compact(f);
+	}
+	free(fwd);
 	free(all);
 	(void)t; (void)d;
 	return 0;
@@ -331,6 +345,27 @@ count_tuple(const IrTuple *x, uint32_t *uses)
 		count_tuple(x->kid[i], uses);
 }
 
+static void
+discount(const IrTuple *x, uint32_t *uses)
+{
+	if (!x)
+		return;
+	if (!x->n) {
+		if (x->dyn)
+			uses[x->dyn]--;
+		return;
+	}
+	for (int i = 0; i < x->n; i++)
+		discount(x->kid[i], uses);
+}
+
+static void
+uncount_tuple(IrFunc *f, uint32_t tensor, uint32_t *uses)
+{
+	discount(f->tensor[tensor].layout.shape, uses);
+	discount(f->tensor[tensor].layout.stride, uses);
+}
+
 int
 ir_pass_dce(IrFunc *f, const TgtDesc *t, IrDiag *d)
 {
@@ -354,14 +389,21 @@ ir_pass_dce(IrFunc *f, const TgtDesc *t, IrDiag *d)
 				count_tuple(f->tensor[I->aux].layout.stride, uses);
 			}
 		}
+		/* backwards, so that a dead chain goes in one sweep */
 		for (uint32_t i = n; i-- > 0;) {
 			IrInst *I = &f->inst[all[i]];
 			if ((ir_op_flags((IrOp)I->op) & IR_PURE) && I->op != IR_OP_RARG && !uses[all[i]] &&
 			    I->op != IR_OP_LDSALLOC) {
-				ir_erase(f, all[i]);
+				for (uint32_t k = 0; k < I->nops; k++)
+					uses[I->ops[k]]--;
+				if (ir_is_tensor((IrOp)I->op))
+					uncount_tuple(f, I->aux, uses);
+				I->op = IR_OP_COUNT;
 				changed = 1;
 			}
 		}
+		if (changed)
+			ir_compact(f);
 		free(uses);
 		free(all);
 	}

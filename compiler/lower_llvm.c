@@ -504,8 +504,8 @@ pk_get(Lw *w, IrType vt, LLVMValueRef v, unsigned at, unsigned bits, LLVMTypeRef
 			unsigned n = bits / 32;
 			if (n == 1)
 				return LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
-			LLVMValueRef idx[64];
-			for (unsigned k = 0; k < n && k < 64; k++)
+			LLVMValueRef idx[IR_MAX_LANES * 6 / 32];   /* at most 6-bit elements */
+			for (unsigned k = 0; k < n; k++)
 				idx[k] = ci32(w, at / 32 + k);
 			return pcast(w, LLVMBuildShuffleVector(w->b, v, LLVMGetPoison(t), LLVMConstVector(idx, n), ""), as);
 		}
@@ -1016,10 +1016,9 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		LLVMValueRef s = fintr1(w, "llvm.sqrt", I->ty, x);
 		LLVMValueRef one = LLVMConstReal(scalar_ty(w->ctx, (IrScalar)I->ty.kind), 1.0);
 		if (I->ty.lanes > 1) {
-			LLVMValueRef ones[64];
-			for (unsigned k = 0; k < I->ty.lanes && k < 64; k++)
-				ones[k] = one;
-			one = LLVMConstVector(ones, I->ty.lanes);
+			/* a constant splat (folded by the builder), for any lane count */
+			LLVMValueRef u = LLVMBuildInsertElement(w->b, LLVMGetPoison(ty), one, ci32(w, 0), "");
+			one = LLVMBuildShuffleVector(w->b, u, LLVMGetPoison(ty), LLVMConstNull(LLVMVectorType(i32t(w), I->ty.lanes)), "");
 		}
 		LLVMSetFastMathFlags(s, LLVMFastMathApproxFunc);
 		v = LLVMBuildFDiv(w->b, one, s, "");

@@ -75,7 +75,8 @@ int flyrt_rpn_compile(const char *src, const MetaArg *args, int nargs, Rpn *out,
                       char *err, size_t errlen);
 void flyrt_rpn_free(Rpn *r);
 /* Evaluate with vals[i] = value (scalars) or address (pointers) of argument i.
- * Returns 0 and *out, or -1 on division by zero. */
+ * Returns 0 and *out, or -1 on division by zero or a + - * result outside
+ * int64 (never a wrapped value). */
 int flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out);
 
 /* ---- backends ------------------------------------------------------------------------ */

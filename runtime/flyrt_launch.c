@@ -6,11 +6,12 @@
  *   1. argument count, then each argument's type and size, null and misaligned pointers
  *      (FLYRT_ERROR_ARG_COUNT / ARG_TYPE / NULL_POINTER / MISALIGNED_POINTER);
  *   2. the requires predicates, in order (FLYRT_ERROR_UNSUPPORTED names the first false
- *      one; a division by zero inside a predicate makes it false);
+ *      one; a division by zero, or a + - * result outside 64 bits, inside a predicate
+ *      makes it false);
  *   3. block and grid: given, or from .flyc.meta (FLYRT_ERROR_INVALID_LAUNCH when
- *      neither, when a formula divides by zero or gives a count outside 1..2^32-1, when
- *      the block exceeds the kernel's max_flat_workgroup_size, or LDS exceeds the
- *      device's limit).
+ *      neither, when a formula divides by zero, leaves 64 bits or gives a count outside
+ *      1..2^32-1, when the block exceeds the kernel's max_flat_workgroup_size, or LDS
+ *      exceeds the device's limit).
  *
  * Kernarg segment: .kernarg_segment_size bytes, zeroed; explicit arguments at their
  * note offsets; hidden arguments the runtime knows (block counts, group sizes,
@@ -125,7 +126,7 @@ resolve_dims(const flyrt_kernel *k, const flyrt_launch_config *cfg, const int64_
 			int64_t v;
 			if (flyrt_rpn_eval(&k->meta->grid[d], vals, &v))
 				return flyrt_fail(FLYRT_ERROR_INVALID_LAUNCH, "kernel '%s': the grid formula "
-				                  "for %c divides by zero", kn, dn[d]);
+				                  "for %c divides by zero or leaves 64 bits", kn, dn[d]);
 			if (v < 1 || v > UINT32_MAX)
 				return flyrt_fail(FLYRT_ERROR_INVALID_LAUNCH, "kernel '%s': the grid formula "
 				                  "for %c gives %lld workgroups", kn, dn[d], (long long)v);

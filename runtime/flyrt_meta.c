@@ -6,7 +6,7 @@
  * indices (an unknown name, a `$` on a float or pointer, an `@` on a scalar, an
  * unknown token, or a stack that does not end with exactly one value is a load-time
  * error, never a silent pass). Evaluating a compiled formula can then only fail by
- * dividing by zero.
+ * dividing by zero or by a result outside 64 bits (+ - * are exact or fail).
  *
  * Example: with args (A ptr f32 16) (K val i32),
  *   "$K 64 % 0 ==" compiles to [VAL 1][NUM 64][MOD][NUM 0][EQ] and gives 1 for K = 128.
@@ -157,9 +157,6 @@ flyrt_rpn_free(Rpn *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Wrapping arithmetic on the bit pattern: no signed overflow in C. */
-static int64_t wrap(uint64_t x) { int64_t r; memcpy(&r, &x, sizeof r); return r; }
-
 int
 flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out)
 {
@@ -178,14 +175,18 @@ flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out)
 		b = st[--sp];
 		a = st[--sp];
 		switch (t->op) {
-		case RPN_ADD: v = wrap((uint64_t)a + (uint64_t)b); break;
-		case RPN_SUB: v = wrap((uint64_t)a - (uint64_t)b); break;
-		case RPN_MUL: v = wrap((uint64_t)a * (uint64_t)b); break;
+		/* exact over the integers or not at all: an overflow of 64 bits fails the
+		 * formula (a predicate is then false), it never wraps into a passing value */
+		case RPN_ADD: if (__builtin_add_overflow(a, b, &v)) return -1; break;
+		case RPN_SUB: if (__builtin_sub_overflow(a, b, &v)) return -1; break;
+		case RPN_MUL: if (__builtin_mul_overflow(a, b, &v)) return -1; break;
 		case RPN_DIV: case RPN_MOD: case RPN_CEILDIV:
 			if (b == 0)
 				return -1;
-			if (a == INT64_MIN && b == -1) { /* the one overflowing quotient */
-				v = t->op == RPN_MOD ? 0 : INT64_MIN;
+			if (a == INT64_MIN && b == -1) { /* the one quotient outside int64 */
+				if (t->op != RPN_MOD)
+					return -1;
+				v = 0;
 				break;
 			}
 			if (t->op == RPN_DIV)

@@ -7,7 +7,10 @@ For each shape: random bf16 A (M x K) and B (N x K), launch through libflyrt
 (python/flyrt.py, device "sim"; grid and block from the kernel's .flyc.meta),
 compare C (M x N, bf16) with C = A * B^T computed here in double precision.
 A shape the kernel's `requires` rejects must raise flyrt.Unsupported (the
-runtime's FLYRT_ERROR_UNSUPPORTED) and leave C untouched.
+runtime's FLYRT_ERROR_UNSUPPORTED) and leave C untouched. A shape written
+MxNxK! must be refused: it is passed with small buffers (for shapes beyond
+the kernel's 4 GiB span bound, `M * K < 1 << 31`, too large to allocate), and
+the refusal must name one of those bounds.
 Prints one line per shape:
   PASS: gemm MxNxK max_err=E (bf16 rounding bound B)
   PASS: gemm MxNxK unsupported (requires: ...)
@@ -16,6 +19,7 @@ Prints one line per shape:
 Exit status 0 when every shape passes.
 """
 import array
+import operator
 import os
 import random
 import struct
@@ -34,6 +38,27 @@ def bf16_val(h):
     return struct.unpack("<f", struct.pack("<I", (h & 0xFFFF) << 16))[0]
 
 
+def refused(kern, M, N, K):
+    """MxNxK!: the runtime must refuse the launch before it reads the buffers."""
+    name = "gemm %dx%dx%d" % (M, N, K)
+    a = array.array("H", [0] * 64)
+    b = array.array("H", [0] * 64)
+    c = array.array("H", [0xFFFF] * 64)
+    try:
+        kern(a, b, c, M, N, K)
+    except flyrt.Unsupported as e:
+        msg = str(e).splitlines()[0]
+        if "* K < 1 << 31" not in msg:
+            return False, "%s: refused, but not by the span bound: %s" % (name, msg)
+        if any(x != 0xFFFF for x in c):
+            return False, "%s: unsupported, but C was written" % name
+        return None, "%s unsupported (%s)" % (name, msg)
+    except flyrt.FlyrtError as e:
+        return False, "%s: launched although M * K or N * K is not below 2^31 (%s)" % (
+            name, str(e).splitlines()[0])
+    return False, "%s: launched although M * K or N * K is not below 2^31" % name
+
+
 def run(kern, dev, M, N, K, seed):
     rng = random.Random(seed)
     A = [bf16_bits(rng.uniform(-1, 1)) for _ in range(M * K)]
@@ -50,14 +75,17 @@ def run(kern, dev, M, N, K, seed):
         return None, "%s unsupported (%s)" % (name, str(e).splitlines()[0])
     Av = [bf16_val(h) for h in A]
     Bv = [bf16_val(h) for h in B]
+    Ar = [Av[i * K:(i + 1) * K] for i in range(M)]
+    Br = [Bv[j * K:(j + 1) * K] for j in range(N)]
+    Aa = [[abs(x) for x in r] for r in Ar]            # |a|.|b| = sum |a_k * b_k|
+    Ba = [[abs(x) for x in r] for r in Br]
     maxerr = bound = 0.0
     bad = 0
     for i in range(M):
-        ar = Av[i * K:(i + 1) * K]
+        ar, aa = Ar[i], Aa[i]
         for j in range(N):
-            br = Bv[j * K:(j + 1) * K]
-            s = sum(x * y for x, y in zip(ar, br))
-            mag = sum(abs(x * y) for x, y in zip(ar, br))
+            s = sum(map(operator.mul, ar, Br[j]))
+            mag = sum(map(operator.mul, aa, Ba[j]))
             got = bf16_val(c[i * N + j])
             # one bf16 rounding of the result, plus f32 accumulation error
             tol = abs(s) * 2.0 ** -8 + mag * 2.0 ** -20 + 1e-30
@@ -85,8 +113,11 @@ def main():
     kern = mod.kernel(kname)
     ok = True
     for n, shape in enumerate(argv[2:]):
-        M, N, K = (int(x) for x in shape.split("x"))
-        st, msg = run(kern, dev, M, N, K, 1000 + n)
+        M, N, K = (int(x) for x in shape.rstrip("!").split("x"))
+        if shape.endswith("!"):
+            st, msg = refused(kern, M, N, K)
+        else:
+            st, msg = run(kern, dev, M, N, K, 1000 + n)
         if demo:
             ok = ok and st is not False
             err = msg.split("max_err=")[1].split()[0] if "max_err=" in msg else None

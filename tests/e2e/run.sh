@@ -4,7 +4,8 @@
 #   - a C program (e2e_flyc.c) loads them with libflyrt and launches them with the
 #     kernels' own grid formulas (.flyc.meta) on several sizes, against CPU references,
 #     including requires failures (FLYRT_ERROR_UNSUPPORTED);
-#   - the Python binding does the same (test_e2e.py);
+#   - the Python binding does the same (test_e2e.py), and checks that requires
+#     predicates are evaluated in 64 bits without wrapping (requires64.py);
 #   - `flyc --emit=launcher` writes launchers (a raw code object, a two-arch bundle) that a
 #     small C program (launcher_e2e.c) builds against libflyrt.a (and LLVM) and runs;
 #   - every example and stdlib kernel compiles for gfx950 and gfx1201 with valid metadata,
@@ -95,5 +96,17 @@ elif [ "$FLY_SAN" = 1 ]; then
 else
 	(unset FLY_DEVICE; FLYRT_LIB="$B/libflyrt.so" \
 		run_prog "e2e: test_e2e.py" python3 tests/e2e/test_e2e.py "$TMP/elementwise.hsaco" "$TMP/reduction.hsaco")
+fi
+# requires predicates are evaluated in 64 bits without wrapping (requires64.fly)
+if ! command -v python3 >/dev/null 2>&1; then
+	:
+elif ! "$FLYC" tests/e2e/requires64.fly --offload-arch=gfx950 -o "$TMP/requires64.hsaco" 2>"$TMP/err"; then
+	fail "e2e: requires64.fly compiles" "$(cat "$TMP/err")"
+elif [ "$FLY_SAN" = 1 ]; then
+	(unset FLY_DEVICE; FLYRT_LIB="$B/libflyrt.so" LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 \
+		run_prog "e2e: requires64.py" python3 tests/e2e/requires64.py "$TMP/requires64.hsaco")
+else
+	(unset FLY_DEVICE; FLYRT_LIB="$B/libflyrt.so" \
+		run_prog "e2e: requires64.py" python3 tests/e2e/requires64.py "$TMP/requires64.hsaco")
 fi
 exit 0

@@ -3,7 +3,8 @@
 # no spills and no scratch (flyc --resource-usage), run through libflyrt on the
 # simulator (scripts/gemm_sim.py: CPU reference, bf16 rounding bound) for
 # shapes with several workgroups and k-tiles, and shapes its `requires`
-# refuses (FLYRT_ERROR_UNSUPPORTED, C untouched). FLY_SLOW=1 adds larger shapes.
+# refuses (FLYRT_ERROR_UNSUPPORTED, C untouched), among them shapes beyond its 4 GiB
+# span bound. FLY_SLOW=1 adds larger shapes.
 . "$FLY_TOP/tests/lib.sh"
 case "$FLY_BUILD" in /*) build=$FLY_BUILD ;; *) build=$FLY_TOP/$FLY_BUILD ;; esac
 if ! command -v python3 >/dev/null 2>&1; then echo "SKIP: gemm (no python3)"; exit 0; fi
@@ -13,15 +14,27 @@ if ! out=$("$FLYC" "$FLY_TOP/examples/gemm_bf16.fly" --offload-arch=gfx950 --res
 	fail gemm/compile "$out"; exit 0
 fi
 pass gemm/compile
-if [ "$(printf '%s\n' "$out" | grep -c 'scratch 0 bytes, spills 0 VGPR / 0 SGPR')" = 2 ]; then
+if [ "$(printf '%s\n' "$out" | grep -c 'scratch 0 bytes, spills 0 VGPR / 0 SGPR')" = 4 ]; then
 	pass gemm/no-spills
 else
 	fail gemm/no-spills "$out"
 fi
-shapes="256x128x128 128x384x64 200x128x64 128x128x96"
-shapes8="256x256x64 128x128x64"
-if [ "${FLY_SAN:-0}" = 1 ]; then shapes="128x128x64 200x128x64"; shapes8="256x128x64"; fi
-if [ "${FLY_SLOW:-0}" = 1 ]; then shapes="$shapes 512x512x256 384x256x512"; shapes8="$shapes8 512x384x256"; fi
+# MxNxK!: beyond `M * K < 1 << 31` or `N * K < 1 << 31` (A or B over 4 GiB, which
+# the buffer loads cannot address): refused before launch, with small buffers
+big="128x128x16777216! 128x131072x16384! 65536x65536x32768!"
+shapes="256x128x128 128x384x64 200x128x64 128x128x96 $big"
+shapes8="256x256x64 128x128x64 256x128x8388608!"
+# the 256x256 tiles (8 waves of 128x64): one tile, several tiles along M or N,
+# several k-tiles (pipeline steady state), and ragged M, N, K (refused)
+shapes256="256x256x64 512x256x128 256x512x192 768x512x64 320x256x64 256x384x64 256x256x96 256x256x8388608!"
+# the same tiles with C written through LDS by 128-bit stores (EPI=1)
+shapes256w="256x256x64 512x256x128 256x512x192 256x320x64"
+if [ "${FLY_SAN:-0}" = 1 ]; then
+	shapes="128x128x64 200x128x64 $big"; shapes8="256x128x64"; shapes256="256x256x128 256x256x96"; shapes256w="256x512x64"
+fi
+if [ "${FLY_SLOW:-0}" = 1 ]; then
+	shapes="$shapes 512x512x256 384x256x512"; shapes8="$shapes8 512x384x256"; shapes256="$shapes256 768x768x256"
+fi
 sim() { # KERNEL SHAPES...
 	if [ "${FLY_SAN:-0}" = 1 ]; then
 		# libflyrt.so is sanitized: the sanitizer runtimes must come first in python's process
@@ -34,8 +47,12 @@ sim() { # KERNEL SHAPES...
 }
 sim gemm_nt_128x128 $shapes >"$TMP/out" 2>&1; r1=$?
 sim gemm_nt_256x128 $shapes8 >"$TMP/out8" 2>&1; r2=$?
+sim gemm_nt_256x256 $shapes256 >"$TMP/out256" 2>&1; r3=$?
+sim gemm_nt_256x256_st128 $shapes256w >"$TMP/out256w" 2>&1; r4=$?
 sed -e 's/^PASS: gemm /PASS: gemm 8w-/' -e 's/^FAIL: gemm /FAIL: gemm 8w-/' "$TMP/out8" >>"$TMP/out"
-rc=0; [ $r1 = 0 ] && [ $r2 = 0 ] || rc=1
+sed -e 's/^PASS: gemm /PASS: gemm 256x256-/' -e 's/^FAIL: gemm /FAIL: gemm 256x256-/' "$TMP/out256" >>"$TMP/out"
+sed -e 's/^PASS: gemm /PASS: gemm st128-/' -e 's/^FAIL: gemm /FAIL: gemm st128-/' "$TMP/out256w" >>"$TMP/out"
+rc=0; [ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && [ $r4 = 0 ] || rc=1
 # "PASS: gemm 256x128x128 max_err=..." -> "PASS: gemm/256x128x128"; unsupported
 # shapes -> "PASS: gemm/200x128x64-refused"; failures keep their details
 awk '/^(PASS|FAIL): gemm / {

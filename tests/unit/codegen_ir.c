@@ -356,6 +356,43 @@ verifier_catches(void **state)
 	ir_module_free(m);
 }
 
+/* vectors of 256 lanes (a register fragment at codegen's limit): the type
+ * keeps its lane count (IrType.lanes was 8 bits once: 256 became 0), prints
+ * as <256 x f32>, verifies, and lanes past the end are rejected */
+static void
+wide_vectors(void **state)
+{
+	IrModule *m = ir_module_new();
+	IrFunc *f = ir_func_new(m, "k", (IrLoc){ 0 });
+	IrBuilder b = ir_builder(f);
+	IrDiag d = diag();
+	char buf[32];
+
+	IrType t = ir_vec(IR_F32, 256);
+	assert_int_equal(t.lanes, 256);
+	assert_string_equal(ir_ty_str(t, buf, sizeof buf), "<256 x f32>");
+	assert_int_equal(ir_vec(IR_BF16, IR_MAX_LANES).lanes, IR_MAX_LANES);
+	IrRef one = ir_b_fconst(&b, ir_ty(IR_F32), 1.0);
+	IrRef v = ir_b_splat(&b, t, one);
+	IrRef x = ir_b_extract(&b, v, 255);
+	IrRef w = ir_b_insert(&b, v, x, 200);
+	assert_true(ir_ty_eq(f->inst[w].ty, t));
+	IrRef h = ir_b_cvt(&b, ir_vec(IR_BF16, 256), w);
+	assert_int_equal(f->inst[h].ty.lanes, 256);
+	ir_b_ret(&b);
+	assert_int_equal(ir_verify(f, &d), 0);
+
+	f = ir_func_new(m, "k2", (IrLoc){ 0 });
+	b = ir_builder(f);
+	d = diag();
+	v = ir_b_splat(&b, t, ir_b_fconst(&b, ir_ty(IR_F32), 2.0));
+	ir_b_extract(&b, v, 256);
+	ir_b_ret(&b);
+	assert_int_not_equal(ir_verify(f, &d), 0);
+	assert_non_null(strstr(last_error, "lane out of range"));
+	ir_module_free(m);
+}
+
 static void
 fold_and_dce(void **state)
 {
@@ -567,6 +604,7 @@ main(void)
 		cmocka_unit_test(printer_golden),
 		cmocka_unit_test(verifier_catches),
 		cmocka_unit_test(fold_and_dce),
+		cmocka_unit_test(wide_vectors),
 		cmocka_unit_test(hoist_invariants),
 		cmocka_unit_test(meta_text),
 		cmocka_unit_test(bundle_layout),

@@ -80,10 +80,53 @@ rpn_matches_c_over_a_grid(void **state)
 	assert_int_equal(eval("$K 64 % 0 ==", 0, 0, 128, &ok), 1);
 	assert_int_equal(eval("$K 64 % 0 ==", 0, 0, 100, &ok), 0);
 	assert_int_equal(eval("$M 256 ceil_div $K 256 ceil_div *", 0, 1000, 257, &ok), 4 * 2);
-	/* overflow wraps instead of trapping; INT64_MIN / -1 is defined */
-	assert_int_equal(eval("9223372036854775807 1 +", 0, 0, 0, &ok), INT64_MIN);
-	assert_int_equal(eval("$K -1 /", 0, 0, INT64_MIN, &ok), INT64_MIN);
+	/* a result outside int64 fails the formula instead of wrapping; INT64_MIN % -1 is 0 */
+	eval("9223372036854775807 1 +", 0, 0, 0, &ok);
+	assert_false(ok);
+	eval("$K -1 /", 0, 0, INT64_MIN, &ok);
+	assert_false(ok);
 	assert_int_equal(eval("$K -1 %", 0, 0, INT64_MIN, &ok), 0);
+	assert_true(ok);
+}
+
+/* + - * are exact over the integers or fail (never wrap), checked against
+ * 128-bit arithmetic on values around the 32- and 64-bit limits */
+static void
+rpn_overflow_fails(void **state)
+{
+	static const int64_t v[] = {
+		0, 1, -1, 2, 3, 46341, 65536, INT32_MAX, INT32_MIN, (int64_t)1 << 32, 3037000499,
+		3037000500, ((int64_t)1 << 62) - 1, (int64_t)1 << 62, INT64_MAX - 1, INT64_MAX,
+		INT64_MIN + 1, INT64_MIN,
+	};
+	static const char *ops[] = { "$K $M +", "$K $M -", "$K $M *" };
+	const size_t nv = sizeof v / sizeof v[0];
+
+	(void)state;
+	for (size_t i = 0; i < nv; i++)
+		for (size_t j = 0; j < nv; j++)
+			for (int o = 0; o < 3; o++) {
+				__extension__ __int128 x = v[i], y = v[j];
+				__extension__ __int128 want = o == 0 ? x + y : o == 1 ? x - y : x * y;
+				int fits = want >= INT64_MIN && want <= INT64_MAX, ok;
+				int64_t got = eval(ops[o], 0, v[j], v[i], &ok);
+				if (ok != fits)
+					fail_msg("%lld %s %lld: ok=%d, expected %d", (long long)v[i], ops[o] + 6,
+					         (long long)v[j], ok, fits);
+				if (fits)
+					assert_int_equal(got, (int64_t)want);
+			}
+	/* the span bounds of docs/codegen.md: M * K of two i32 maxima is exact in
+	 * 64 bits (so the predicate is false, not wrapped to a small value), and a
+	 * product of three that leaves 64 bits fails the predicate */
+	int ok;
+	assert_int_equal(eval("$M $K * 2147483648 <", 0, INT32_MAX, INT32_MAX, &ok), 0);
+	assert_true(ok);
+	assert_int_equal(eval("$M $K * 2147483648 <", 0, 65536, 32767, &ok), 1);
+	assert_int_equal(eval("$M $K * 2147483648 <", 0, 65536, 32768, &ok), 0);
+	/* 2^22 * 2^21 * 2^21 = 2^64 wraps to 0 in 64-bit arithmetic */
+	eval("$M $K * $K * 1073741824 <=", 0, (int64_t)1 << 22, (int64_t)1 << 21, &ok);
+	assert_false(ok);
 }
 
 static void
@@ -329,6 +372,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rpn_matches_c_over_a_grid),
+		cmocka_unit_test(rpn_overflow_fails),
 		cmocka_unit_test(rpn_refuses_malformed),
 		cmocka_unit_test(meta_parses),
 		cmocka_unit_test(meta_refuses_malformed),
