@@ -150,6 +150,9 @@ scalar_of(ScalarKind k, IrScalar *out)
 	/* 8-bit floats and E8M0 scales: bytes that only MMA atoms interpret
 	 * (storage_only: no arithmetic or conversion on them yet) */
 	case SC_FP8: case SC_BF8: case SC_E8M0: *out = IR_I8; return 1;
+	/* fp4, fp6, bf6: packed below a byte (ir.h i4/i6), storage only as well */
+	case SC_FP4: *out = IR_I4; return 1;
+	case SC_FP6: case SC_BF6: *out = IR_I6; return 1;
 	default: return 0;
 	}
 }
@@ -158,7 +161,8 @@ static int
 storage_only(const Node *n)
 {
 	return n && n->type && (n->type->kind == TY_SCALAR || n->type->kind == TY_TENSOR) &&
-	       (n->type->scalar == SC_FP8 || n->type->scalar == SC_BF8 || n->type->scalar == SC_E8M0);
+	       (n->type->scalar == SC_FP8 || n->type->scalar == SC_BF8 || n->type->scalar == SC_E8M0 ||
+	        n->type->scalar == SC_FP4 || n->type->scalar == SC_FP6 || n->type->scalar == SC_BF6);
 }
 
 static int
@@ -425,6 +429,8 @@ tuple_of_value(Cg *c, const Value *v)
 }
 
 static IrRef expr(Cg *c, Node *n);
+static int packed_convert(Node *n);
+static IrRef convert_packed(Cg *c, Node *n);
 
 static IrTuple *
 tuple_of_node(Cg *c, Node *n)
@@ -883,11 +889,19 @@ cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d)
 	return expect;
 }
 
-/* elements per access: at most 16 bytes, dividing both the run and n */
+/* elements per access: at most 16 bytes, dividing both the run and n;
+ * packed elements (fp4, fp6/bf6) whole bytes only: 0 when none fits */
 static unsigned
 piece_of(IrScalar elem, unsigned n, int64_t run)
 {
 	unsigned es = (ir_scalar_bits(elem) + 7) / 8, p = 16 / (es ? es : 1);
+	if (ir_scalar_packed(elem)) {
+		unsigned g = ir_scalar_bits(elem) == 4 ? 2 : 4;   /* elements per whole byte group */
+		for (p = g == 2 ? 32 : 16; p >= g; p /= 2)
+			if (!(run % p) && !(n % p))
+				return p;
+		return 0;
+	}
 	if (p < 1)
 		p = 1;
 	while (p > 1 && (run % p || n % p))
@@ -932,6 +946,103 @@ zero_i32(Cg *c)
 	return ir_b_const(&c->b, ir_ty(IR_I32), 0);
 }
 
+/* r mod g (g a power of two) when the index arithmetic shows it, else -1 */
+static int64_t
+residue(Cg *c, IrRef r, int64_t g)
+{
+	const IrInst *I = &c->f->inst[r];
+	int64_t a, b;
+
+	switch (I->op) {
+	case IR_OP_CONST: return I->imm[0] & (g - 1);
+	case IR_OP_CVT: return residue(c, I->ops[0], g);
+	case IR_OP_ADD: case IR_OP_SUB:
+		a = residue(c, I->ops[0], g);
+		b = residue(c, I->ops[1], g);
+		return a < 0 || b < 0 ? -1 : (I->op == IR_OP_ADD ? a + b : a - b) & (g - 1);
+	case IR_OP_MUL:
+		a = residue(c, I->ops[0], g);
+		b = residue(c, I->ops[1], g);
+		return !a || !b ? 0 : a < 0 || b < 0 ? -1 : (a * b) & (g - 1);
+	case IR_OP_SHL:
+		a = residue(c, I->ops[0], g);
+		b = c->f->inst[I->ops[1]].op == IR_OP_CONST ? c->f->inst[I->ops[1]].imm[0] : -1;
+		return b >= 0 && b < 62 && !((INT64_C(1) << b) & (g - 1)) ? 0 : a < 0 || b < 0 || b >= 62 ? -1
+		       : (a << b) & (g - 1);
+	default: return -1;
+	}
+}
+
+/* Packed elements (fp4: 2 per byte, fp6/bf6: 4 per 3 bytes) move in whole
+ * bytes: every access of a copy of view t (n elements, contiguous in runs of
+ * run, `force` per access when an atom fixes it) must start on a byte and
+ * cover whole bytes. Checked on the static strides and the offsets whose
+ * residue the index arithmetic shows; run-time strides and offsets are
+ * assumed to keep whole bytes (docs/codegen.md). 1 if fine, else 0 after a
+ * located error. */
+static int
+packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
+{
+	IrTensor *T = tensor_of(c, t);
+	const IrTuple *fs[32], *fd[32];
+	int nf = 0, i;
+	unsigned eb = ir_scalar_bits(T->elem), g = eb == 4 ? 2 : 4, per;
+	const char *tn = eb == 4 ? "fp4" : "fp6/bf6";
+	const char *pk = eb == 4 ? "2 per byte" : "4 per 3 bytes";
+	int64_t expect = 1, off;
+
+	if (!ir_scalar_packed(T->elem))
+		return 1;
+	per = force ? force : piece_of(T->elem, n, run);
+	if (!per || per % g) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and "
+			           "its %u elements are contiguous in runs of %lld (an access needs a multiple of %u "
+			           "contiguous elements)", tn, pk, n, (long long)run, g);
+		c->failed = 1;
+		return 0;
+	}
+	flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	for (i = 0; i < nf; i++) {   /* past the leading contiguous modes */
+		if (!fs[i]->dyn && fs[i]->value == 1)
+			continue;
+		if (fs[i]->dyn || fd[i]->dyn || fd[i]->value != expect || expect >= run)
+			break;
+		expect *= fs[i]->value;
+	}
+	for (; i < nf; i++)
+		if (!fd[i]->dyn && !(!fs[i]->dyn && fs[i]->value == 1) && fd[i]->value % g) {
+			if (!c->failed)
+				diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and a "
+				           "mode of this view has stride %lld (not a multiple of %u)", tn, pk,
+				           (long long)fd[i]->value, g);
+			c->failed = 1;
+			return 0;
+		}
+	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
+	if (R->layout.sw.b && (INT64_C(1) << R->layout.sw.m) % g) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and the "
+			           "swizzle of '%s' moves runs of %lld element(s)", tn, pk, R->name ? R->name : "?",
+			           (long long)(INT64_C(1) << R->layout.sw.m));
+		c->failed = 1;
+		return 0;
+	}
+	off = 0;
+	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
+		int64_t r = residue(c, c->f->inst[v].ops[1], g);
+		off = r < 0 ? -1 : (off + r) & (g - 1);
+	}
+	if (off > 0) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and this "
+			           "view starts %lld element(s) past a byte boundary", tn, pk, (long long)off);
+		c->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
 /* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
 static IrRef
 load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force)
@@ -953,6 +1064,10 @@ load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force)
 	for (unsigned k = 0; k < n; k += piece) {
 		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k);
 		IrRef v = ir_b_tload(&c->b, t, piece, 1, &co);
+		if (ir_scalar_packed(T->elem)) {   /* whole pieces: packed data never moves per element */
+			acc = ir_b_insert(&c->b, acc, v, k);
+			continue;
+		}
 		for (unsigned j = 0; j < piece; j++)
 			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, v, j) : v, k + j);
 	}
@@ -974,6 +1089,8 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k), v;
 		if (piece == 1) {
 			v = ir_b_extract(&c->b, val, k);
+		} else if (ir_scalar_packed(T->elem)) {
+			v = ir_b_extract_vec(&c->b, val, k, piece);
 		} else {
 			v = ir_b_splat(&c->b, ir_vec(T->elem, piece), ir_b_extract(&c->b, val, k));
 			for (unsigned j = 1; j < piece; j++)
@@ -1105,6 +1222,12 @@ copy(Cg *c, Node *n)
 	unsigned force = 0;
 	if (atom && !(force = atom_piece(c, n, atom, view, nn, vec, s_view)))
 		return;
+	if (ir_scalar_packed(T->elem) && pn) {
+		unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
+		return;
+	}
+	if (!packed_ok(c, n->span, view, nn, vec, force))
+		return;
 	if (!s_view) {
 		if (c->f->inst[s].ty.lanes != vt.lanes) {
 			unsupported(c, n->span, "a copy between shapes of different sizes");
@@ -1194,6 +1317,8 @@ value_of(Cg *c, IrRef r, Span s)
 		return 0;
 	}
 	if (frag_limit(c, s, "using this tensor as a value", n))
+		return 0;
+	if (!packed_ok(c, s, r, (unsigned)n, contiguous(c, r), 0))
 		return 0;
 	return load_view(c, r, (unsigned)n, contiguous(c, r), 0);
 }
@@ -1598,11 +1723,16 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 	int64_t rs = contiguous(c, s), rd = contiguous(c, d);
 	unsigned fs = 0, fd = 0;
 	if (a && a->kind == CG_COPY_LDS_DMA) {
+		unsigned per = ir_scalar_bits(tensor_of(c, s)->elem) ? a->bits / ir_scalar_bits(tensor_of(c, s)->elem) : 0;
+		if (!packed_ok(c, n->span, s, (unsigned)ns, rs, per) || !packed_ok(c, n->span, d, (unsigned)ns, rd, per))
+			return;
 		copy_lds_dma(c, n, a, s, d, (unsigned)ns, rs, rd);
 		return;
 	}
 	if (a && !(a->load ? (fs = atom_piece(c, n, a, s, (unsigned)ns, rs, 1))
 	                   : (fd = atom_piece(c, n, a, d, (unsigned)ns, rd, 0))))
+		return;
+	if (!packed_ok(c, n->span, s, (unsigned)ns, rs, fs) || !packed_ok(c, n->span, d, (unsigned)ns, rd, fd))
 		return;
 	IrRef v = load_view(c, s, (unsigned)ns, rs, fs);
 	store_view(c, d, v, (unsigned)ns, rd, fd);
@@ -1896,7 +2026,7 @@ expr(Cg *c, Node *n)
 		IrRef x = storage_only(n->u.unary.x) ? 0 : expr(c, n->u.unary.x);
 		IrType t;
 		if (storage_only(n->u.unary.x)) {
-			unsupported(c, n->span, "arithmetic on 8-bit float or e8m0 values");
+			unsupported(c, n->span, "arithmetic on fp8/bf8/fp6/bf6/fp4 or e8m0 values");
 			return 0;
 		}
 		if (!x)
@@ -1954,8 +2084,14 @@ expr(Cg *c, Node *n)
 		break;
 	}
 	case E_CONVERT: {
+		if (packed_convert(n))
+			return convert_packed(c, n);
 		if (storage_only(n->u.convert.x)) {
-			unsupported(c, n->span, "conversion from 8-bit float or e8m0 values");
+			unsupported(c, n->span, "conversion from fp8/bf8/fp6/bf6/fp4 or e8m0 values");
+			return 0;
+		}
+		if (storage_only(n)) {
+			unsupported(c, n->span, "conversion to fp8/bf8/fp6/bf6/fp4 or e8m0");
 			return 0;
 		}
 		IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
@@ -1982,6 +2118,10 @@ expr(Cg *c, Node *n)
 			}
 		if (!tensor_coords(c, n, &t, co, &nc))
 			return 0;
+		if (ir_scalar_packed(tensor_of(c, t)->elem)) {
+			unsupported(c, n->span, "reading one fp4/fp6/bf6 element (packed below a byte; copy whole bytes)");
+			return 0;
+		}
 		c->b.loc = loc_of(c, n->span);
 		return ir_b_tload(&c->b, t, 1, nc, co);
 	}
@@ -2002,6 +2142,57 @@ expr(Cg *c, Node *n)
 }
 
 /* ---- statements ---- */
+
+/* gfx950 format code of fp6 (2), bf6 (3), fp4 (4), else 0 */
+static int
+packed_fmt(const Type *t)
+{
+	if (!t || (t->kind != TY_SCALAR && t->kind != TY_TENSOR))
+		return 0;
+	return t->scalar == SC_FP6 ? 2 : t->scalar == SC_BF6 ? 3 : t->scalar == SC_FP4 ? 4 : 0;
+}
+
+/* convert<fp4|fp6|bf6>(x) of a number, or convert<T>(x) of fp4/fp6/bf6 data */
+static int
+packed_convert(Node *n)
+{
+	return (packed_fmt(n->type) && !storage_only(n->u.convert.x)) ||
+	       (packed_fmt(n->u.convert.x->type) && !storage_only(n));
+}
+
+static IrRef
+convert_packed(Cg *c, Node *n)
+{
+	int to_narrow = packed_fmt(n->type) != 0;
+	int fmt = to_narrow ? packed_fmt(n->type) : packed_fmt(n->u.convert.x->type);
+	IrRef x = value_of(c, expr(c, n->u.convert.x), n->u.convert.x->span);
+	IrScalar el;
+	int ok = 1;
+	if (!x)
+		return 0;
+	unsigned lanes = c->f->inst[x].ty.lanes, group = fmt == 4 ? 2 : 32;
+	if (lanes % group || lanes > CG_MAXFRAG) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "convert to or from %s works on fragments of a multiple of %u elements "
+			           "(gfx950 converts %s), and this one has %u", fmt == 4 ? "fp4" : fmt == 2 ? "fp6" : "bf6",
+			           group, fmt == 4 ? "pairs" : "groups of 32", lanes);
+		c->failed = 1;
+		return 0;
+	}
+	c->b.loc = loc_of(c, n->span);
+	if (to_narrow) {
+		scalar_of(n->type->scalar, &el);
+		x = to_type(c, x, ir_vec(IR_F32, lanes));
+		return ir_b_cvt_pk(&c->b, ir_vec(el, lanes), x, fmt);
+	}
+	IrType t = type_of(c, n, &ok);
+	if (!ok) {
+		unsupported(c, n->span, "this conversion");
+		return 0;
+	}
+	x = ir_b_cvt_pk(&c->b, ir_vec(IR_F32, lanes), x, fmt);
+	return to_type(c, x, ir_vec((IrScalar)t.kind, lanes));
+}
 
 static void stmt(Cg *c, Node *n);
 
@@ -2617,6 +2808,10 @@ stmt(Cg *c, Node *n)
 			if (!v || !tensor_coords(c, l, &t, co, &nc))
 				return;
 			IrTensor *T = &c->f->tensor[c->f->inst[t].aux];
+			if (ir_scalar_packed(T->elem)) {
+				unsupported(c, l->span, "writing one fp4/fp6/bf6 element (packed below a byte; copy whole bytes)");
+				return;
+			}
 			v = to_type(c, v, ir_ty(T->elem));
 			c->b.loc = loc_of(c, n->span);
 			ir_b_tstore(&c->b, t, v, nc, co);

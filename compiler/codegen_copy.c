@@ -69,8 +69,8 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 	               (a->kind == CG_COPY_LDS_DMA && !is_src);
 
 	if (a->kind == CG_COPY_DS_TR) {
-		if (a->elem_bits != 16 && a->elem_bits != 8) {
-			snprintf(why, wn, "flyc has no %u-bit element type for this transposed read yet", a->elem_bits);
+		if (a->elem_bits != 16 && a->elem_bits != 8 && a->elem_bits != 4 && a->elem_bits != 6) {
+			snprintf(why, wn, "flyc has no %u-bit element type for this transposed read", a->elem_bits);
 			return 0;
 		}
 		if (!is_src || space != IR_SPACE_LDS || eb != a->elem_bits || a->bits / eb != n || run % n) {
@@ -215,7 +215,9 @@ lds_addr(Ev *e, IrRef v)
 		int64_t mask = ((INT64_C(1) << sw.b) - 1) << (sw.m + sw.s);
 		off ^= (off & mask) >> sw.s;
 	}
-	return off * ((ir_scalar_bits(R->elem) + 7) / 8);
+	if (ir_scalar_packed(R->elem))
+		return off * (int64_t)ir_scalar_bits(R->elem) / 8;
+	return off * (int64_t)ir_scalar_bytes(R->elem, 1);
 }
 
 int

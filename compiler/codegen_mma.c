@@ -106,9 +106,8 @@ atom_of(Cg *c, Node *atom, Mma *o, Span sp)
 		o->scaled = 1;
 		o->fa = fmt_code(o->ea);
 		o->fb = fmt_code(o->eb);
-		if (o->fa < 0 || o->fb < 0 || o->fa > 1 || o->fb > 1) {
-			/* fp6/bf6/fp4 pack several elements per byte: no tensor type holds them yet */
-			cg_unsupported(c, sp, "scaled MMA atoms on fp6/bf6/fp4 operands");
+		if (o->fa < 0 || o->fb < 0) {
+			cg_unsupported(c, sp, "a scaled MMA atom whose operands are not fp8/bf8/fp6/bf6/fp4");
 			return -1;
 		}
 	}
@@ -327,6 +326,8 @@ zeros(Cg *c, IrScalar el, int64_t n)
 static IrRef
 sub(Cg *c, IrRef v, unsigned from, unsigned n, IrScalar el)
 {
+	if (ir_scalar_packed(el))   /* fp4/fp6/bf6: a whole packed piece */
+		return ir_b_extract_vec(&c->b, v, from, n);
 	IrRef x = ir_b_splat(&c->b, ir_vec(el, n), ir_b_extract(&c->b, v, from));
 	for (unsigned j = 1; j < n; j++)
 		x = ir_b_insert(&c->b, x, ir_b_extract(&c->b, v, from + j), j);
@@ -452,6 +453,10 @@ fill(Cg *c, Node *n)
 	if (!(x = cg_value_of(c, cg_expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span)))
 		return 0;
 	IrType t = c->f->inst[old].ty;
+	if (ir_scalar_packed((IrScalar)t.kind)) {
+		cg_unsupported(c, n->span, "fill of an fp4/fp6/bf6 fragment");
+		return 0;
+	}
 	x = cg_to_type(c, x, ir_ty((IrScalar)t.kind));
 	cg_bind(c, fn->u.name.sym, t.lanes > 1 ? ir_b_splat(&c->b, t, x) : x);
 	return (IrRef)-1;

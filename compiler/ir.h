@@ -64,6 +64,8 @@ typedef uint32_t IrRegion;  /* region handle in its IrFunc; 0 = none, 1 = the bo
 	X(F16,  "f16",  16) \
 	X(BF16, "bf16", 16) \
 	X(F32,  "f32",  32) \
+	X(I4,   "i4",   4)    /* packed 4-bit storage (fp4): 2 per byte, element 0 in the low nibble */ \
+	X(I6,   "i6",   6)    /* packed 6-bit storage (fp6, bf6): bit-packed little-endian, 4 in 3 bytes */ \
 	X(PTR,  "ptr",  64)   /* a global pointer argument */ \
 	X(TENSOR, "tensor", 0) /* a tensor handle (tensor.global, lds.alloc) */ \
 	X(TUPLE, "tuple", 0)   /* multi-result op (for/if); read with proj */
@@ -90,6 +92,11 @@ int ir_ty_eq(IrType a, IrType b);
 int ir_ty_is_int(IrType t);     /* i1..i64, scalar or vector */
 int ir_ty_is_float(IrType t);
 unsigned ir_scalar_bits(IrScalar k);
+/* i4/i6: elements packed below a byte (not integers: no arithmetic, no cvt);
+ * vectors of them are bit-packed, element 0 in the lowest bits */
+int ir_scalar_packed(IrScalar k);
+/* bytes that n elements of k occupy in memory (packed: n * bits / 8, rounded up) */
+uint64_t ir_scalar_bytes(IrScalar k, uint64_t n);
 const char *ir_scalar_name(IrScalar k);
 /* "i32", "<8 x bf16>", ... into buf (at least 32 bytes); returns buf. */
 const char *ir_ty_str(IrType t, char *buf, size_t n);
@@ -179,9 +186,14 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(RSQRT,   "rsqrt",   1, IR_PURE) \
 	X(EXP2,    "exp2",    1, IR_PURE) \
 	X(CVT,     "cvt",     1, IR_PURE)        /* to the result type (int/float, widths, lanes equal) */ \
+	X(CVTPK,   "cvt_pk",  1, IR_PURE)        /* f32 vector <-> packed i4/i6 vector (lanes equal); imm[0] = \
+	                                            format: 2 fp6, 3 bf6, 4 fp4; round to nearest even, saturating \
+	                                            (gfx950 v_cvt_scalef32_* with scale 1.0) */ \
 	X(SPLAT,   "splat",   1, IR_PURE)        /* scalar -> vector of result lanes */ \
-	X(EXTRACT, "extract", 1, IR_PURE)        /* imm[0] = lane */ \
-	X(INSERT,  "insert",  2, IR_PURE)        /* vector, scalar; imm[0] = lane */ \
+	X(EXTRACT, "extract", 1, IR_PURE)        /* imm[0] = lane; result a scalar, or (i4/i6 only) a vector of \
+	                                            result-lanes elements from lane imm[0] on */ \
+	X(INSERT,  "insert",  2, IR_PURE)        /* vector, scalar (or an i4/i6 vector: lanes from imm[0] on); \
+	                                            imm[0] = lane */ \
 	X(TGLOBAL, "tensor.global", 1, IR_PURE)  /* ptr arg; aux = tensor index */ \
 	X(LDSALLOC,"lds.alloc", 0, IR_PURE)      /* aux = tensor index */ \
 	X(TVIEW,   "tensor.view", 2, IR_PURE)    /* parent tensor, element offset; aux = tensor index: its layout maps \
@@ -341,9 +353,14 @@ IrRef ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z);
 IrRef ir_b_cmp(IrBuilder *b, IrCmp c, IrRef x, IrRef y);
 IrRef ir_b_select(IrBuilder *b, IrRef c, IrRef x, IrRef y);
 IrRef ir_b_cvt(IrBuilder *b, IrType to, IrRef x);
+/* f32 vector -> packed fp4/fp6/bf6 vector or back; fmt 2 fp6, 3 bf6, 4 fp4 */
+IrRef ir_b_cvt_pk(IrBuilder *b, IrType to, IrRef x, int fmt);
 IrRef ir_b_splat(IrBuilder *b, IrType to, IrRef x);
 IrRef ir_b_extract(IrBuilder *b, IrRef v, unsigned lane);
 IrRef ir_b_insert(IrBuilder *b, IrRef v, IrRef x, unsigned lane);
+/* lanes [lane, lane + n) of the packed (i4/i6) vector v as a vector (whole
+ * pieces of packed data move without touching single elements) */
+IrRef ir_b_extract_vec(IrBuilder *b, IrRef v, unsigned lane, unsigned n);
 /* Tensors. The layout (and its tuples) must be allocated in the module
  * (ir_tuple_*); dynamic leaves are values defined before the tensor. */
 IrRef ir_b_tensor_global(IrBuilder *b, IrRef ptr_arg, IrScalar elem, IrLayout lay,

@@ -137,6 +137,14 @@ int ir_ty_is_int(IrType t) { return t.kind >= IR_I1 && t.kind <= IR_I64; }
 int ir_ty_is_float(IrType t) { return t.kind == IR_F16 || t.kind == IR_BF16 || t.kind == IR_F32; }
 unsigned ir_scalar_bits(IrScalar k) { return k < IR_SCALAR_COUNT ? SCALAR_BITS[k] : 0; }
 const char *ir_scalar_name(IrScalar k) { return k < IR_SCALAR_COUNT ? SCALAR_NAMES[k] : "?"; }
+int ir_scalar_packed(IrScalar k) { return k == IR_I4 || k == IR_I6; }
+
+uint64_t
+ir_scalar_bytes(IrScalar k, uint64_t n)
+{
+	unsigned b = ir_scalar_bits(k);
+	return ir_scalar_packed(k) ? (n * b + 7) / 8 : n * ((b + 7) / 8);
+}
 
 const char *
 ir_ty_str(IrType t, char *buf, size_t n)
@@ -501,12 +509,28 @@ ir_b_select(IrBuilder *b, IrRef c, IrRef x, IrRef y)
 }
 
 IrRef ir_b_cvt(IrBuilder *b, IrType to, IrRef x) { return ir_b_inst(b, IR_OP_CVT, to, 1, &x); }
+
+IrRef
+ir_b_cvt_pk(IrBuilder *b, IrType to, IrRef x, int fmt)
+{
+	IrRef r = ir_b_inst(b, IR_OP_CVTPK, to, 1, &x);
+	b->fn->inst[r].imm[0] = fmt;
+	return r;
+}
 IrRef ir_b_splat(IrBuilder *b, IrType to, IrRef x) { return ir_b_inst(b, IR_OP_SPLAT, to, 1, &x); }
 
 IrRef
 ir_b_extract(IrBuilder *b, IrRef v, unsigned lane)
 {
 	IrRef r = ir_b_inst(b, IR_OP_EXTRACT, ir_ty((IrScalar)ty_of(b, v).kind), 1, &v);
+	b->fn->inst[r].imm[0] = lane;
+	return r;
+}
+
+IrRef
+ir_b_extract_vec(IrBuilder *b, IrRef v, unsigned lane, unsigned n)
+{
+	IrRef r = ir_b_inst(b, IR_OP_EXTRACT, ir_vec((IrScalar)ty_of(b, v).kind, n), 1, &v);
 	b->fn->inst[r].imm[0] = lane;
 	return r;
 }

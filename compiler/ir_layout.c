@@ -148,7 +148,7 @@ span_bytes(const IrTensor *T)
 {
 	int64_t c = ir_layout_cosize(&T->layout);
 	if (c >= 0)
-		return (uint64_t)c * ((ir_scalar_bits(T->elem) + 7) / 8);
+		return ir_scalar_bytes(T->elem, (uint64_t)c);
 	return T->span_bound;
 }
 

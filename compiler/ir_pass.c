@@ -432,7 +432,7 @@ ir_pass_lds_alloc(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			ir_error(d, I->loc, "LDS buffer '%s' needs a static layout", T->name ? T->name : "?");
 			return 1;
 		}
-		bytes = (uint64_t)cos * ((ir_scalar_bits(T->elem) + 7) / 8);
+		bytes = ir_scalar_bytes(T->elem, (uint64_t)cos);
 		off = (off + 15) & ~(uint64_t)15;
 		T->lds_offset = (uint32_t)(off < UINT32_MAX ? off : UINT32_MAX);
 		off += bytes;

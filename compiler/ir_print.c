@@ -130,6 +130,8 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 	}
 	if (I->op == IR_OP_INSERT || I->op == IR_OP_PROJ)
 		fprintf(out, ", %" PRId64, I->imm[0]);
+	if (I->op == IR_OP_CVTPK)
+		fprintf(out, " fmt=%" PRId64, I->imm[0]);
 	if (I->op == IR_OP_LDTR)
 		fprintf(out, " b%" PRId64, I->imm[0]);
 	if (I->op == IR_OP_LDSDMA)

@@ -123,6 +123,16 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    !(ir_ty_is_int(I->ty) || ir_ty_is_float(I->ty)))
 			err(v, r, "conversion changes the lane count or targets a non-number");
 		break;
+	case IR_OP_CVTPK: {
+		IrType a = ty(v, I->ops[0]), pk = ir_scalar_packed((IrScalar)a.kind) ? a : I->ty;
+		IrType fl = ir_scalar_packed((IrScalar)a.kind) ? I->ty : a;
+		unsigned want = I->imm[0] == 4 ? 4 : 6;
+		if (a.lanes != I->ty.lanes || fl.kind != IR_F32 || !ir_scalar_packed((IrScalar)pk.kind) ||
+		    ir_scalar_bits((IrScalar)pk.kind) != want || I->imm[0] < 2 || I->imm[0] > 4 ||
+		    a.lanes % (want == 4 ? 2 : 32))
+			err(v, r, "cvt_pk converts f32 vectors to packed fp4 (pairs) or fp6/bf6 (groups of 32) and back");
+		break;
+	}
 	case IR_OP_SPLAT:
 		if (ty(v, I->ops[0]).lanes != 1 || ty(v, I->ops[0]).kind != I->ty.kind)
 			err(v, r, "splat of a non-scalar or of another element type");
@@ -132,6 +142,14 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 			err(v, r, "extract/insert on a scalar");
 		else if (I->imm[0] < 0 || I->imm[0] >= ty(v, I->ops[0]).lanes)
 			err(v, r, "lane out of range");
+		else {
+			IrType part = op == IR_OP_EXTRACT ? I->ty : ty(v, I->ops[1]);
+			if (part.kind != ty(v, I->ops[0]).kind ||
+			    (part.lanes > 1 && (!ir_scalar_packed((IrScalar)part.kind) ||
+			                        I->imm[0] + part.lanes > ty(v, I->ops[0]).lanes)))
+				err(v, r, "extract/insert of another element type, or of a part that is not a packed "
+				    "i4/i6 vector inside the vector");
+		}
 		break;
 	case IR_OP_TGLOBAL:
 		if (ty(v, I->ops[0]).kind != IR_PTR)
@@ -293,8 +311,8 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		break;
 	case IR_OP_LDTR:
 		if ((I->nops != 1 && I->nops != 2) || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
-		    ir_scalar_bits((IrScalar)I->ty.kind) * I->ty.lanes != 64)
-			err(v, r, "ld_tr reads 64 bits per lane from an LDS tensor");
+		    ir_scalar_bits((IrScalar)I->ty.kind) * I->ty.lanes != (I->imm[0] == 6 ? 96u : 64u))
+			err(v, r, "ld_tr reads 64 bits (96 for 6-bit elements) per lane from an LDS tensor");
 		break;
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)

@@ -58,21 +58,74 @@ scalar_ty(LLVMContextRef c, IrScalar k)
 	case IR_F16: return LLVMHalfTypeInContext(c);
 	case IR_BF16: return LLVMBFloatTypeInContext(c);
 	case IR_F32: return LLVMFloatTypeInContext(c);
+	case IR_I4: return LLVMIntTypeInContext(c, 4);
+	case IR_I6: return LLVMIntTypeInContext(c, 6);
 	case IR_PTR: return LLVMPointerTypeInContext(c, 1);
 	default: return LLVMVoidTypeInContext(c);
 	}
+}
+
+/* Vectors of packed sub-byte elements (i4, i6) hold lanes * bits bits, element
+ * e at bits e*bits.. (LLVM's own layout of <n x i4>), as <k x i32> when that is
+ * whole words (more than one) and as one integer otherwise. LLVM vectors of
+ * i4/i6, and bitcasts between wide integers and i32 vectors, legalize through
+ * scratch memory on AMDGPU (verified with llc-22), so extract/insert/splat on
+ * packed vectors are word moves where the part is whole words, and shifts and
+ * masks within a word otherwise. */
+static int
+packed_vec(IrType t)
+{
+	return ir_scalar_packed((IrScalar)t.kind) && t.lanes > 1;
 }
 
 static LLVMTypeRef
 llty(Lw *w, IrType t)
 {
 	LLVMTypeRef s = scalar_ty(w->ctx, (IrScalar)t.kind);
+	if (packed_vec(t)) {
+		unsigned bits = ir_scalar_bits((IrScalar)t.kind) * t.lanes;
+		return bits % 32 || bits == 32 ? LLVMIntTypeInContext(w->ctx, bits)
+		                               : LLVMVectorType(LLVMInt32TypeInContext(w->ctx), bits / 32);
+	}
 	return t.lanes > 1 ? LLVMVectorType(s, t.lanes) : s;
 }
 
 static LLVMTypeRef i32t(Lw *w) { return LLVMInt32TypeInContext(w->ctx); }
 static LLVMTypeRef i64t(Lw *w) { return LLVMInt64TypeInContext(w->ctx); }
 static LLVMValueRef ci32(Lw *w, int64_t v) { return LLVMConstInt(i32t(w), (unsigned long long)v, 1); }
+
+/* v converted to type `to` bit for bit. Between a wide packed integer (i96,
+ * i192, ...) and a vector of i32 this is shifts and word extracts: LLVM's
+ * bitcast between them goes through scratch memory on AMDGPU (llc-22). */
+static LLVMValueRef
+pcast(Lw *w, LLVMValueRef v, LLVMTypeRef to)
+{
+	LLVMTypeRef from = LLVMTypeOf(v);
+	if (from == to)
+		return v;
+	if (LLVMGetTypeKind(from) == LLVMIntegerTypeKind && LLVMGetTypeKind(to) == LLVMIntegerTypeKind)
+		return LLVMGetIntTypeWidth(from) < LLVMGetIntTypeWidth(to) ? LLVMBuildZExt(w->b, v, to, "")
+		                                                            : LLVMBuildTrunc(w->b, v, to, "");
+	if (LLVMGetTypeKind(from) == LLVMIntegerTypeKind && LLVMGetTypeKind(to) == LLVMVectorTypeKind &&
+	    LLVMGetElementType(to) == i32t(w) && LLVMGetIntTypeWidth(from) == 32 * LLVMGetVectorSize(to)) {
+		LLVMValueRef r = LLVMGetPoison(to);
+		for (unsigned k = 0; k < LLVMGetVectorSize(to); k++) {
+			LLVMValueRef x = LLVMBuildLShr(w->b, v, LLVMConstInt(from, 32 * k, 0), "");
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildTrunc(w->b, x, i32t(w), ""), ci32(w, k), "");
+		}
+		return r;
+	}
+	if (LLVMGetTypeKind(to) == LLVMIntegerTypeKind && LLVMGetTypeKind(from) == LLVMVectorTypeKind &&
+	    LLVMGetElementType(from) == i32t(w) && LLVMGetIntTypeWidth(to) == 32 * LLVMGetVectorSize(from)) {
+		LLVMValueRef r = LLVMConstNull(to);
+		for (unsigned k = 0; k < LLVMGetVectorSize(from); k++) {
+			LLVMValueRef x = LLVMBuildZExt(w->b, LLVMBuildExtractElement(w->b, v, ci32(w, k), ""), to, "");
+			r = LLVMBuildOr(w->b, r, LLVMBuildShl(w->b, x, LLVMConstInt(to, 32 * k, 0), ""), "");
+		}
+		return r;
+	}
+	return LLVMBuildBitCast(w->b, v, to, "");
+}
 
 /* Declare (once) and return the function NAME of the given type. */
 static LLVMValueRef
@@ -141,7 +194,7 @@ maxoff64(Lw *w, const IrTuple *s, const IrTuple *d)
 	return acc;
 }
 
-static unsigned esize(IrScalar k) { return (ir_scalar_bits(k) + 7) / 8; }
+static unsigned esize(IrScalar k) { return (unsigned)ir_scalar_bytes(k, 1); }
 
 static LLVMValueRef
 make_rsrc(Lw *w, IrTensor *T, LLVMValueRef base)
@@ -152,13 +205,17 @@ make_rsrc(Lw *w, IrTensor *T, LLVMValueRef base)
 	int64_t cos = ir_layout_cosize(&T->layout);
 
 	if (cos >= 0) {
-		nrec = LLVMConstInt(i64t(w), (unsigned long long)cos * esize(T->elem), 0);
+		nrec = LLVMConstInt(i64t(w), (unsigned long long)ir_scalar_bytes(T->elem, (uint64_t)cos), 0);
 	} else {
 		/* run-time span: (max offset + 1) * esize, clamped to 2^32-1; the
 		 * lower-layout pass only picks a buffer when a bound proves it fits */
 		LLVMValueRef c = LLVMBuildAdd(w->b, maxoff64(w, T->layout.shape, T->layout.stride),
 		                              LLVMConstInt(i64t(w), 1, 0), "");
 		LLVMValueRef bytes = LLVMBuildMul(w->b, c, LLVMConstInt(i64t(w), esize(T->elem), 0), "");
+		if (ir_scalar_packed(T->elem))   /* (c * bits + 7) / 8 */
+			bytes = LLVMBuildLShr(w->b, LLVMBuildAdd(w->b, LLVMBuildMul(w->b, c, LLVMConstInt(i64t(w),
+			                      ir_scalar_bits(T->elem), 0), ""), LLVMConstInt(i64t(w), 7, 0), ""),
+			                      LLVMConstInt(i64t(w), 3, 0), "");
 		LLVMValueRef lim = LLVMConstInt(i64t(w), 0xFFFFFFFFull, 0);
 		LLVMValueRef big = LLVMBuildICmp(w->b, LLVMIntUGT, bytes, lim, "");
 		nrec = LLVMBuildSelect(w->b, big, lim, bytes, "");
@@ -189,9 +246,13 @@ buffer_word_type(Lw *w, IrType t, LLVMTypeRef *out, char *sfx, size_t n)
 	}
 }
 
+/* packed elements: off * bits / 8 (codegen made every access start on a byte) */
 static LLVMValueRef
 byte_offset(Lw *w, LLVMValueRef off, IrScalar elem, LLVMTypeRef ity)
 {
+	if (ir_scalar_packed(elem))
+		return LLVMBuildAShr(w->b, LLVMBuildMul(w->b, off, LLVMConstInt(ity, ir_scalar_bits(elem), 0), ""),
+		                     LLVMConstInt(ity, 3, 0), "");
 	return LLVMBuildMul(w->b, off, LLVMConstInt(ity, esize(elem), 0), "");
 }
 
@@ -213,7 +274,16 @@ address(Lw *w, IrTensor *T, IrRef tref, LLVMValueRef off)
 static unsigned
 access_align(IrTensor *T, IrType t)
 {
-	unsigned a = esize(T->elem) * t.lanes;
+	unsigned a = (unsigned)ir_scalar_bytes(T->elem, t.lanes);
+	if (ir_scalar_packed(T->elem)) {
+		/* a packed piece of B bytes starts at a multiple of B (codegen's pieces) */
+		a &= -a;
+		if (a > 16)
+			a = 16;
+		if (T->space == IR_SPACE_GLOBAL && T->align && a > T->align)
+			a = T->align;
+		return a ? a : 1;
+	}
 	/* vector accesses promise natural alignment (the tiled copy's contract),
 	 * capped at 16 and at the base alignment */
 	/* 96 bits: ds_read/write_b96 need 16-byte aligned addresses (LLVM selects
@@ -285,7 +355,7 @@ lower_ld(Lw *w, IrRef r)
 		LLVMTypeRef pt[4] = { LLVMPointerTypeInContext(w->ctx, 8), i32t(w), i32t(w), i32t(w) };
 		LLVMValueRef args[4] = { w->val[tref], byte_offset(w, off, T->elem, i32t(w)), ci32(w, 0), ci32(w, 0) };
 		LLVMValueRef v = call(w, name, wt, pt, args, 4);
-		w->val[r] = LLVMBuildBitCast(w->b, v, vt, "");
+		w->val[r] = pcast(w, v, vt);
 		return;
 	}
 	LLVMValueRef p = address(w, T, tref, off);
@@ -314,7 +384,7 @@ lower_st(Lw *w, IrRef r)
 		}
 		snprintf(name, sizeof name, "llvm.amdgcn.raw.ptr.buffer.store.%s", sfx);
 		LLVMTypeRef pt[5] = { wt, LLVMPointerTypeInContext(w->ctx, 8), i32t(w), i32t(w), i32t(w) };
-		LLVMValueRef args[5] = { LLVMBuildBitCast(w->b, v, wt, ""), w->val[tref],
+		LLVMValueRef args[5] = { pcast(w, v, wt), w->val[tref],
 		                         byte_offset(w, off, T->elem, i32t(w)), ci32(w, 0), ci32(w, 0) };
 		call(w, name, LLVMVoidTypeInContext(w->ctx), pt, args, 5);
 		return;
@@ -422,6 +492,161 @@ mma_operand_ty(Lw *w, const char *name, IrType t)
 	return llty(w, t);
 }
 
+/* The part of packed value v (of IR type vt) that starts at bit `at` and is
+ * `bits` wide, as an integer of that width (or, when it is whole words of a
+ * word vector, as those words in type `as`). */
+static LLVMValueRef
+pk_get(Lw *w, IrType vt, LLVMValueRef v, unsigned at, unsigned bits, LLVMTypeRef as)
+{
+	LLVMTypeRef t = LLVMTypeOf(v), it = LLVMIntTypeInContext(w->ctx, bits);
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+		if (at % 32 == 0 && bits % 32 == 0) {
+			unsigned n = bits / 32;
+			if (n == 1)
+				return LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
+			LLVMValueRef idx[IR_MAX_LANES * 6 / 32];   /* at most 6-bit elements */
+			for (unsigned k = 0; k < n; k++)
+				idx[k] = ci32(w, at / 32 + k);
+			return pcast(w, LLVMBuildShuffleVector(w->b, v, LLVMGetPoison(t), LLVMConstVector(idx, n), ""), as);
+		}
+		if (at % 32 + bits <= 32) {   /* inside one word */
+			LLVMValueRef x = LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
+			x = LLVMBuildLShr(w->b, x, ci32(w, at % 32), "");
+			return LLVMBuildTrunc(w->b, x, it, "");
+		}
+		v = pcast(w, v, LLVMIntTypeInContext(w->ctx, 32 * LLVMGetVectorSize(t)));
+		t = LLVMTypeOf(v);
+	}
+	(void)vt;
+	LLVMValueRef x = LLVMBuildLShr(w->b, v, LLVMConstInt(t, at, 0), "");
+	return pcast(w, LLVMBuildTrunc(w->b, x, it, ""), as);
+}
+
+/* v with the `bits` bits at bit `at` replaced by y (an integer of that width,
+ * or whole words of a word vector) */
+static LLVMValueRef
+pk_set(Lw *w, LLVMValueRef v, LLVMValueRef y, unsigned at, unsigned bits)
+{
+	LLVMTypeRef t = LLVMTypeOf(v);
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+		if (at % 32 == 0 && bits % 32 == 0) {
+			unsigned n = bits / 32;
+			if (n == 1)
+				return LLVMBuildInsertElement(w->b, v, pcast(w, y, i32t(w)), ci32(w, at / 32), "");
+			LLVMValueRef yw = pcast(w, y, LLVMVectorType(i32t(w), n));
+			for (unsigned k = 0; k < n; k++)
+				v = LLVMBuildInsertElement(w->b, v, LLVMBuildExtractElement(w->b, yw, ci32(w, k), ""),
+				                           ci32(w, at / 32 + k), "");
+			return v;
+		}
+		if (at % 32 + bits <= 32) {
+			LLVMValueRef x = LLVMBuildExtractElement(w->b, v, ci32(w, at / 32), "");
+			LLVMValueRef m = LLVMConstInt(i32t(w), (((1ull << bits) - 1) << (at % 32)) & 0xFFFFFFFFull, 0);
+			LLVMValueRef yv = LLVMBuildShl(w->b, LLVMBuildZExt(w->b, pcast(w, y, LLVMIntTypeInContext(w->ctx, bits)),
+			                               i32t(w), ""), ci32(w, at % 32), "");
+			x = LLVMBuildOr(w->b, LLVMBuildAnd(w->b, x, LLVMBuildNot(w->b, m, ""), ""), yv, "");
+			return LLVMBuildInsertElement(w->b, v, x, ci32(w, at / 32), "");
+		}
+		LLVMValueRef iv = pcast(w, v, LLVMIntTypeInContext(w->ctx, 32 * LLVMGetVectorSize(t)));
+		return pcast(w, pk_set(w, iv, y, at, bits), t);
+	}
+	LLVMValueRef yi = pcast(w, y, LLVMIntTypeInContext(w->ctx, bits));
+	LLVMValueRef sh = LLVMConstInt(t, at, 0);
+	LLVMValueRef m = LLVMBuildShl(w->b, LLVMBuildZExt(w->b, LLVMConstAllOnes(LLVMTypeOf(yi)), t, ""), sh, "");
+	LLVMValueRef keep = LLVMBuildAnd(w->b, v, LLVMBuildNot(w->b, m, ""), "");
+	return LLVMBuildOr(w->b, keep, LLVMBuildShl(w->b, LLVMBuildZExt(w->b, yi, t, ""), sh, ""), "");
+}
+
+/* cvt_pk: gfx950's scaled conversions with scale 1.0 (only its exponent
+ * field counts: 2^0), round to nearest even, saturating (amdgpu-facts 3.6):
+ * fp4 two values per v_cvt_scalef32_pk_fp4_f32 into byte b of a word (the old
+ * word tied), back with v_cvt_scalef32_pk_f32_fp4 per byte; fp6/bf6 32 values
+ * per v_cvt_scalef32_2xpk16_{fp6,bf6}_f32 (<6 x i32>), back with
+ * v_cvt_scalef32_pk32_f32_{fp6,bf6}. */
+static LLVMValueRef
+lower_cvt_pk(Lw *w, IrInst *I, LLVMValueRef x)
+{
+	IrType from = w->f->inst[I->ops[0]].ty, to = I->ty;
+	int fmt = (int)I->imm[0], narrow = ir_scalar_packed((IrScalar)to.kind);
+	unsigned n = to.lanes;
+	LLVMTypeRef f32 = LLVMFloatTypeInContext(w->ctx), i32 = i32t(w);
+	LLVMValueRef one = LLVMConstReal(f32, 1.0);
+	LLVMTypeRef pt[5];
+	LLVMValueRef a[5];
+
+	if (fmt == 4) {
+		unsigned words = (n + 7) / 8;
+		if (narrow) {
+			LLVMValueRef acc = LLVMGetPoison(LLVMVectorType(i32, words));
+			for (unsigned wd = 0; wd < words; wd++) {
+				LLVMValueRef word = LLVMConstInt(i32, 0, 0);
+				for (unsigned b = 0; b < 4 && 8 * wd + 2 * b < n; b++) {
+					unsigned e = 8 * wd + 2 * b;
+					pt[0] = i32; pt[1] = f32; pt[2] = f32; pt[3] = f32; pt[4] = i32;
+					a[0] = word;
+					a[1] = LLVMBuildExtractElement(w->b, x, ci32(w, e), "");
+					a[2] = LLVMBuildExtractElement(w->b, x, ci32(w, e + 1), "");
+					a[3] = one;
+					a[4] = ci32(w, b);
+					word = call(w, "llvm.amdgcn.cvt.scalef32.pk.fp4.f32", i32, pt, a, 5);
+				}
+				acc = LLVMBuildInsertElement(w->b, acc, word, ci32(w, wd), "");
+			}
+			if (words == 1)
+				return pcast(w, LLVMBuildExtractElement(w->b, acc, ci32(w, 0), ""), llty(w, to));
+			if (n * 4 % 32 == 0)
+				return acc;
+			return pcast(w, pcast(w, acc, LLVMIntTypeInContext(w->ctx, 32 * words)), llty(w, to));
+		}
+		LLVMValueRef r = LLVMGetPoison(llty(w, to));
+		for (unsigned e = 0; e < n; e += 2) {
+			LLVMValueRef word = pk_get(w, from, x, 32 * (e / 8), n * 4 < 32 ? n * 4 : 32, i32);
+			if (LLVMTypeOf(word) != i32)
+				word = LLVMBuildZExt(w->b, word, i32, "");
+			pt[0] = i32; pt[1] = f32; pt[2] = i32;
+			a[0] = word; a[1] = one; a[2] = ci32(w, (e % 8) / 2);
+			LLVMValueRef p = call(w, "llvm.amdgcn.cvt.scalef32.pk.f32.fp4", LLVMVectorType(f32, 2), pt, a, 3);
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildExtractElement(w->b, p, ci32(w, 0), ""), ci32(w, e), "");
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildExtractElement(w->b, p, ci32(w, 1), ""), ci32(w, e + 1), "");
+		}
+		return r;
+	}
+	const char *f6 = fmt == 2 ? "fp6" : "bf6";
+	char name[64];
+	LLVMTypeRef v6 = LLVMVectorType(i32, 6), v16 = LLVMVectorType(f32, 16);
+	if (narrow) {
+		LLVMValueRef acc = LLVMGetPoison(LLVMVectorType(i32, n / 32 * 6));
+		snprintf(name, sizeof name, "llvm.amdgcn.cvt.scalef32.2xpk16.%s.f32", f6);
+		for (unsigned g = 0; g < n / 32; g++) {
+			LLVMValueRef idx[16], half[2];
+			for (int h = 0; h < 2; h++) {
+				for (unsigned k = 0; k < 16; k++)
+					idx[k] = ci32(w, 32 * g + 16 * h + k);
+				half[h] = LLVMBuildShuffleVector(w->b, x, LLVMGetPoison(LLVMTypeOf(x)), LLVMConstVector(idx, 16), "");
+			}
+			pt[0] = v16; pt[1] = v16; pt[2] = f32;
+			a[0] = half[0]; a[1] = half[1]; a[2] = one;
+			LLVMValueRef p = call(w, name, v6, pt, a, 3);
+			for (unsigned k = 0; k < 6; k++)
+				acc = LLVMBuildInsertElement(w->b, acc, LLVMBuildExtractElement(w->b, p, ci32(w, k), ""),
+				                             ci32(w, 6 * g + k), "");
+		}
+		return acc;   /* n * 6 bits: whole words, so llty(to) is this vector */
+	}
+	LLVMValueRef r = LLVMGetPoison(llty(w, to));
+	snprintf(name, sizeof name, "llvm.amdgcn.cvt.scalef32.pk32.f32.%s", f6);
+	for (unsigned g = 0; g < n / 32; g++) {
+		LLVMValueRef src = pk_get(w, from, x, 192 * g, 192, v6);
+		pt[0] = v6; pt[1] = f32;
+		a[0] = src; a[1] = one;
+		LLVMValueRef p = call(w, name, LLVMVectorType(f32, 32), pt, a, 2);
+		for (unsigned k = 0; k < 32; k++)
+			r = LLVMBuildInsertElement(w->b, r, LLVMBuildExtractElement(w->b, p, ci32(w, k), ""),
+			                           ci32(w, 32 * g + k), "");
+	}
+	return r;
+}
+
 static void
 mangle_ty(LLVMTypeRef t, char *buf, size_t n)
 {
@@ -447,8 +672,8 @@ lower_mma(Lw *w, IrRef r)
 	LLVMTypeRef at = mma_operand_ty(w, name, w->f->inst[I->ops[0]].ty);
 	LLVMTypeRef bt = mma_operand_ty(w, name, w->f->inst[I->ops[1]].ty);
 	LLVMTypeRef ct = llty(w, I->ty), i1 = LLVMInt1TypeInContext(w->ctx);
-	LLVMValueRef a = LLVMBuildBitCast(w->b, w->val[I->ops[0]], at, "");
-	LLVMValueRef b = LLVMBuildBitCast(w->b, w->val[I->ops[1]], bt, "");
+	LLVMValueRef a = pcast(w, w->val[I->ops[0]], at);
+	LLVMValueRef b = pcast(w, w->val[I->ops[1]], bt);
 	LLVMValueRef c = w->val[I->ops[2]];
 	LLVMValueRef args[9];
 	LLVMTypeRef pt[9];
@@ -801,14 +1026,37 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		break;
 	}
 	case IR_OP_CVT: v = lower_cvt(w, I->ty, w->f->inst[I->ops[0]].ty, x); break;
+	case IR_OP_CVTPK: v = lower_cvt_pk(w, I, x); break;
 	case IR_OP_SPLAT: {
+		if (packed_vec(I->ty)) {
+			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
+			v = LLVMConstNull(ty);
+			if (!LLVMIsAConstantInt(x) || LLVMConstIntGetZExtValue(x))
+				for (unsigned j = 0; j < I->ty.lanes; j++)
+					v = pk_set(w, v, x, eb * j, eb);
+			break;
+		}
 		LLVMValueRef u = LLVMBuildInsertElement(w->b, LLVMGetPoison(ty), x, ci32(w, 0), "");
 		LLVMValueRef mask = LLVMConstNull(LLVMVectorType(i32t(w), I->ty.lanes));
 		v = LLVMBuildShuffleVector(w->b, u, LLVMGetPoison(ty), mask, "");
 		break;
 	}
-	case IR_OP_EXTRACT: v = LLVMBuildExtractElement(w->b, x, ci32(w, I->imm[0]), ""); break;
-	case IR_OP_INSERT: v = LLVMBuildInsertElement(w->b, x, y, ci32(w, I->imm[0]), ""); break;
+	case IR_OP_EXTRACT:
+		if (packed_vec(w->f->inst[I->ops[0]].ty)) {
+			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
+			v = pk_get(w, w->f->inst[I->ops[0]].ty, x, eb * (unsigned)I->imm[0], eb * I->ty.lanes, ty);
+			break;
+		}
+		v = LLVMBuildExtractElement(w->b, x, ci32(w, I->imm[0]), "");
+		break;
+	case IR_OP_INSERT:
+		if (packed_vec(I->ty)) {
+			unsigned eb = ir_scalar_bits((IrScalar)I->ty.kind);
+			v = pk_set(w, x, y, eb * (unsigned)I->imm[0], eb * w->f->inst[I->ops[1]].ty.lanes);
+			break;
+		}
+		v = LLVMBuildInsertElement(w->b, x, y, ci32(w, I->imm[0]), "");
+		break;
 	case IR_OP_TGLOBAL: {
 		IrTensor *T = &w->f->tensor[I->aux];
 		v = T->addr == IR_ADDR_BUFFER ? make_rsrc(w, T, x) : x;
@@ -824,18 +1072,21 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_LDTR: {
 		IrTensor *T = &w->f->tensor[w->f->inst[I->ops[0]].aux];
 		LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), rt;
-		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16" : "llvm.amdgcn.ds.read.tr8.b64.v2i32";
+		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16"
+		                 : I->imm[0] == 8 ? "llvm.amdgcn.ds.read.tr8.b64.v2i32"
+		                 : I->imm[0] == 4 ? "llvm.amdgcn.ds.read.tr4.b64.v2i32" : "llvm.amdgcn.ds.read.tr6.b96.v3i32";
 		LLVMValueRef p;
-		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8)) {
+		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8 && I->imm[0] != 4 && I->imm[0] != 6)) {
 			fail(w, r, "internal: ld_tr before lower-layout or of an unsupported width");
 			return;
 		}
-		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4) : LLVMVectorType(i32t(w), 2);
+		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4)
+		   : LLVMVectorType(i32t(w), I->imm[0] == 6 ? 3 : 2);
 		p = address(w, T, I->ops[0], w->val[I->ops[1]]);
 		{
 			LLVMValueRef cl = call(w, name, rt, &p3, &p, 1);
 			ring_alias(w, cl, I->imm[2]);
-			v = LLVMBuildBitCast(w->b, cl, llty(w, I->ty), "");
+			v = pcast(w, cl, llty(w, I->ty));
 		}
 		break;
 	}

@@ -7,10 +7,12 @@ and B (N x K, row-major) from global memory through the atom's partitions, issue
 one `gemm` (one instruction), and stores C (M x N, row-major); compile it with flyc
 for gfx950, run it on flyc-sim with random inputs and compare with a CPU matmul
 computed here from the raw bytes (the decoders below are written from the format
-definitions: IEEE half, bfloat16, OCP E4M3FN / E5M2, E8M0 = 2^(s-127)).
+definitions: IEEE half, bfloat16, OCP E4M3FN / E5M2 / E2M3 / E3M2 / E2M1, E8M0 =
+2^(s-127)). fp4 operands are packed two per byte, element 0 in the low nibble;
+fp6/bf6 operands are one little-endian bit stream, element i at bits 6i..6i+5.
 
 Exact comparison where the sum is exact (int8, fp8/bf8 with a bounded exponent
-range, scaled fp8/bf8), a relative tolerance for f16/bf16.
+range, scaled fp8/bf8/fp6/bf6/fp4), a relative tolerance for f16/bf16.
 
 usage: atoms.py FLYC FLYC_SIM STDLIB WORKDIR [NAME-FILTER]
 prints PASS: atoms/NAME | FAIL: atoms/NAME (+ indented details) | SKIP: atoms/NAME (why)
@@ -70,6 +72,33 @@ def bf8_val(b):      # OCP E5M2: bias 15
     return s * (4 + m) * 2.0 ** (e - 17)
 
 
+def fp6_val(b):      # OCP E2M3: bias 1, no infinities or NaN
+    s = -1.0 if b & 0x20 else 1.0
+    e = (b >> 3) & 3
+    m = b & 7
+    if e == 0:
+        return s * m * 2.0 ** -3
+    return s * (8 + m) * 2.0 ** (e - 4)
+
+
+def bf6_val(b):      # OCP E3M2: bias 3, no infinities or NaN
+    s = -1.0 if b & 0x20 else 1.0
+    e = (b >> 2) & 7
+    m = b & 3
+    if e == 0:
+        return s * m * 2.0 ** -4
+    return s * (4 + m) * 2.0 ** (e - 5)
+
+
+def fp4_val(b):      # OCP E2M1: bias 1, no infinities or NaN
+    s = -1.0 if b & 8 else 1.0
+    e = (b >> 1) & 3
+    m = b & 1
+    if e == 0:
+        return s * m * 0.5
+    return s * (2 + m) * 2.0 ** (e - 2)
+
+
 def rand_elem(t, rng):
     """(raw bits, value) of a random element of type t"""
     if t == 'bf16':
@@ -89,15 +118,25 @@ def rand_elem(t, rng):
     if t == 'bf8':   # exponent field 13..17
         b = (rng.randint(0, 1) << 7) | (rng.randint(13, 17) << 2) | rng.randint(0, 3)
         return b, bf8_val(b)
+    if t in ('fp6', 'bf6', 'fp4'):   # every code: the sums stay exact
+        b = rng.randint(0, (1 << BITS[t]) - 1)
+        return b, {'fp6': fp6_val, 'bf6': bf6_val, 'fp4': fp4_val}[t](b)
     raise ValueError(t)
 
 
-SIZE = {'bf16': 2, 'f16': 2, 'i8': 1, 'fp8': 1, 'bf8': 1, 'f32': 4, 'i32': 4}
+BITS = {'bf16': 16, 'f16': 16, 'i8': 8, 'fp8': 8, 'bf8': 8, 'f32': 32, 'i32': 32, 'fp6': 6, 'bf6': 6, 'fp4': 4}
+
+
+def nbytes(t, n):
+    return n * BITS[t] // 8
 
 
 def pack(t, bits):
-    n = SIZE[t]
-    return b''.join(int(x).to_bytes(n, 'little') for x in bits)
+    """raw codes as bytes: element i at bits BITS*i.. of one little-endian stream"""
+    w, acc = BITS[t], 0
+    for i, x in enumerate(bits):
+        acc |= int(x) << (w * i)
+    return acc.to_bytes(nbytes(t, len(bits)), 'little')
 
 
 KERNEL = """import gfx950;
@@ -113,20 +152,33 @@ kernel atom_test(A: global {a}[({M}, {K}):({K}, 1)], B: global {b}[({N}, {K}):({
   var acc = thr.fragment_C(C, {c});
   copy(thr.partition_A(A), rA);
   copy(thr.partition_B(B), rB);
-{scales}  gemm(mma, rA, rB, acc{sgemm});
+{lds}{scales}  gemm(mma, {ra}, {rb}, acc{sgemm});
   copy(acc, thr.partition_C(C));
 }}
 """
 
+# the same operands staged through LDS (stored and loaded back through the
+# atom's partitions of row-major LDS tiles)
+LDS = """  lds sA: {a}[({M}, {K}):({K}, 1)];
+  lds sB: {b}[({N}, {K}):({K}, 1)];
+  copy(rA, thr.partition_A(sA));
+  copy(rB, thr.partition_B(sB));
+  barrier();
+  var qA = thr.fragment_A(A);
+  var qB = thr.fragment_B(B);
+  copy(thr.partition_A(sA), qA);
+  copy(thr.partition_B(sB), qB);
+"""
 
-def run_atom(at, flyc, sim, work, rng):
-    name, M, N, K = at['name'], at['M'], at['N'], at['K']
+
+def run_atom(at, flyc, sim, work, rng, kreps=1, via_lds=False):
+    """kreps > 1: K = kreps * the atom's K, so one gemm issues kreps MMAs on
+    parts of the fragments (unit scales); via_lds: A and B go through LDS"""
+    name, M, N, K = at['name'], at['M'], at['N'], at['K'] * kreps
     ta, tb, tc = at['a'], at['b'], at['c']
-    if ta not in SIZE or tb not in SIZE:
-        return 'SKIP', ['%s/%s operands are packed below a byte; no tensor element type holds them yet' % (ta, tb)]
-    d = os.path.join(work, name)
+    d = os.path.join(work, name + ('-k%d' % kreps if kreps > 1 else '') + ('-lds' if via_lds else ''))
     os.makedirs(d, exist_ok=True)
-    scaled = at['scale'] is not None
+    scaled = at['scale'] is not None and kreps == 1
     KB = K // 32
     sargs = scales = sgemm = ''
     if scaled:
@@ -137,7 +189,9 @@ def run_atom(at, flyc, sim, work, rng):
         scales = ('  let sa = convert<i32>(SA[thread.x % {M}, thread.x / {M}]);\n'
                   '  let sb = convert<i32>(SB[thread.x % {N}, thread.x / {N}]);\n').format(M=M, N=N)
         sgemm = ', scale_a=sa, scale_b=sb'
-    src = KERNEL.format(name=name, a=ta, b=tb, c=tc, M=M, N=N, K=K, sargs=sargs, scales=scales, sgemm=sgemm)
+    lds = LDS.format(a=ta, b=tb, M=M, N=N, K=K) if via_lds else ''
+    src = KERNEL.format(name=name, a=ta, b=tb, c=tc, M=M, N=N, K=K, sargs=sargs, scales=scales, sgemm=sgemm,
+                        lds=lds, ra='qA' if via_lds else 'rA', rb='qB' if via_lds else 'rB')
     fly = os.path.join(d, 'k.fly')
     open(fly, 'w').write(src)
     co = os.path.join(d, 'k.hsaco')
@@ -149,8 +203,8 @@ def run_atom(at, flyc, sim, work, rng):
     open(os.path.join(d, 'a.bin'), 'wb').write(pack(ta, [x[0] for x in A]))
     open(os.path.join(d, 'b.bin'), 'wb').write(pack(tb, [x[0] for x in B]))
     args = [sim, co, 'atom_test', '--grid=1', '--block=64',
-            'buf=%d,in=%s' % (M * K * SIZE[ta], os.path.join(d, 'a.bin')),
-            'buf=%d,in=%s' % (N * K * SIZE[tb], os.path.join(d, 'b.bin')),
+            'buf=%d,in=%s' % (nbytes(ta, M * K), os.path.join(d, 'a.bin')),
+            'buf=%d,in=%s' % (nbytes(tb, N * K), os.path.join(d, 'b.bin')),
             'buf=%d,fill=0xAB,out=%s' % (M * N * 4, os.path.join(d, 'c.bin'))]
     sa = [[127] * KB for _ in range(M)]
     sb = [[127] * KB for _ in range(N)]
@@ -209,15 +263,20 @@ def main():
     for at in atoms:
         if filt and filt not in at['name']:
             continue
-        st, det = run_atom(at, flyc, sim, work, rng)
-        if st == 'SKIP':
-            print('SKIP: atoms/%s (%s)' % (at['name'], det[0]))
-        else:
-            print('%s: atoms/%s' % (st, at['name']))
-            for l in det:
-                for ll in str(l).splitlines():
-                    print('    ' + ll)
-        sys.stdout.flush()
+        # packed operands also with two K steps per gemm (parts of the fragments),
+        # and staged through LDS
+        packed = at['a'] in ('fp6', 'bf6', 'fp4') or at['b'] in ('fp6', 'bf6', 'fp4')
+        for kreps, via_lds in (((1, False), (2, False), (1, True)) if packed else ((1, False),)):
+            st, det = run_atom(at, flyc, sim, work, rng, kreps, via_lds)
+            nm = at['name'] + ('-k%d' % kreps if kreps > 1 else '') + ('-lds' if via_lds else '')
+            if st == 'SKIP':
+                print('SKIP: atoms/%s (%s)' % (nm, det[0]))
+            else:
+                print('%s: atoms/%s' % (st, nm))
+                for l in det:
+                    for ll in str(l).splitlines():
+                        print('    ' + ll)
+            sys.stdout.flush()
 
 
 if __name__ == '__main__':

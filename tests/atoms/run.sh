@@ -10,3 +10,6 @@ if [ ! -x "$SIM" ]; then echo "FAIL: atoms/flyc-sim (not built: $SIM)"; exit 0; 
 if ! command -v python3 >/dev/null 2>&1; then echo "SKIP: atoms (no python3)"; exit 0; fi
 python3 "$FLY_TOP/tests/atoms/atoms.py" "$FLYC" "$SIM" "$FLY_TOP/stdlib/gfx950.fly" "$TMP" 2>&1 ||
 	echo "FAIL: atoms/harness (atoms.py exited with status $?)"
+# convert<fp4|fp6|bf6> and back (tests/atoms/cvt.fly) against cvt.py's rounding
+python3 "$FLY_TOP/tests/atoms/cvt.py" "$FLYC" "$SIM" "$FLY_TOP/tests/atoms/cvt.fly" "$TMP/cvt" 2>&1 ||
+	echo "FAIL: atoms/cvt-harness (cvt.py exited with status $?)"

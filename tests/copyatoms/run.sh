@@ -55,8 +55,8 @@ for v in 1:32 3:96 4:128; do
 	roundtrip "dma_buf_b$b" $((4 * tile)) 4 4 "" 128
 done
 # transposed LDS reads against the CPU model in tr.py
-transposed() { # KERNEL ELEMS ELEM_BYTES GRID
-	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3))
+transposed() { # KERNEL ELEMS ELEM_BITS GRID
+	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3 / 8))
 	gen "$bytes" "$TMP/$k.in"
 	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
 		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "i32=$n" 2>&1); then
@@ -67,8 +67,11 @@ transposed() { # KERNEL ELEMS ELEM_BYTES GRID
 		pass "copyatoms/$k"
 	fi
 }
-transposed tr_b16 512 2 2
-transposed tr_b8 1024 1 2
+transposed tr_b16 512 16 2
+transposed tr_b8 1024 8 2
+# packed fp4 and fp6 (the model for b4/b6 is the b16/b8 rule extended: UNVERIFIED on hardware)
+transposed tr_b4 2048 4 2
+transposed tr_b6 2048 6 2
 
 # pipelines (tests/copyatoms/pipe.fly): 1, 2 and 3 ring slots, KT below, equal
 # to and above the slot count, against pipe.py
