@@ -581,7 +581,9 @@ static IrType
 off_type(Cg *c, IrRef t)
 {
 	IrTensor *R = tensor_of(c, ir_tensor_root(c->f, t));
-	return ir_ty(R->space == IR_SPACE_GLOBAL ? IR_I64 : IR_I32);
+	/* rank-2 identity tensors pack their coordinates in i64 offsets */
+	return ir_ty(R->space == IR_SPACE_GLOBAL || (R->space == IR_SPACE_IDENTITY && R->elem == IR_I64)
+	             ? IR_I64 : IR_I32);
 }
 
 static IrRef
@@ -811,7 +813,13 @@ slice(Cg *c, Node *n, IrRef t)
 	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
 }
 
-/* make_identity(S): element c is its own (colexicographic) index */
+/* make_identity(S): element c is its own coordinate. Rank 1: the
+ * (colexicographic) index itself, an i32. Rank 2 (M, N): the coordinate (m, n)
+ * packed in an i64 as m + n * 2^32, i.e. the layout (M, N):(1, 2^32) over i64
+ * offsets. Every view of it (local_tile, slices, partitions) composes
+ * non-negative strides linearly, so its elements stay exact packed pairs as
+ * long as each coordinate stays below 2^32 (extents are i32); elem_less
+ * unpacks them (pred_at). */
 static IrRef
 make_identity(Cg *c, Node *n)
 {
@@ -819,8 +827,21 @@ make_identity(Cg *c, Node *n)
 	IrTuple *s = tuple_of_node(c, sn);
 	IrLayout l = { 0 };
 
-	if (!s || s->n) {
-		unsupported(c, sn->span, "make_identity of a shape of rank > 1");
+	if (!s) {
+		unsupported(c, sn->span, "make_identity of this shape");
+		return 0;
+	}
+	if (s->n == 2 && !s->kid[0]->n && !s->kid[1]->n) {
+		IrTuple *d[2] = { ir_tuple_int(c->m, 1), ir_tuple_int(c->m, INT64_C(1) << 32) };
+		IrRef r;
+		l.shape = s;
+		l.stride = ir_tuple_of(c->m, 2, d);
+		r = ir_b_tensor_identity(&c->b, l);
+		tensor_of(c, r)->elem = IR_I64;
+		return r;
+	}
+	if (s->n) {
+		unsupported(c, sn->span, "make_identity of a shape of rank > 2 or with nested modes");
 		return 0;
 	}
 	l.shape = s;
@@ -909,9 +930,30 @@ piece_of(IrScalar elem, unsigned n, int64_t run)
 	return p;
 }
 
-/* predicate for value v of a copy: pred=elem_less(cid, S) evaluated lazily */
+/* element u of coordinate view cid: *lo the coordinate (rank 1) or its first
+ * mode, *hi its second mode (rank 2: m + n * 2^32 unpacked, make_identity) */
+static void
+coord_at(Cg *c, IrRef cid, int rank2, unsigned u, IrRef *lo, IrRef *hi)
+{
+	IrRef k = ir_b_const(&c->b, ir_ty(IR_I32), u), x = ir_b_tload(&c->b, cid, 1, 1, &k);
+	IrType i64 = ir_ty(IR_I64);
+	if (!rank2) {
+		*lo = x;
+		return;
+	}
+	*lo = ir_b_bin(&c->b, IR_OP_AND, x, ir_b_const(&c->b, i64, 0xffffffff));
+	*hi = ir_b_bin(&c->b, IR_OP_SHR, x, ir_b_const(&c->b, i64, 32));
+}
+
+/* PRED_ALL as pred_at's value: every value of the copy is in range */
+enum { PRED_ALL = -1 };
+
+/* predicate for value v of a copy of nn values (or for all of them, v ==
+ * PRED_ALL): pred=elem_less(cid, S) evaluated lazily. For all values of an
+ * elem_less, the largest coordinate of each mode is compared (one compare
+ * per mode instead of nn: the masks of an i1 per value would fill SGPRs) */
 static IrRef
-pred_at(Cg *c, Node *p, unsigned v)
+pred_at(Cg *c, Node *p, int v, unsigned nn)
 {
 	Node *lz = p->kind == E_NAME && p->u.name.sym ? lookup_lazy(c, p->u.name.sym) : NULL;
 	Node *el = lz ? lz : p;
@@ -919,18 +961,51 @@ pred_at(Cg *c, Node *p, unsigned v)
 	    !strcmp(el->u.call.callee->u.name.id, "elem_less") && el->u.call.args.n == 2) {
 		IrRef cid = expr(c, el->u.call.args.v[0]);
 		Node *bn = el->u.call.args.v[1];
-		IrRef k, b, x;
+		IrRef b, lo = 0, hi = 0;
 		if (!cid)
 			return 0;
 		if (!is_tensor_val(c, cid)) {
 			unsupported(c, el->span, "elem_less on this value");
 			return 0;
 		}
-		k = ir_b_const(&c->b, ir_ty(IR_I32), v);
-		x = ir_b_tload(&c->b, cid, 1, 1, &k);
+		if (v <= 0 && view_size(c, cid) != (int64_t)nn) {
+			if (!c->failed)
+				diag_error(c->d, el->span, "the predicate's coordinates have %lld elements per thread, but "
+				           "the copy moves %u", (long long)view_size(c, cid), nn);
+			c->failed = 1;
+			return 0;
+		}
+		IrTensor *R = tensor_of(c, ir_tensor_root(c->f, cid));
+		int rank2 = R->space == IR_SPACE_IDENTITY && R->elem == IR_I64;
+		if (v != PRED_ALL) {
+			coord_at(c, cid, rank2, (unsigned)v, &lo, &hi);
+		} else {
+			for (unsigned u = 0; u < nn; u++) {
+				IrRef l1, h1 = 0;
+				coord_at(c, cid, rank2, u, &l1, &h1);
+				lo = u ? ir_b_bin(&c->b, IR_OP_MAX, lo, l1) : l1;
+				if (rank2)
+					hi = u ? ir_b_bin(&c->b, IR_OP_MAX, hi, h1) : h1;
+			}
+		}
+		if (rank2) {
+			/* coordinates of a rank-2 identity */
+			IrTuple *bt = tuple_of_node(c, bn);
+			IrType i64 = ir_ty(IR_I64);
+			if (!bt || bt->n != 2 || bt->kid[0]->n || bt->kid[1]->n) {
+				if (!c->failed)
+					diag_error(c->d, bn->span, "elem_less of rank-2 coordinates needs a shape of rank 2, "
+					           "e.g. (M, N)");
+				c->failed = 1;
+				return 0;
+			}
+			IrRef p0 = ir_b_cmp(&c->b, IR_LT, lo, to_type(c, leaf_val(c, bt->kid[0], i64), i64));
+			IrRef p1 = ir_b_cmp(&c->b, IR_LT, hi, to_type(c, leaf_val(c, bt->kid[1], i64), i64));
+			return ir_b_bin(&c->b, IR_OP_AND, p0, p1);
+		}
 		if (!(b = expr(c, bn)))
 			return 0;
-		return ir_b_cmp(&c->b, IR_LT, x, to_type(c, b, ir_ty(IR_I32)));
+		return ir_b_cmp(&c->b, IR_LT, lo, to_type(c, b, ir_ty(IR_I32)));
 	}
 	IrRef b = expr(c, p);
 	if (b && c->f->inst[b].ty.lanes == 1)
@@ -1101,6 +1176,7 @@ store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
 }
 
 static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
+static void copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn);
 static const CgCopyAtom *inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf);
 
 /* the fragment variable thr.retile_S/D(x) names (x itself otherwise) */
@@ -1178,7 +1254,7 @@ copy(Cg *c, Node *n)
 {
 	int na = n->u.call.args.n;
 	Node *sn, *dn, *pn = NULL;
-	IrRef s, d, pv[CG_MAXFRAG], all = 0;
+	IrRef s, d, all = 0;
 
 	if (na < 2 || na > 3) {
 		unsupported(c, n->span, "this copy");
@@ -1198,9 +1274,12 @@ copy(Cg *c, Node *n)
 	if (!atom && na == 2 && !(atom = inherited_atom(c, n, s, d, &abuf)) && c->failed)
 		return;
 	int s_view = is_tensor_val(c, s), d_view = is_tensor_val(c, d);
-	if (s_view && d_view && !pn) {
+	if (s_view && d_view) {
 		c->b.loc = loc_of(c, n->span);
-		copy_views(c, n, s, d, atom);
+		if (pn)
+			copy_views_pred(c, n, s, d, atom, pn);
+		else
+			copy_views(c, n, s, d, atom);
 		return;
 	}
 	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
@@ -1257,12 +1336,10 @@ copy(Cg *c, Node *n)
 			store_view(c, d, s, nn, vec, force);
 		return;
 	}
-	/* predicated: all lanes in range -> the vector path; else element by element */
-	for (unsigned v = 0; v < nn; v++) {
-		if (!(pv[v] = pred_at(c, pn, v)))
-			return;
-		all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pv[v]) : pv[v];
-	}
+	/* predicated: all values in range -> the vector path; else element by
+	 * element, each value's predicate computed where it is used */
+	if (!(all = pred_at(c, pn, PRED_ALL, nn)))
+		return;
 	if (s_view) {
 		IrRef old = lookup(c, dn->u.name.sym);
 		if (!old || !ir_ty_eq(c->f->inst[old].ty, vt)) {
@@ -1276,7 +1353,10 @@ copy(Cg *c, Node *n)
 		IrRef acc = old;
 		for (unsigned v = 0; v < nn; v++) {
 			IrType et = ir_ty(T->elem);
-			IrRef e1 = ir_b_if(&c->b, pv[v], 1, &et);
+			IrRef pe = pred_at(c, pn, (int)v, nn);
+			if (!pe)
+				return;
+			IrRef e1 = ir_b_if(&c->b, pe, 1, &et);
 			IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
 			IrRef x = ir_b_tload(&c->b, s, 1, 1, &co);
 			ir_b_yield(&c->b, 1, &x);
@@ -1296,7 +1376,10 @@ copy(Cg *c, Node *n)
 	store_view(c, d, s, nn, vec, force);
 	ir_b_else(&c->b);
 	for (unsigned v = 0; v < nn; v++) {
-		ir_b_if(&c->b, pv[v], 0, NULL);
+		IrRef pe = pred_at(c, pn, (int)v, nn);
+		if (!pe)
+			return;
+		ir_b_if(&c->b, pe, 0, NULL);
 		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
 		ir_b_tstore(&c->b, d, nn > 1 ? ir_b_extract(&c->b, s, v) : s, 1, &co);
 		ir_b_end(&c->b);
@@ -1736,6 +1819,67 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 		return;
 	IrRef v = load_view(c, s, (unsigned)ns, rs, fs);
 	store_view(c, d, v, (unsigned)ns, rd, fd);
+}
+
+/* copy(src, dst, pred=p) between two views (a tiled copy's partitions, e.g.
+ * global -> LDS or LDS -> global). When every element of this thread's copy
+ * is in range, the unpredicated accesses run (the atom's vector width); else
+ * the copy is split into single elements: an in-range element is copied, an
+ * out-of-range one is never read, and its destination is written with zero
+ * when it is in LDS (zero fill, so an MMA reading the tile adds nothing) and
+ * left untouched when it is in global memory. A vector access straddling
+ * the edge is so split, never refused. Loads straight to LDS and packed
+ * (sub-byte) elements are refused. */
+static void
+copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
+{
+	int64_t ns = view_size(c, s);
+	IrRef all;
+	IrTensor *S = tensor_of(c, s);
+	int zfill = tensor_of(c, ir_tensor_root(c->f, d))->space == IR_SPACE_LDS;
+
+	if (a && a->kind == CG_COPY_LDS_DMA) {
+		unsupported(c, n->span, "a predicated load straight to LDS (use a buffer load and an LDS store)");
+		return;
+	}
+	if (ir_scalar_packed(S->elem)) {
+		unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
+		return;
+	}
+	if (ns <= 0 || ns != view_size(c, d) || frag_limit(c, n->span, "this copy", ns)) {
+		if (!c->failed)
+			unsupported(c, n->span, "a copy between views of different or run-time sizes");
+		return;
+	}
+	unsigned nn = (unsigned)ns;
+	IrType et = ir_ty(S->elem);
+	if (!(all = pred_at(c, pn, PRED_ALL, nn)))
+		return;
+	ir_b_if(&c->b, all, 0, NULL);
+	copy_views(c, n, s, d, a);           /* checks the sizes, types and the atom */
+	if (c->failed)
+		return;
+	ir_b_else(&c->b);
+	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0);
+	for (unsigned v = 0; v < nn; v++) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v), pe = pred_at(c, pn, (int)v, nn);
+		if (!pe)
+			return;
+		if (zfill) {
+			IrRef e1 = ir_b_if(&c->b, pe, 1, &et);
+			IrRef x = ir_b_tload(&c->b, s, 1, 1, &co);
+			ir_b_yield(&c->b, 1, &x);
+			ir_b_else(&c->b);
+			ir_b_yield(&c->b, 1, &zero);
+			ir_b_end(&c->b);
+			ir_b_tstore(&c->b, d, ir_b_proj(&c->b, e1, 0), 1, &co);
+		} else {
+			ir_b_if(&c->b, pe, 0, NULL);
+			ir_b_tstore(&c->b, d, ir_b_tload(&c->b, s, 1, 1, &co), 1, &co);
+			ir_b_end(&c->b);
+		}
+	}
+	ir_b_end(&c->b);
 }
 
 /* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */

@@ -285,7 +285,8 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 		e.f = f;
 		e.rg = I->parent;
 		e.loc = I->loc;
-		e.ity = ir_ty(R->space == IR_SPACE_GLOBAL && R->addr == IR_ADDR_GLOBAL64 ? IR_I64 : IR_I32);
+		e.ity = ir_ty((R->space == IR_SPACE_GLOBAL && R->addr == IR_ADDR_GLOBAL64) ||
+		              (R->space == IR_SPACE_IDENTITY && R->elem == IR_I64) ? IR_I64 : IR_I32);   /* rank-2 identity: packed coordinates */
 		if (nc == 1) {
 			off = eval(&e, T->layout.shape, T->layout.stride, as_index(&e, f->inst[r].ops[first]));
 		} else {

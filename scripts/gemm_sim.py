@@ -6,6 +6,8 @@ usage: gemm_sim.py [--demo] HSACO KERNEL MxNxK [MxNxK ...]
 For each shape: random bf16 A (M x K) and B (N x K), launch through libflyrt
 (python/flyrt.py, device "sim"; grid and block from the kernel's .flyc.meta),
 compare C (M x N, bf16) with C = A * B^T computed here in double precision.
+A and B are followed by NaN guard elements, C by guard elements that
+must stay untouched (ragged kernels: no store past M x N).
 A shape the kernel's `requires` rejects must raise flyrt.Unsupported (the
 runtime's FLYRT_ERROR_UNSUPPORTED) and leave C untouched. A shape written
 MxNxK! must be refused: it is passed with small buffers (for shapes beyond
@@ -27,6 +29,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import flyrt  # noqa: E402
+
+
+GUARD = 256   # elements after each buffer (see run)
 
 
 def bf16_bits(x):
@@ -63,9 +68,12 @@ def run(kern, dev, M, N, K, seed):
     rng = random.Random(seed)
     A = [bf16_bits(rng.uniform(-1, 1)) for _ in range(M * K)]
     B = [bf16_bits(rng.uniform(-1, 1)) for _ in range(N * K)]
-    a = array.array("H", A)
-    b = array.array("H", B)
-    c = array.array("H", [0xFFFF] * (M * N))          # NaN pattern: unwritten elements fail
+    # guards: NaN bf16 after A and B (a kernel reading past their ends gets
+    # NaN, unless it zero-fills by predicates or buffer range checks), and
+    # after C (must stay untouched: a ragged kernel may not store past M x N)
+    a = array.array("H", A + [0x7FC0] * GUARD)
+    b = array.array("H", B + [0x7FC0] * GUARD)
+    c = array.array("H", [0xFFFF] * (M * N + GUARD))  # NaN pattern: unwritten elements fail
     name = "gemm %dx%dx%d" % (M, N, K)
     try:
         kern(a, b, c, M, N, K)
@@ -73,6 +81,8 @@ def run(kern, dev, M, N, K, seed):
         if any(x != 0xFFFF for x in c):
             return False, "%s: unsupported, but C was written" % name
         return None, "%s unsupported (%s)" % (name, str(e).splitlines()[0])
+    if any(x != 0xFFFF for x in c[M * N:]):
+        return False, "%s: C's guard after its M x N elements was written" % name
     Av = [bf16_val(h) for h in A]
     Bv = [bf16_val(h) for h in B]
     Ar = [Av[i * K:(i + 1) * K] for i in range(M)]
