@@ -81,6 +81,8 @@ def run(kern, dev, M, N, K, seed):
         if any(x != 0xFFFF for x in c):
             return False, "%s: unsupported, but C was written" % name
         return None, "%s unsupported (%s)" % (name, str(e).splitlines()[0])
+    except flyrt.FlyrtError as e:
+        return False, "%s: %s" % (name, str(e).splitlines()[0])
     if any(x != 0xFFFF for x in c[M * N:]):
         return False, "%s: C's guard after its M x N elements was written" % name
     Av = [bf16_val(h) for h in A]
