@@ -933,9 +933,9 @@ piece_of(IrScalar elem, unsigned n, int64_t run)
 /* element u of coordinate view cid: *lo the coordinate (rank 1) or its first
  * mode, *hi its second mode (rank 2: m + n * 2^32 unpacked, make_identity) */
 static void
-coord_at(Cg *c, IrRef cid, int rank2, unsigned u, IrRef *lo, IrRef *hi)
+coord_at(Cg *c, IrRef cid, int rank2, IrRef k, IrRef *lo, IrRef *hi)
 {
-	IrRef k = ir_b_const(&c->b, ir_ty(IR_I32), u), x = ir_b_tload(&c->b, cid, 1, 1, &k);
+	IrRef x = ir_b_tload(&c->b, cid, 1, 1, &k);
 	IrType i64 = ir_ty(IR_I64);
 	if (!rank2) {
 		*lo = x;
@@ -945,15 +945,31 @@ coord_at(Cg *c, IrRef cid, int rank2, unsigned u, IrRef *lo, IrRef *hi)
 	*hi = ir_b_bin(&c->b, IR_OP_SHR, x, ir_b_const(&c->b, i64, 32));
 }
 
+/* 1 when every stride is a known non-negative integer (for a rank-2
+ * identity's packed strides: neither of its two parts negative) */
+static int
+nonneg_strides(const IrTuple *d)
+{
+	if (!d->n)
+		return !d->dyn && d->value >= 0;
+	for (int i = 0; i < d->n; i++)
+		if (!nonneg_strides(d->kid[i]))
+			return 0;
+	return 1;
+}
+
 /* PRED_ALL as pred_at's value: every value of the copy is in range */
 enum { PRED_ALL = -1 };
 
 /* predicate for value v of a copy of nn values (or for all of them, v ==
- * PRED_ALL): pred=elem_less(cid, S) evaluated lazily. For all values of an
- * elem_less, the largest coordinate of each mode is compared (one compare
- * per mode instead of nn: the masks of an i1 per value would fill SGPRs) */
+ * PRED_ALL; for the run-time value index kdyn when it is not 0):
+ * pred=elem_less(cid, S) evaluated lazily. For all values of an elem_less,
+ * the largest coordinate of each mode is compared (one compare per mode
+ * instead of nn: the masks of an i1 per value would fill SGPRs): that of the
+ * last value when the strides are non-negative, else the maximum over all
+ * values (whose coordinates LLVM then keeps live for the split path) */
 static IrRef
-pred_at(Cg *c, Node *p, int v, unsigned nn)
+pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 {
 	Node *lz = p->kind == E_NAME && p->u.name.sym ? lookup_lazy(c, p->u.name.sym) : NULL;
 	Node *el = lz ? lz : p;
@@ -978,11 +994,15 @@ pred_at(Cg *c, Node *p, int v, unsigned nn)
 		IrTensor *R = tensor_of(c, ir_tensor_root(c->f, cid));
 		int rank2 = R->space == IR_SPACE_IDENTITY && R->elem == IR_I64;
 		if (v != PRED_ALL) {
-			coord_at(c, cid, rank2, (unsigned)v, &lo, &hi);
+			coord_at(c, cid, rank2, kdyn ? kdyn : ir_b_const(&c->b, ir_ty(IR_I32), v), &lo, &hi);
+		} else if (nonneg_strides(tensor_of(c, cid)->layout.stride)) {
+			/* every mode's coordinate grows with its index: the last value
+			 * (the last index of every mode) holds the largest of each */
+			coord_at(c, cid, rank2, ir_b_const(&c->b, ir_ty(IR_I32), nn - 1), &lo, &hi);
 		} else {
 			for (unsigned u = 0; u < nn; u++) {
 				IrRef l1, h1 = 0;
-				coord_at(c, cid, rank2, u, &l1, &h1);
+				coord_at(c, cid, rank2, ir_b_const(&c->b, ir_ty(IR_I32), u), &l1, &h1);
 				lo = u ? ir_b_bin(&c->b, IR_OP_MAX, lo, l1) : l1;
 				if (rank2)
 					hi = u ? ir_b_bin(&c->b, IR_OP_MAX, hi, h1) : h1;
@@ -1013,6 +1033,12 @@ pred_at(Cg *c, Node *p, int v, unsigned nn)
 	if (b)
 		unsupported(c, p->span, "this predicate");
 	return 0;
+}
+
+static IrRef
+pred_at(Cg *c, Node *p, int v, unsigned nn)
+{
+	return pred_at_k(c, p, v, nn, 0);
 }
 
 static IrRef
@@ -1860,9 +1886,14 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 	if (c->failed)
 		return;
 	ir_b_else(&c->b);
-	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0);
-	for (unsigned v = 0; v < nn; v++) {
-		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v), pe = pred_at(c, pn, (int)v, nn);
+	/* a run-time loop over the values: unrolled, LLVM would keep every
+	 * value's loop-invariant coordinates live across the enclosing loop */
+	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0), co;
+	IrType i32 = ir_ty(IR_I32);
+	ir_b_for(&c->b, ir_b_const(&c->b, i32, 0), ir_b_const(&c->b, i32, nn), ir_b_const(&c->b, i32, 1),
+	         0, NULL, &co, NULL);
+	{
+		IrRef pe = pred_at_k(c, pn, 0, nn, co);
 		if (!pe)
 			return;
 		if (zfill) {
@@ -1879,7 +1910,9 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 			ir_b_end(&c->b);
 		}
 	}
-	ir_b_end(&c->b);
+	ir_b_yield(&c->b, 0, NULL);
+	ir_b_end(&c->b);     /* the loop */
+	ir_b_end(&c->b);     /* the if */
 }
 
 /* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
