@@ -4,7 +4,8 @@
 # libflyrt (python/flyrt.py) on the simulator for a few shapes against a CPU
 # reference (scripts/gemm_sim.py), including a shape its `requires` refuses:
 # first the 256x256x64-tile variant (issue 8's headline kernel) and its
-# 128-bit-store epilogue, then the 128x128 and 256x128 ones.
+# 128-bit-store epilogue, then the 128x128 and 256x128 ones, then the ragged
+# one (predicated edges) on a shape that is no multiple of its tile.
 # Exit status 1 when any shape fails.
 # Another example: set DEMO_FLY and DEMO_PY (a script shaped like scripts/demo.py,
 # which runs examples/elementwise.fly).
@@ -35,6 +36,9 @@ else
 	echo "gemm_nt_256x128 (8 waves, 256x128x64 tiles):"
 	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_256x128 \
 		512x256x128 || rc=1
+	echo "gemm_nt_ragged (the 128x128 tiles with predicated edges: any M, N; K % 8 == 0):"
+	FLYRT_LIB="$build/libflyrt.so" python3 "$top/scripts/gemm_sim.py" --demo "$tmp/demo.hsaco" gemm_nt_ragged \
+		200x136x72 || rc=1
 fi
 [ $rc = 0 ] && echo "demo: PASS" || echo "demo: FAIL"
 exit $rc
