@@ -1886,14 +1886,9 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 	if (c->failed)
 		return;
 	ir_b_else(&c->b);
-	/* a run-time loop over the values: unrolled, LLVM would keep every
-	 * value's loop-invariant coordinates live across the enclosing loop */
-	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0), co;
-	IrType i32 = ir_ty(IR_I32);
-	ir_b_for(&c->b, ir_b_const(&c->b, i32, 0), ir_b_const(&c->b, i32, nn), ir_b_const(&c->b, i32, 1),
-	         0, NULL, &co, NULL);
-	{
-		IrRef pe = pred_at_k(c, pn, 0, nn, co);
+	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0);
+	for (unsigned v = 0; v < nn; v++) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v), pe = pred_at(c, pn, (int)v, nn);
 		if (!pe)
 			return;
 		if (zfill) {
@@ -1910,9 +1905,7 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 			ir_b_end(&c->b);
 		}
 	}
-	ir_b_yield(&c->b, 0, NULL);
-	ir_b_end(&c->b);     /* the loop */
-	ir_b_end(&c->b);     /* the if */
+	ir_b_end(&c->b);
 }
 
 /* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
