@@ -1847,6 +1847,59 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 	store_view(c, d, v, (unsigned)ns, rd, fd);
 }
 
+/* The split path of a predicated copy into LDS: per source access (the
+ * atom's or the run's width, e.g. 8 bf16 for buffer_load_b128), the whole
+ * access when all its values are in range, else value by value with zero
+ * for the out-of-range ones; then the destination written whole (every LDS
+ * element gets a value, so its vector stores stay). */
+static void
+split_zfill(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn, unsigned nn, IrRef zero)
+{
+	IrTensor *S = tensor_of(c, s);
+	IrType et = ir_ty(S->elem), i32 = ir_ty(IR_I32);
+	int64_t rs = contiguous(c, s), rd = contiguous(c, d);
+	unsigned fs = a && a->load ? atom_piece(c, n, a, s, nn, rs, 1) : 0;
+	unsigned fd = a && !a->load ? atom_piece(c, n, a, d, nn, rd, 0) : 0;
+	unsigned piece = fs ? fs : piece_of(S->elem, nn, rs);
+	IrRef acc = nn > 1 ? ir_b_splat(&c->b, ir_vec(S->elem, nn), zero) : zero;
+
+	if (c->failed || !piece)
+		return;
+	for (unsigned j = 0; j < nn; j += piece) {
+		IrType pt = piece > 1 ? ir_vec(S->elem, piece) : et;
+		IrRef pe[16], all = 0, co = ir_b_const(&c->b, i32, j), r;
+		for (unsigned e = 0; e < piece && e < 16; e++) {
+			if (!(pe[e] = pred_at(c, pn, (int)(j + e), nn)))
+				return;
+			all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pe[e]) : pe[e];
+		}
+		IrRef iff = ir_b_if(&c->b, all, 1, &pt);
+		r = ir_b_tload(&c->b, s, piece, 1, &co);
+		ir_b_yield(&c->b, 1, &r);
+		ir_b_else(&c->b);
+		IrRef part = piece > 1 ? ir_b_splat(&c->b, pt, zero) : zero;
+		for (unsigned e = 0; e < piece; e++) {
+			IrRef ce = ir_b_const(&c->b, i32, j + e);
+			IrRef e1 = ir_b_if(&c->b, pe[e], 1, &et);
+			IrRef x = ir_b_tload(&c->b, s, 1, 1, &ce);
+			ir_b_yield(&c->b, 1, &x);
+			ir_b_else(&c->b);
+			ir_b_yield(&c->b, 1, &zero);
+			ir_b_end(&c->b);
+			IrRef got = ir_b_proj(&c->b, e1, 0);
+			part = piece > 1 ? ir_b_insert(&c->b, part, got, e) : got;
+		}
+		ir_b_yield(&c->b, 1, &part);
+		ir_b_end(&c->b);
+		r = ir_b_proj(&c->b, iff, 0);
+		if (nn == 1)
+			acc = r;
+		for (unsigned e = 0; e < piece && nn > 1; e++)
+			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, r, e) : r, j + e);
+	}
+	store_view(c, d, acc, nn, rd, fd);
+}
+
 /* copy(src, dst, pred=p) between two views (a tiled copy's partitions, e.g.
  * global -> LDS or LDS -> global). When every element of this thread's copy
  * is in range, the unpredicated accesses run (the atom's vector width); else
@@ -1887,23 +1940,18 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 		return;
 	ir_b_else(&c->b);
 	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0);
+	if (zfill) {
+		split_zfill(c, n, s, d, a, pn, nn, zero);
+		ir_b_end(&c->b);
+		return;
+	}
 	for (unsigned v = 0; v < nn; v++) {
 		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v), pe = pred_at(c, pn, (int)v, nn);
 		if (!pe)
 			return;
-		if (zfill) {
-			IrRef e1 = ir_b_if(&c->b, pe, 1, &et);
-			IrRef x = ir_b_tload(&c->b, s, 1, 1, &co);
-			ir_b_yield(&c->b, 1, &x);
-			ir_b_else(&c->b);
-			ir_b_yield(&c->b, 1, &zero);
-			ir_b_end(&c->b);
-			ir_b_tstore(&c->b, d, ir_b_proj(&c->b, e1, 0), 1, &co);
-		} else {
-			ir_b_if(&c->b, pe, 0, NULL);
-			ir_b_tstore(&c->b, d, ir_b_tload(&c->b, s, 1, 1, &co), 1, &co);
-			ir_b_end(&c->b);
-		}
+		ir_b_if(&c->b, pe, 0, NULL);
+		ir_b_tstore(&c->b, d, ir_b_tload(&c->b, s, 1, 1, &co), 1, &co);
+		ir_b_end(&c->b);
 	}
 	ir_b_end(&c->b);
 }
