@@ -945,15 +945,16 @@ coord_at(Cg *c, IrRef cid, int rank2, IrRef k, IrRef *lo, IrRef *hi)
 	*hi = ir_b_bin(&c->b, IR_OP_SHR, x, ir_b_const(&c->b, i64, 32));
 }
 
-/* 1 when every stride is a known non-negative integer (for a rank-2
- * identity's packed strides: neither of its two parts negative) */
+/* 1 when every stride is a known non-negative integer; for a rank-2
+ * identity's packed strides dm + dn * 2^32 also dm below 2^31 (a negative dm
+ * with a positive dn packs to a positive stride whose low part is 2^32 + dm) */
 static int
-nonneg_strides(const IrTuple *d)
+nonneg_strides(const IrTuple *d, int rank2)
 {
 	if (!d->n)
-		return !d->dyn && d->value >= 0;
+		return !d->dyn && d->value >= 0 && (!rank2 || (d->value & 0xffffffff) < (INT64_C(1) << 31));
 	for (int i = 0; i < d->n; i++)
-		if (!nonneg_strides(d->kid[i]))
+		if (!nonneg_strides(d->kid[i], rank2))
 			return 0;
 	return 1;
 }
@@ -995,7 +996,7 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 		int rank2 = R->space == IR_SPACE_IDENTITY && R->elem == IR_I64;
 		if (v != PRED_ALL) {
 			coord_at(c, cid, rank2, kdyn ? kdyn : ir_b_const(&c->b, ir_ty(IR_I32), v), &lo, &hi);
-		} else if (nonneg_strides(tensor_of(c, cid)->layout.stride)) {
+		} else if (nonneg_strides(tensor_of(c, cid)->layout.stride, rank2)) {
 			/* every mode's coordinate grows with its index: the last value
 			 * (the last index of every mode) holds the largest of each */
 			coord_at(c, cid, rank2, ir_b_const(&c->b, ir_ty(IR_I32), nn - 1), &lo, &hi);
