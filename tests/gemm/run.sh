@@ -4,7 +4,8 @@
 # simulator (scripts/gemm_sim.py: CPU reference, bf16 rounding bound) for
 # shapes with several workgroups and k-tiles, and shapes its `requires`
 # refuses (FLYRT_ERROR_UNSUPPORTED, C untouched), among them shapes beyond its 4 GiB
-# span bound. FLY_SLOW=1 adds larger shapes.
+# span bound; every export once more under the LDS race check. FLY_SLOW=1 adds
+# larger shapes.
 . "$FLY_TOP/tests/lib.sh"
 case "$FLY_BUILD" in /*) build=$FLY_BUILD ;; *) build=$FLY_TOP/$FLY_BUILD ;; esac
 if ! command -v python3 >/dev/null 2>&1; then echo "SKIP: gemm (no python3)"; exit 0; fi
@@ -63,4 +64,17 @@ awk '/^(PASS|FAIL): gemm / {
 	{ other = other "\n    " $0 }
 	END { if (other != "" && !seen) printf "FAIL: gemm/harness%s\n", other }' "$TMP/out"
 if [ "$rc" != 0 ] && ! grep -q '^FAIL: ' "$TMP/out"; then fail gemm/harness "exit status $rc" "$(tail -n 20 "$TMP/out")"; fi
+# the pipeline's schedule under the simulator's LDS race check
+# (FLY_SIM_RACECHECK=1): with 3 k-tiles, iteration 0 writes the slot of k-tile
+# 2 after its MFMAs (register-staged prefetch) while other waves may still
+# read the slot of k-tile 0, and the last iteration reads without loading
+rk=192; [ "${FLY_SAN:-0}" = 1 ] && rk=128
+for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256; do
+	name=${kern%%:*} shape=${kern#*:}x$rk
+	if out=$(FLY_SIM_RACECHECK=1 sim "$name" "$shape" 2>&1) && printf '%s\n' "$out" | grep -q '^PASS: gemm '; then
+		pass "gemm/racecheck-$name-$shape"
+	else
+		fail "gemm/racecheck-$name-$shape" "$(printf '%s\n' "$out" | tail -n 5)"
+	fi
+done
 exit 0
