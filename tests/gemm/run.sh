@@ -77,4 +77,23 @@ for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x
 		fail "gemm/racecheck-$name-$shape" "$(printf '%s\n' "$out" | tail -n 5)"
 	fi
 done
+# three stages (the 128x128 export with a 3-slot ring, 96 KiB of LDS): the
+# deferred LDS writes of k-tile k+2 go to slot (k+2) % 3 while slot k % 3 is
+# read; 1, 2, 3 and 5 k-tiles (prologue only, drain, steady state), race-checked
+s3=$TMP/gemm_s3.fly
+sed -e 's/stages 2/stages 3/' -e 's/(BM, BK, 2):(BK, 1, BM \* BK)/(BM, BK, 3):(BK, 1, BM * BK)/' \
+	-e 's/(BN, BK, 2):(BK, 1, BN \* BK)/(BN, BK, 3):(BK, 1, BN * BK)/' -e '/^export gemm_nt</d' \
+	"$FLY_TOP/examples/gemm_bf16.fly" >"$s3"
+if ! grep -q 'stages 3' "$s3" || [ "$(grep -c ', 3):(BK, 1, B[MN] \* BK)' "$s3")" != 4 ]; then
+	fail gemm/s3-source "the sed edit of examples/gemm_bf16.fly no longer applies"
+elif ! out=$("$FLYC" "$s3" --offload-arch=gfx950 -o "$TMP/gemm_s3.hsaco" 2>&1); then
+	fail gemm/s3-compile "$out"
+else
+	s3shapes="128x128x64 128x128x128 256x128x192 128x256x320"
+	[ "${FLY_SAN:-0}" = 1 ] && s3shapes="128x128x192"
+	co=$TMP/gemm_s3.hsaco FLY_SIM_RACECHECK=1 sim gemm_nt_128x128 $s3shapes >"$TMP/outs3" 2>&1
+	awk '/^(PASS|FAIL): gemm / { st = $1; print st " gemm/s3-" $3; if (st == "FAIL:") { $1 = ""; $2 = ""; print "   " $0 }; seen++ }
+	     END { if (!seen) print "FAIL: gemm/s3-harness" }' "$TMP/outs3"
+	grep -q '^PASS: gemm ' "$TMP/outs3" || tail -n 5 "$TMP/outs3" | sed 's/^/    /'
+fi
 exit 0
