@@ -1182,8 +1182,8 @@ zero_of(Cg *c, IrType t)
 }
 
 /* Register-staged prefetch (stmt_pipeline) at a copy's write of V to view D:
- * with PIPE_SPLIT 1, a write to LDS straight from the pipeline's load region
- * is deferred (V queued, 1 returned: skip the write); with PIPE_SPLIT 2, *V
+ * with pipe_split 1, a write to LDS straight from the pipeline's load region
+ * is deferred (V queued, 1 returned: skip the write); with pipe_split 2, *V
  * becomes the value queued for this copy. 0: write *V now. */
 static int
 pipe_defer(Cg *c, IrRef d, IrRef *v)
@@ -2647,43 +2647,33 @@ stmt_pipeline(Cg *c, Node *n)
 		bind(c, vars[i], iters[i]);
 	ir_b_wait(&c->b, 0, 0, -1);
 	ir_b_barrier(&c->b);
+	/* pipelines do not nest (sema: pipeline-nested), so the queue is this one's */
 	IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1)), in = 0;
-	int split = stages > 1 && pipe_splittable(n->u.pipe.load), nq = 0;
-	IrRef q[CG_PIPEQ];
+	int ndef = 0;
+	c->pipe_nq = 0;
 	if (stages > 1) {
+		IrRef vals[CG_PIPEQ], iff;
 		in = ir_b_cmp(&c->b, IR_LT, kn, hi);
-		IrRef iff = ir_b_if(&c->b, in, 0, NULL);
-		int osplit = c->pipe_split, onq = c->pipe_nq;
-		IrRegion oreg = c->pipe_reg;
-		c->pipe_split = split;
-		c->pipe_nq = 0;
+		iff = ir_b_if(&c->b, in, 0, NULL);
+		c->pipe_split = pipe_splittable(n->u.pipe.load);
 		c->pipe_reg = c->f->inst[iff].region[0];
 		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+		c->pipe_split = 0;
 		for (int i = 0; i < c->pipe_nq; i++)     /* the queued values leave the if */
 			if (c->pipe_q[i])
-				q[nq++] = c->pipe_q[i];
-		if (nq) {
-			IrRef zs[CG_PIPEQ];
-			ir_b_yield(&c->b, (uint32_t)nq, q);
+				vals[ndef++] = c->pipe_q[i];
+		if (ndef) {
+			ir_b_yield(&c->b, (uint32_t)ndef, vals);
 			ir_b_else(&c->b);
-			for (int i = 0; i < nq; i++)
-				zs[i] = zero_of(c, c->f->inst[q[i]].ty);
-			ir_b_yield(&c->b, (uint32_t)nq, zs);
-			c->f->inst[iff].imm[0] = nq;
-		} else {
-			ir_b_else(&c->b);
+			for (int i = 0; i < ndef; i++)
+				vals[i] = zero_of(c, c->f->inst[vals[i]].ty);
+			ir_b_yield(&c->b, (uint32_t)ndef, vals);
+			c->f->inst[iff].imm[0] = (int64_t)ndef;
 		}
 		ir_b_end(&c->b);
-		/* entries of deferred copies: the if's results, in order */
-		for (int i = 0, j = 0; i < c->pipe_nq; i++)
+		for (int i = 0, j = 0; i < c->pipe_nq; i++)   /* entries: the if's results */
 			if (c->pipe_q[i])
 				c->pipe_q[i] = ir_b_proj(&c->b, iff, (unsigned)j++);
-		memcpy(q, c->pipe_q, sizeof(IrRef) * (size_t)c->pipe_nq);
-		nq = c->pipe_nq;
-		c->pipe_split = osplit;
-		c->pipe_nq = onq;
-		c->pipe_reg = oreg;
-		split = split && nq;
 	} else {
 		pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
 		ir_b_wait(&c->b, 0, 0, -1);
@@ -2694,22 +2684,14 @@ stmt_pipeline(Cg *c, Node *n)
 	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
 	if (c->failed)
 		return;
-	if (split) {        /* the deferred LDS writes of L(k + S - 1) */
-		int osplit = c->pipe_split, onq = c->pipe_nq, oiq = c->pipe_iq;
-		IrRef oq[CG_PIPEQ];
-		memcpy(oq, c->pipe_q, sizeof oq);
-		memcpy(c->pipe_q, q, sizeof(IrRef) * (size_t)nq);
-		c->pipe_split = 2;
-		c->pipe_nq = nq;
-		c->pipe_iq = 0;
+	if (ndef) {         /* the deferred LDS writes of L(k + S - 1) */
 		ir_b_if(&c->b, in, 0, NULL);
+		c->pipe_split = 2;
+		c->pipe_iq = 0;
 		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+		c->pipe_split = 0;
 		ir_b_else(&c->b);
 		ir_b_end(&c->b);
-		c->pipe_split = osplit;
-		c->pipe_nq = onq;
-		c->pipe_iq = oiq;
-		memcpy(c->pipe_q, oq, sizeof oq);
 		if (c->failed)
 			return;
 	}
