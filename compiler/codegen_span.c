@@ -627,7 +627,8 @@ cg_span_bound(const IrFunc *f, const IrTensor *T, uint64_t unsigned_params, char
 {
 	Dom *D = calloc(1, sizeof *D);
 	Poly *pool = calloc(MAXSTACK + 1 + 32, sizeof *pool), *acc = calloc(1, sizeof *acc);
-	uint64_t esz = (ir_scalar_bits(T->elem) + 7) / 8, res = 0;
+	/* bytes for n elements: n * bits / 8, rounded up (fp4/fp6 pack below a byte) */
+	uint64_t bits = ir_scalar_bits(T->elem), esz = (bits + 7) / 8, res = 0;
 	Big lo, hi;
 	int empty = 0;
 
@@ -639,9 +640,9 @@ cg_span_bound(const IrFunc *f, const IrTensor *T, uint64_t unsigned_params, char
 	if (!D->lo || !D->hi)
 		IR_ICE("out of memory");
 	for (uint32_t i = 0; i < f->nparam; i++) {
-		unsigned bits = int_param(f, i) ? ir_scalar_bits(f->param[i].ty) : 0;
-		D->lo[i] = bits ? -((Big)1 << (bits - 1)) : 0;
-		D->hi[i] = bits ? ((Big)1 << (bits - 1)) - 1 : 0;
+		unsigned pb = int_param(f, i) ? ir_scalar_bits(f->param[i].ty) : 0;
+		D->lo[i] = pb ? -((Big)1 << (pb - 1)) : 0;
+		D->hi[i] = pb ? ((Big)1 << (pb - 1)) - 1 : 0;
 	}
 	for (uint32_t r = 0; r < f->nreq; r++)
 		facts_from_rpn(D, f->req_rpn[r], unsigned_params, pool, pool + MAXSTACK + 1);
@@ -658,14 +659,14 @@ cg_span_bound(const IrFunc *f, const IrTensor *T, uint64_t unsigned_params, char
 		goto out;
 	}
 	p_range(D, acc, &lo, &hi);
-	if (hi <= bfloordiv(0xFFFFFFFF, (Big)esz)) {
-		res = hi < 1 ? esz : (uint64_t)hi * esz;
+	if (hi <= bfloordiv((Big)0xFFFFFFFF * 8, (Big)bits)) {
+		res = ((hi < 1 ? 1 : (uint64_t)hi) * bits + 7) / 8;
 		goto out;
 	}
 	{
 		char pb[300], hb[48], sug[200] = "";
 		p_print(f, acc, pb, sizeof pb);
-		bstr(bmul(hi, (Big)esz), hb, sizeof hb);
+		bstr(bits % 8 ? bfloordiv(bmul(hi, (Big)bits) + 7, 8) : bmul(hi, (Big)esz), hb, sizeof hb);
 		/* suggest a bound on the highest-degree positive monomial */
 		const Term *top = NULL;
 		for (int i = 0; i < acc->n; i++)
@@ -675,11 +676,11 @@ cg_span_bound(const IrFunc *f, const IrTensor *T, uint64_t unsigned_params, char
 			char mb[160];
 			mono_print(f, &top->m, mb, sizeof mb);
 			snprintf(sug, sizeof sug, ", e.g. `requires %s <= %llu`", mb,
-			         (unsigned long long)(0xFFFFFFFFull / esz / (uint64_t)top->c));
+			         (unsigned long long)(0xFFFFFFFFull * 8 / bits / (uint64_t)top->c));
 		}
-		snprintf(why, wn, "its byte span, %llu * %s%s%s, may reach %s bytes; bound it below 4 GiB "
-		         "with `requires`%s", (unsigned long long)esz, acc->n > 1 ? "(" : "", pb,
-		         acc->n > 1 ? ")" : "", hb, sug);
+		snprintf(why, wn, "its byte span, %llu%s * %s%s%s, may reach %s bytes; bound it below 4 GiB "
+		         "with `requires`%s", (unsigned long long)(bits % 8 ? bits : esz), bits % 8 ? " / 8" : "",
+		         acc->n > 1 ? "(" : "", pb, acc->n > 1 ? ")" : "", hb, sug);
 	}
 out:
 	free(D->lo);
