@@ -1275,6 +1275,34 @@ atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t ru
 	return per;
 }
 
+/* a zero of type t (scalar or vector) */
+static IrRef
+zero_of(Cg *c, IrType t)
+{
+	IrType e = ir_ty((IrScalar)t.kind);
+	IrRef z = ir_ty_is_float(e) ? ir_b_fconst(&c->b, e, 0) : ir_b_const(&c->b, e, 0);
+	return t.lanes > 1 ? ir_b_splat(&c->b, t, z) : z;
+}
+
+/* Register-staged prefetch (stmt_pipeline) at a copy's write of V to view D:
+ * with pipe_split 1, a write to LDS straight from the pipeline's load region
+ * is deferred (V queued, 1 returned: skip the write); with pipe_split 2, *V
+ * becomes the value queued for this copy. 0: write *V now. */
+static int
+pipe_defer(Cg *c, IrRef d, IrRef *v)
+{
+	if (c->pipe_split == 2) {
+		*v = c->pipe_val;
+		return 0;
+	}
+	if (c->pipe_split == 1 && c->pipe_slot >= 0 && c->b.cur == c->pipe_reg &&
+	    tensor_of(c, ir_tensor_root(c->f, d))->space == IR_SPACE_LDS) {
+		c->pipe_q[c->pipe_slot] = *v;
+		return 1;
+	}
+	return 0;
+}
+
 /* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
 static void
 copy(Cg *c, Node *n)
@@ -1290,6 +1318,16 @@ copy(Cg *c, Node *n)
 	for (int i = 0; i < n->u.call.named.n; i++)
 		if (!strcmp(n->u.call.named.v[i]->name, "pred"))
 			pn = n->u.call.named.v[i]->value;
+	c->pipe_slot = -1;
+	if (c->pipe_split == 2) {      /* after compute: only the deferred LDS writes */
+		c->pipe_val = c->pipe_iq < c->pipe_nq ? c->pipe_q[c->pipe_iq] : 0;
+		c->pipe_iq++;
+		if (!c->pipe_val)
+			return;                /* done whole before compute */
+	} else if (c->pipe_split == 1 && c->pipe_nq < CG_PIPEQ) {
+		c->pipe_slot = c->pipe_nq;
+		c->pipe_q[c->pipe_nq++] = 0;
+	}
 	sn = n->u.call.args.v[na - 2];
 	dn = n->u.call.args.v[na - 1];
 	if (!(s = expr(c, sn)) || !(d = expr(c, dn)))
@@ -1359,7 +1397,7 @@ copy(Cg *c, Node *n)
 	if (!pn) {
 		if (s_view)
 			bind(c, dn->u.name.sym, load_view(c, s, nn, vec, force));
-		else
+		else if (!pipe_defer(c, d, &s))
 			store_view(c, d, s, nn, vec, force);
 		return;
 	}
@@ -1844,8 +1882,9 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 		return;
 	if (!packed_ok(c, n->span, s, (unsigned)ns, rs, fs) || !packed_ok(c, n->span, d, (unsigned)ns, rd, fd))
 		return;
-	IrRef v = load_view(c, s, (unsigned)ns, rs, fs);
-	store_view(c, d, v, (unsigned)ns, rd, fd);
+	IrRef v = c->pipe_split == 2 ? 0 : load_view(c, s, (unsigned)ns, rs, fs);
+	if (!pipe_defer(c, d, &v))
+		store_view(c, d, v, (unsigned)ns, rd, fd);
 }
 
 /* The split path of a predicated copy into LDS: per source access (the
@@ -2734,6 +2773,34 @@ pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
 		c->env = saved;
 }
 
+/* 1 when load block L can be lowered twice (register-staged prefetch): its
+ * statements are declarations, assignments to its own variables, assumptions
+ * and copies, so lowering it again after compute repeats no side effect but
+ * the LDS writes it defers */
+static int
+pipe_splittable(Node *l)
+{
+	for (int i = 0; i < l->u.block.n; i++) {
+		Node *st = l->u.block.v[i], *cal;
+		switch (st->kind) {
+		case S_LET: case S_VAR: case S_ASSUME:
+			break;
+		case S_ASSIGN:
+			if (st->u.assign.lhs->kind != E_NAME)
+				return 0;
+			break;
+		case S_EXPR:
+			cal = st->u.expr->kind == E_CALL ? st->u.expr->u.call.callee : NULL;
+			if (!cal || cal->kind != E_NAME || strcmp(cal->u.name.id, "copy"))
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* pipeline k in lo .. hi stages S { load {L} compute {C} }:
  *   for j in 0 .. S-2:  if lo + j < hi: L(lo + j)               (prologue)
  *   for k in lo .. hi:
@@ -2743,6 +2810,15 @@ pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
  *     if k + S - 1 < hi: L(k + S - 1)   (overlaps C(k); the epilogue is the
  *     C(k)                               last S-1 iterations, with no load)
  *   wait(vmem=0, lds=0); barrier     the ring may be reused after the loop
+ * With S > 1 and L made of declarations and copies (pipe_splittable), L's
+ * copies that write LDS through registers are split (register-staged
+ * prefetch, as in CUTLASS and Triton): L(k + S - 1) before C(k) only loads
+ * their values into registers (results of its if), and
+ *     if k + S - 1 < hi: the LDS writes of L(k + S - 1)
+ * follows C(k), so the loads' latency is covered by C(k); the slot written
+ * is still (k + S - 1) % S, which C(k) does not read and which the barrier
+ * of iteration k + 1 publishes. Loads straight to LDS and the copies'
+ * other writes stay before C(k).
  * Variables assigned in C are carried through the loop; L may not assign
  * variables declared outside it. */
 static void
@@ -2790,24 +2866,54 @@ stmt_pipeline(Cg *c, Node *n)
 		bind(c, vars[i], iters[i]);
 	ir_b_wait(&c->b, 0, 0, -1);
 	ir_b_barrier(&c->b);
-	{
-		IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1));
-		if (stages > 1) {
-			ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kn, hi), 0, NULL);
-			pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+	/* pipelines do not nest (sema: pipeline-nested), so the queue is this one's */
+	IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1)), in = 0;
+	int ndef = 0;
+	c->pipe_nq = 0;
+	if (stages > 1) {
+		IrRef vals[CG_PIPEQ], iff;
+		in = ir_b_cmp(&c->b, IR_LT, kn, hi);
+		iff = ir_b_if(&c->b, in, 0, NULL);
+		c->pipe_split = pipe_splittable(n->u.pipe.load);
+		c->pipe_reg = c->f->inst[iff].region[0];
+		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+		c->pipe_split = 0;
+		for (int i = 0; i < c->pipe_nq; i++)     /* the queued values leave the if */
+			if (c->pipe_q[i])
+				vals[ndef++] = c->pipe_q[i];
+		if (ndef) {
+			ir_b_yield(&c->b, (uint32_t)ndef, vals);
 			ir_b_else(&c->b);
-			ir_b_end(&c->b);
-		} else {
-			pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
-			ir_b_wait(&c->b, 0, 0, -1);
-			ir_b_barrier(&c->b);
+			for (int i = 0; i < ndef; i++)
+				vals[i] = zero_of(c, c->f->inst[vals[i]].ty);
+			ir_b_yield(&c->b, (uint32_t)ndef, vals);
+			c->f->inst[iff].imm[0] = (int64_t)ndef;
 		}
+		ir_b_end(&c->b);
+		for (int i = 0, j = 0; i < c->pipe_nq; i++)   /* entries: the if's results */
+			if (c->pipe_q[i])
+				c->pipe_q[i] = ir_b_proj(&c->b, iff, (unsigned)j++);
+	} else {
+		pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
+		ir_b_wait(&c->b, 0, 0, -1);
+		ir_b_barrier(&c->b);
 	}
 	if (c->failed)
 		return;
 	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
 	if (c->failed)
 		return;
+	if (ndef) {         /* the deferred LDS writes of L(k + S - 1) */
+		ir_b_if(&c->b, in, 0, NULL);
+		c->pipe_split = 2;
+		c->pipe_iq = 0;
+		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+		c->pipe_split = 0;
+		ir_b_else(&c->b);
+		ir_b_end(&c->b);
+		if (c->failed)
+			return;
+	}
 	close_loop(c, loop, vars, inits, nv, saved);
 	ir_b_wait(&c->b, 0, 0, -1);
 	ir_b_barrier(&c->b);

@@ -19,6 +19,8 @@ struct Binding {
 	Binding *next;
 };
 
+enum { CG_PIPEQ = 128 };   /* copies per pipeline load block tracked by the register-staged prefetch */
+
 typedef struct {
 	Diag *d;
 	SemaKernel *k;
@@ -30,6 +32,17 @@ typedef struct {
 	const char *file;   /* source file name for IR locations */
 	IrRef pipe_stage;   /* inside a pipeline block: its `stage` (k % S) */
 	int npipes;         /* pipelines lowered so far (ring alias scopes) */
+	/* register-staged prefetch (stmt_pipeline): while a load block is lowered
+	 * before compute, pipe_split is 1: a copy that writes LDS through registers
+	 * loads only and queues its value in pipe_q (every copy takes one entry, 0
+	 * when it was done whole); lowered again after compute with pipe_split 2,
+	 * each copy takes its entry (pipe_iq) and only writes the queued value */
+	int pipe_split;
+	IrRef pipe_val;     /* pipe_split 2: the current copy's queued value */
+	int pipe_slot;      /* pipe_split 1: the current copy's entry (-1: none) */
+	IrRegion pipe_reg;  /* pipe_split 1: the region a copy must be in to be split */
+	IrRef pipe_q[CG_PIPEQ];
+	int pipe_nq, pipe_iq;
 	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
 	uint32_t npart_atom;
 } Cg;

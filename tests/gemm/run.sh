@@ -4,7 +4,8 @@
 # simulator (scripts/gemm_sim.py: CPU reference, bf16 rounding bound) for
 # shapes with several workgroups and k-tiles, and shapes its `requires`
 # refuses (FLYRT_ERROR_UNSUPPORTED, C untouched), among them shapes beyond its 4 GiB
-# span bound. FLY_SLOW=1 adds larger shapes.
+# span bound; every export once more under the LDS race check. FLY_SLOW=1 adds
+# larger shapes.
 . "$FLY_TOP/tests/lib.sh"
 case "$FLY_BUILD" in /*) build=$FLY_BUILD ;; *) build=$FLY_TOP/$FLY_BUILD ;; esac
 if ! command -v python3 >/dev/null 2>&1; then echo "SKIP: gemm (no python3)"; exit 0; fi
@@ -71,4 +72,36 @@ awk '/^(PASS|FAIL): gemm / {
 	{ other = other "\n    " $0 }
 	END { if (other != "" && !seen) printf "FAIL: gemm/harness%s\n", other }' "$TMP/out"
 if [ "$rc" != 0 ] && ! grep -q '^FAIL: ' "$TMP/out"; then fail gemm/harness "exit status $rc" "$(tail -n 20 "$TMP/out")"; fi
+# the pipeline's schedule under the simulator's LDS race check
+# (FLY_SIM_RACECHECK=1): with 3 k-tiles, iteration 0 writes the slot of k-tile
+# 2 after its MFMAs (register-staged prefetch) while other waves may still
+# read the slot of k-tile 0, and the last iteration reads without loading
+rk=192; [ "${FLY_SAN:-0}" = 1 ] && rk=128
+for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256; do
+	name=${kern%%:*} shape=${kern#*:}x$rk
+	if out=$(FLY_SIM_RACECHECK=1 sim "$name" "$shape" 2>&1) && printf '%s\n' "$out" | grep -q '^PASS: gemm '; then
+		pass "gemm/racecheck-$name-$shape"
+	else
+		fail "gemm/racecheck-$name-$shape" "$(printf '%s\n' "$out" | tail -n 5)"
+	fi
+done
+# three stages (the 128x128 export with a 3-slot ring, 96 KiB of LDS): the
+# deferred LDS writes of k-tile k+2 go to slot (k+2) % 3 while slot k % 3 is
+# read; 1, 2, 3 and 5 k-tiles (prologue only, drain, steady state), race-checked
+s3=$TMP/gemm_s3.fly
+sed -e 's/stages 2/stages 3/' -e 's/(BM, BK, 2):(BK, 1, BM \* BK)/(BM, BK, 3):(BK, 1, BM * BK)/' \
+	-e 's/(BN, BK, 2):(BK, 1, BN \* BK)/(BN, BK, 3):(BK, 1, BN * BK)/' -e '/^export gemm_nt</d' \
+	"$FLY_TOP/examples/gemm_bf16.fly" >"$s3"
+if ! grep -q 'stages 3' "$s3" || [ "$(grep -c ', 3):(BK, 1, B[MN] \* BK)' "$s3")" != 4 ]; then
+	fail gemm/s3-source "the sed edit of examples/gemm_bf16.fly no longer applies"
+elif ! out=$("$FLYC" "$s3" --offload-arch=gfx950 -o "$TMP/gemm_s3.hsaco" 2>&1); then
+	fail gemm/s3-compile "$out"
+else
+	s3shapes="128x128x64 128x128x128 256x128x192 128x256x320"
+	[ "${FLY_SAN:-0}" = 1 ] && s3shapes="128x128x192"
+	co=$TMP/gemm_s3.hsaco FLY_SIM_RACECHECK=1 sim gemm_nt_128x128 $s3shapes >"$TMP/outs3" 2>&1
+	awk '/^(PASS|FAIL): gemm / { st = $1; print st " gemm/s3-" $3; if (st == "FAIL:") { $1 = ""; $2 = ""; print "   " $0 }; seen++ }
+	     END { if (!seen) print "FAIL: gemm/s3-harness" }' "$TMP/outs3"
+	grep -q '^PASS: gemm ' "$TMP/outs3" || tail -n 5 "$TMP/outs3" | sed 's/^/    /'
+fi
 exit 0
