@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ir_banks.h"
+#include "ir_eval.h"
 #include "layout/lay_show.h"
 #include "target/target.h"
 
@@ -33,158 +34,11 @@ typedef struct {
 	int nctx;
 } Site;
 
+/* the analysis' state: the evaluator and the target */
 typedef struct {
-	const IrFunc *f;
+	IrEval ev;
 	const TgtDesc *t;
-	int64_t *val;
-	uint32_t *stamp, gen;
-	uint64_t seed;
-	int64_t *iv;          /* per for: its counter in this draw */
-	unsigned char *ivset;
-	int64_t tid[3];
-	int bad;
 } Ev;
-
-static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= UINT64_C(0xBF58476D1CE4E5B9);
-	x ^= x >> 29;
-	x *= UINT64_C(0x94D049BB133111EB);
-	return x ^ (x >> 32);
-}
-
-static int64_t
-wrap(IrType t, int64_t v)
-{
-	switch (t.kind) {
-	case IR_I1: return v & 1;
-	case IR_I8: return (int8_t)v;
-	case IR_I16: return (int16_t)v;
-	case IR_I32: return (int32_t)v;
-	default: return v;
-	}
-}
-
-/* v as an unsigned number of t's width */
-static uint64_t
-uns(IrType t, int64_t v)
-{
-	unsigned bits = ir_scalar_bits((IrScalar)t.kind);
-	return bits >= 64 || bits == 0 ? (uint64_t)v : (uint64_t)v & ((UINT64_C(1) << bits) - 1);
-}
-
-/* a workgroup-uniform value of r in this draw */
-static int64_t
-uniform(Ev *e, IrRef r, int is_arg)
-{
-	uint64_t h = mix(e->seed ^ ((uint64_t)r * UINT64_C(0x9E3779B97F4A7C15)));
-	int64_t v = is_arg ? 64 * (int64_t)(1 + h % 1024) : (int64_t)(h % 65536);
-	return wrap(e->f->inst[r].ty, v);
-}
-
-static int64_t
-ev(Ev *e, IrRef r)
-{
-	const IrInst *I = &e->f->inst[r];
-	int64_t a = 0, b = 0, v = 0;
-
-	if (e->bad)
-		return 0;
-	if (e->stamp[r] == e->gen)
-		return e->val[r];
-	if (I->ty.lanes != 1 || !ir_ty_is_int(I->ty)) {
-		e->bad = 1;
-		return 0;
-	}
-	switch (I->op) {
-	case IR_OP_CONST: v = I->imm[0]; goto done;
-	case IR_OP_TID: v = e->tid[I->imm[0] >= 0 && I->imm[0] < 3 ? I->imm[0] : 0]; goto done;
-	case IR_OP_WAVESIZE: v = e->t->wave_size; goto done;
-	case IR_OP_ARG: v = uniform(e, r, 1); goto done;
-	case IR_OP_BID: case IR_OP_PROJ: v = uniform(e, r, 0); goto done;
-	case IR_OP_RARG: {
-		IrRef owner = e->f->reg[I->parent].owner;
-		if (owner && e->f->inst[owner].op == IR_OP_FOR && I->imm[0] == 0 && e->ivset[owner])
-			v = e->iv[owner];
-		else
-			v = uniform(e, r, 0);
-		goto done;
-	}
-	default: break;
-	}
-	if (!(ir_op_flags((IrOp)I->op) & IR_PURE)) {
-		e->bad = 1;
-		return 0;
-	}
-	if (I->nops >= 1)
-		a = ev(e, I->ops[0]);
-	if (I->nops >= 2 && I->op != IR_OP_SELECT)
-		b = ev(e, I->ops[1]);
-	if (e->bad)
-		return 0;
-	switch (I->op) {
-	case IR_OP_ADD: v = (int64_t)((uint64_t)a + (uint64_t)b); break;
-	case IR_OP_SUB: v = (int64_t)((uint64_t)a - (uint64_t)b); break;
-	case IR_OP_MUL: v = (int64_t)((uint64_t)a * (uint64_t)b); break;
-	case IR_OP_DIV: v = uns(I->ty, b) ? (int64_t)(uns(I->ty, a) / uns(I->ty, b)) : 0; break;
-	case IR_OP_REM: v = uns(I->ty, b) ? (int64_t)(uns(I->ty, a) % uns(I->ty, b)) : 0; break;
-	case IR_OP_SDIV: v = b && !(b == -1 && a == INT64_MIN) ? a / b : 0; break;
-	case IR_OP_SREM: v = b && b != -1 ? a % b : 0; break;
-	case IR_OP_AND: v = a & b; break;
-	case IR_OP_OR: v = a | b; break;
-	case IR_OP_XOR: v = a ^ b; break;
-	case IR_OP_SHL: v = (int64_t)((uint64_t)a << (b & 63)); break;
-	case IR_OP_SHR: v = (int64_t)(uns(I->ty, a) >> (b & 63)); break;
-	case IR_OP_MIN: v = a < b ? a : b; break;
-	case IR_OP_MAX: v = a > b ? a : b; break;
-	case IR_OP_CVT: {
-		/* the operand's value, sign- or zero-extended as lower_llvm does (sext) */
-		v = a;
-		break;
-	}
-	case IR_OP_SELECT: v = a ? ev(e, I->ops[1]) : ev(e, I->ops[2]); break;
-	case IR_OP_CMP: {
-		IrType ot = e->f->inst[I->ops[0]].ty;
-		switch (I->imm[0]) {
-		case IR_EQ: v = a == b; break;
-		case IR_NE: v = a != b; break;
-		case IR_LT: v = a < b; break;
-		case IR_LE: v = a <= b; break;
-		case IR_GT: v = a > b; break;
-		case IR_GE: v = a >= b; break;
-		case IR_ULT: v = uns(ot, a) < uns(ot, b); break;
-		case IR_ULE: v = uns(ot, a) <= uns(ot, b); break;
-		case IR_UGT: v = uns(ot, a) > uns(ot, b); break;
-		case IR_UGE: v = uns(ot, a) >= uns(ot, b); break;
-		default: e->bad = 1; return 0;
-		}
-		break;
-	}
-	default:
-		e->bad = 1;
-		return 0;
-	}
-done:
-	if (e->bad)
-		return 0;
-	v = wrap(I->ty, v);
-	e->stamp[r] = e->gen;
-	e->val[r] = v;
-	return v;
-}
-
-/* starts a fresh evaluation (new thread or new draw) */
-static void
-fresh(Ev *e)
-{
-	if (++e->gen == 0) {
-		memset(e->stamp, 0, sizeof *e->stamp * e->f->ninst);
-		e->gen = 1;
-	}
-	e->bad = 0;
-}
 
 /* ---- collecting the accesses ---- */
 
@@ -322,22 +176,19 @@ plan(Ev *e, const Site *s, int samples, int64_t *trip, int *enumerate)
 
 	for (int w = 0; w < 2; w++) {
 		int64_t *tr = w ? t2 : trip;
-		e->seed = mix(UINT64_C(0x243F6A8885A308D3) + (uint64_t)w);
-		memset(e->ivset, 0, e->f->ninst);
+		ir_eval_seed(&e->ev, ir_eval_mix(UINT64_C(0x243F6A8885A308D3) + (uint64_t)w));
 		for (int k = 0; k < s->nctx && k < MAXCTX; k++) {
-			const IrInst *L = &e->f->inst[s->ctx[k]];
+			const IrInst *L = &e->ev.f->inst[s->ctx[k]];
 			int64_t lb, ub, st;
 			tr[k] = 1;
 			if (L->op != IR_OP_FOR)
 				continue;
-			fresh(e);
-			e->tid[0] = e->tid[1] = e->tid[2] = 0;
-			lb = ev(e, L->ops[0]);
-			ub = ev(e, L->ops[1]);
-			st = ev(e, L->ops[2]);
-			tr[k] = e->bad || st <= 0 ? -1 : ub > lb ? (ub - lb + st - 1) / st : 0;
-			e->iv[s->ctx[k]] = lb;
-			e->ivset[s->ctx[k]] = 1;
+			ir_eval_thread(&e->ev, 0, 0, 0);
+			lb = ir_eval(&e->ev, L->ops[0]);
+			ub = ir_eval(&e->ev, L->ops[1]);
+			st = ir_eval(&e->ev, L->ops[2]);
+			tr[k] = e->ev.bad || st <= 0 ? -1 : ub > lb ? (ub - lb + st - 1) / st : 0;
+			ir_eval_set_counter(&e->ev, s->ctx[k], lb);
 		}
 	}
 	for (int k = 0; k < s->nctx && k < MAXCTX; k++) {
@@ -354,7 +205,7 @@ plan(Ev *e, const Site *s, int samples, int64_t *trip, int *enumerate)
 static void
 analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 {
-	const IrFunc *f = e->f;
+	const IrFunc *f = e->ev.f;
 	const IrTensor *R = &f->tensor[f->inst[s->root].aux];
 	unsigned W = e->t->wave_size, bx = f->block[0], by = f->block[1], bz = f->block[2];
 	unsigned nthr = bx * by * bz, nw = (nthr + W - 1) / W;
@@ -366,20 +217,18 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 
 	for (int d = 0; d < ndraw && !l->unknown; d++) {
 		int64_t digit = d, skip = 0;
-		e->seed = mix(UINT64_C(0x13198A2E03707344) + (uint64_t)d);
-		memset(e->ivset, 0, f->ninst);
+		ir_eval_seed(&e->ev, ir_eval_mix(UINT64_C(0x13198A2E03707344) + (uint64_t)d));
 		/* the enclosing loops' counters, outermost first */
 		for (int k = 0; k < s->nctx && k < MAXCTX; k++) {
 			const IrInst *L = &f->inst[s->ctx[k]];
 			int64_t lb, ub, st, n, i;
 			if (L->op != IR_OP_FOR)
 				continue;
-			fresh(e);
-			e->tid[0] = e->tid[1] = e->tid[2] = 0;
-			lb = ev(e, L->ops[0]);
-			ub = ev(e, L->ops[1]);
-			st = ev(e, L->ops[2]);
-			if (e->bad || st <= 0) {   /* bounds not followed: the first iterations */
+			ir_eval_thread(&e->ev, 0, 0, 0);
+			lb = ir_eval(&e->ev, L->ops[0]);
+			ub = ir_eval(&e->ev, L->ops[1]);
+			st = ir_eval(&e->ev, L->ops[2]);
+			if (e->ev.bad || st <= 0) {   /* bounds not followed: the first iterations */
 				lb = 0;
 				st = 1;
 				n = 4;
@@ -394,10 +243,9 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 				i = digit % n;
 				digit /= n;
 			} else {
-				i = d < 4 ? (d < n ? d : n - 1) : (int64_t)(mix(e->seed + (uint64_t)k) % (uint64_t)n);
+				i = d < 4 ? (d < n ? d : n - 1) : (int64_t)(ir_eval_mix(e->ev.seed + (uint64_t)k) % (uint64_t)n);
 			}
-			e->iv[s->ctx[k]] = lb + i * st;
-			e->ivset[s->ctx[k]] = 1;
+			ir_eval_set_counter(&e->ev, s->ctx[k], lb + i * st);
 		}
 		if (skip)
 			continue;
@@ -410,18 +258,15 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 				addr[lane] = 0;
 				if (t >= nthr)
 					continue;
-				fresh(e);
-				e->tid[0] = t % bx;
-				e->tid[1] = (t / bx) % by;
-				e->tid[2] = t / (bx * by);
+				ir_eval_thread(&e->ev, t % bx, (t / bx) % by, t / (bx * by));
 				for (int k = 0; k < s->nctx && k < MAXCTX && on; k++) {
 					const IrInst *C = &f->inst[s->ctx[k]];
 					int64_t c;
 					if (C->op != IR_OP_IF)
 						continue;
-					c = ev(e, C->ops[0]);
-					if (e->bad) {
-						e->bad = 0;   /* a condition not followed: the lane counts as active */
+					c = ir_eval(&e->ev, C->ops[0]);
+					if (e->ev.bad) {
+						e->ev.bad = 0;   /* a condition not followed: the lane counts as active */
 						continue;
 					}
 					on = s->branch[k] ? !c : c != 0;
@@ -430,11 +275,11 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 					continue;
 				{
 					/* LDS addresses are 32-bit: wrap there (no overflow on wild draws) */
-					uint64_t o = (uint64_t)ev(e, s->off);
+					uint64_t o = (uint64_t)ir_eval(&e->ev, s->off);
 					o = ebits >= 8 ? o * (ebits / 8) : o / (8 / (ebits ? ebits : 8));
 					addr[lane] = (int64_t)((R->lds_offset + o) & UINT64_C(0xFFFFFFFF));
 				}
-				if (e->bad) {
+				if (e->ev.bad) {
 					l->unknown = 1;
 					break;
 				}
@@ -557,15 +402,10 @@ report_func(const IrFunc *f, const TgtDesc *t, const lay_arch_banks *ab, IrBanks
 	Ev e;
 
 	collect(&c, 1);
-	memset(&e, 0, sizeof e);
-	e.f = f;
+	ir_eval_init(&e.ev, f, t->wave_size);
 	e.t = t;
-	e.val = calloc(f->ninst, sizeof *e.val);
-	e.stamp = calloc(f->ninst, sizeof *e.stamp);
-	e.iv = calloc(f->ninst, sizeof *e.iv);
-	e.ivset = calloc(f->ninst, 1);
 	lines = calloc((size_t)(c.n ? c.n : 1), sizeof *lines);
-	if (!e.val || !e.stamp || !e.iv || !e.ivset || !lines)
+	if (!lines)
 		IR_ICE("out of memory");
 	fprintf(out, "%s [%s]: %u threads = %u wave%s of %u, LDS %u bytes\n", f->name, t->name, nthr,
 	        (nthr + t->wave_size - 1) / t->wave_size, nthr > t->wave_size ? "s" : "", t->wave_size, f->lds_bytes);
@@ -624,10 +464,7 @@ report_func(const IrFunc *f, const TgtDesc *t, const lay_arch_banks *ab, IrBanks
 	o->write_unknown += uw;
 	free(lines);
 	free(c.s);
-	free(e.val);
-	free(e.stamp);
-	free(e.iv);
-	free(e.ivset);
+	ir_eval_free(&e.ev);
 }
 
 int

@@ -102,55 +102,7 @@ collect(IrFunc *f, IrRegion rg, IrRef **out, uint32_t *n, uint32_t *cap)
 
 /* ---- fold ---- */
 
-static int64_t
-wrap(int64_t v, IrType t)
-{
-	unsigned bits = ir_scalar_bits((IrScalar)t.kind);
-	if (bits >= 64)
-		return v;
-	if (bits == 1)
-		return v & 1;
-	uint64_t m = (UINT64_C(1) << bits) - 1;
-	uint64_t u = (uint64_t)v & m;
-	if (u >> (bits - 1))
-		u |= ~m;              /* keep a sign-extended canonical form */
-	return (int64_t)u;
-}
-
-static uint64_t
-uval(int64_t v, IrType t)
-{
-	unsigned bits = ir_scalar_bits((IrScalar)t.kind);
-	return bits >= 64 ? (uint64_t)v : (uint64_t)v & ((UINT64_C(1) << bits) - 1);
-}
-
-int
-ir_fold_binary(IrOp op, IrType t, int64_t a, int64_t b, int64_t *res)
-{
-	uint64_t ua = uval(a, t), ub = uval(b, t);
-	unsigned bits = ir_scalar_bits((IrScalar)t.kind);
-	int64_t r;
-
-	switch (op) {
-	case IR_OP_ADD: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
-	case IR_OP_SUB: r = (int64_t)((uint64_t)a - (uint64_t)b); break;
-	case IR_OP_MUL: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
-	case IR_OP_DIV: if (!ub) return 0; r = (int64_t)(ua / ub); break;
-	case IR_OP_REM: if (!ub) return 0; r = (int64_t)(ua % ub); break;
-	case IR_OP_SDIV: if (!b || (a == INT64_MIN && b == -1)) return 0; r = a / b; break;
-	case IR_OP_SREM: if (!b || (a == INT64_MIN && b == -1)) return 0; r = a % b; break;
-	case IR_OP_AND: r = a & b; break;
-	case IR_OP_OR: r = a | b; break;
-	case IR_OP_XOR: r = a ^ b; break;
-	case IR_OP_SHL: if (ub >= bits) return 0; r = (int64_t)(ua << ub); break;
-	case IR_OP_SHR: if (ub >= bits) return 0; r = (int64_t)(ua >> ub); break;
-	case IR_OP_MIN: r = a < b ? a : b; break;
-	case IR_OP_MAX: r = a > b ? a : b; break;
-	default: return 0;
-	}
-	*res = wrap(r, t);
-	return 1;
-}
+/* ir_fold_binary (ir_eval.c) gives an integer op's value, shared with ir_eval */
 
 static int
 is_intbin(IrOp op)
