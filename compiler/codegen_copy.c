@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "codegen_copy.h"
+#include "ir_eval.h"
 
 static const char *
 field_str(const Node *decl, const char *name)
@@ -121,95 +122,15 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 
 /* ---- placement of loads straight to LDS ---- */
 
-typedef struct {
-	const IrFunc *f;
-	int64_t tid;
-	uint64_t seed;
-	int bad;          /* depends on something not followed (memory, lanes) */
-} Ev;
-
-static int64_t
-wrap(IrType t, int64_t v)
-{
-	switch (t.kind) {
-	case IR_I1: return v & 1;
-	case IR_I8: return (int8_t)v;
-	case IR_I16: return (int16_t)v;
-	case IR_I32: return (int32_t)v;
-	default: return v;
-	}
-}
-
-/* the value of integer r for thread tid; values the same for the whole
- * workgroup (arguments, block ids, loop counters) are pseudo-random per seed */
-static int64_t
-ev(Ev *e, IrRef r)
-{
-	const IrInst *I = &e->f->inst[r];
-	int64_t a = 0, b = 0;
-
-	if (e->bad)
-		return 0;
-	switch (I->op) {
-	case IR_OP_CONST: return I->imm[0];
-	case IR_OP_TID: return I->imm[0] == 0 ? e->tid : 0;
-	case IR_OP_WAVESIZE: return 64;
-	case IR_OP_ARG: case IR_OP_BID: case IR_OP_RARG: case IR_OP_PROJ: {
-		uint64_t h = (e->seed ^ (uint64_t)r * 0x9E3779B97F4A7C15u) * 0xBF58476D1CE4E5B9u;
-		return wrap(I->ty, (int64_t)((h >> 33) & 0xFFFF));
-	}
-	default: break;
-	}
-	if (!(ir_op_flags((IrOp)I->op) & IR_PURE) || I->ty.lanes != 1 || !ir_ty_is_int(I->ty)) {
-		e->bad = 1;
-		return 0;
-	}
-	if (I->nops >= 1)
-		a = ev(e, I->ops[0]);
-	if (I->nops >= 2)
-		b = ev(e, I->ops[1]);
-	switch (I->op) {
-	case IR_OP_ADD: return wrap(I->ty, a + b);
-	case IR_OP_SUB: return wrap(I->ty, a - b);
-	case IR_OP_MUL: return wrap(I->ty, a * b);
-	case IR_OP_DIV: case IR_OP_SDIV: return b ? wrap(I->ty, a / b) : 0;
-	case IR_OP_REM: case IR_OP_SREM: return b ? wrap(I->ty, a % b) : 0;
-	case IR_OP_AND: return a & b;
-	case IR_OP_OR: return a | b;
-	case IR_OP_XOR: return a ^ b;
-	case IR_OP_SHL: return wrap(I->ty, (int64_t)((uint64_t)a << (b & 63)));
-	case IR_OP_SHR: return wrap(I->ty, (int64_t)((uint64_t)a >> (b & 63)));
-	case IR_OP_MIN: return a < b ? a : b;
-	case IR_OP_MAX: return a > b ? a : b;
-	case IR_OP_CVT: return wrap(I->ty, a);
-	case IR_OP_UNIFORM: return a;      /* its operand is wave-uniform */
-	case IR_OP_SELECT: return a ? b : ev(e, I->ops[2]);
-	case IR_OP_CMP:
-		switch (I->imm[0]) {
-		case IR_EQ: return a == b;
-		case IR_NE: return a != b;
-		case IR_LT: case IR_ULT: return a < b;
-		case IR_LE: case IR_ULE: return a <= b;
-		case IR_GT: case IR_UGT: return a > b;
-		case IR_GE: case IR_UGE: return a >= b;
-		default: break;
-		}
-		break;
-	default: break;
-	}
-	e->bad = 1;
-	return 0;
-}
-
 /* byte address (relative to the LDS buffer) of element 0 of view v */
 static int64_t
-lds_addr(Ev *e, IrRef v)
+lds_addr(IrEval *e, IrRef v)
 {
 	const IrFunc *f = e->f;
 	const IrTensor *R = &f->tensor[f->inst[ir_tensor_root(f, v)].aux];
 	int64_t off = 0;
 	for (; f->inst[v].op == IR_OP_TVIEW; v = f->inst[v].ops[0])
-		off += ev(e, f->inst[v].ops[1]);
+		off += ir_eval(e, f->inst[v].ops[1]);
 	if (R->layout.sw.b) {
 		const IrSwizzle sw = R->layout.sw;
 		int64_t mask = ((INT64_C(1) << sw.b) - 1) << (sw.m + sw.s);
@@ -224,14 +145,22 @@ int
 cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
                      unsigned lane_stride, char *why, size_t wn)
 {
-	for (uint64_t seed = 1; seed <= 2; seed++) {
+	IrEval e;
+	int res = 1;
+
+	/* wave-uniform values (arguments, block ids, loop counters) drawn in two worlds */
+	ir_eval_init(&e, f, wave);
+	for (uint64_t seed = 1; seed <= 2 && res == 1; seed++) {
 		int64_t first = 0;
+		ir_eval_seed(&e, seed * UINT64_C(0x5851F42D4C957F2D));
 		for (unsigned t = 0; t < block; t++) {
-			Ev e = { f, (int64_t)t, seed * 0x5851F42D4C957F2Du, 0 };
-			int64_t a = lds_addr(&e, v);
+			int64_t a;
+			ir_eval_thread(&e, (int64_t)t, 0, 0);
+			a = lds_addr(&e, v);
 			if (e.bad) {
 				snprintf(why, wn, "its LDS address depends on values the compiler cannot follow");
-				return -1;
+				res = -1;
+				break;
 			}
 			if (t % wave == 0)
 				first = a;
@@ -239,9 +168,11 @@ cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
 				snprintf(why, wn, "the hardware writes lane %u's data %u bytes after lane 0's, but this "
 				         "layout places thread %u's elements %lld bytes after its wave's first lane",
 				         t % wave, (t % wave) * lane_stride, t, (long long)(a - first));
-				return 0;
+				res = 0;
+				break;
 			}
 		}
 	}
-	return 1;
+	ir_eval_free(&e);
+	return res;
 }
