@@ -1705,6 +1705,13 @@ partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 			return 0;
 		}
 		ts[k] = a->value; td[k] = b->value; vs[k] = v->value;
+		if (ts[k] < 1 || vs[k] < 1) {
+			diag_error(c->d, (ts[k] < 1 ? thr : n)->span, "the %s layout of a tiled copy needs extents of "
+			           "at least 1 (mode %d is %lld)", ts[k] < 1 ? "thread" : "value", k,
+			           (long long)(ts[k] < 1 ? ts[k] : vs[k]));
+			c->failed = 1;
+			return 0;
+		}
 	}
 	{
 		int64_t covered = 1;

@@ -156,6 +156,12 @@ mma_of(Cg *c, Node *n, Mma *o)
 					return -1;
 				}
 			}
+			if (o->waves[0] < 1 || o->waves[1] < 1 || o->waves[0] * o->waves[1] > 32) {
+				diag_error(c->d, x->span, "tiled_mma needs 1 to 32 waves, each count at least 1 (waves=(%lld, %lld))",
+				           (long long)o->waves[0], (long long)o->waves[1]);
+				c->failed = 1;
+				return -1;
+			}
 			return 0;
 		}
 		break;
