@@ -3,6 +3,7 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS]   (default 60)
 # Harnesses: tests/fuzz/fuzz_NAME.c with a seed corpus in tests/fuzz/corpus/NAME/;
+# then tests/fuzz/mutate_codegen.py runs mutated kernels through a sanitized flyc;
 # one with its own build script tests/fuzz/fuzz_NAME.sh is run through that script.
 # Each is built with clang-22 -fsanitize=fuzzer,address,undefined into build/fuzz/.
 # New corpus entries go to build/fuzz/corpus/NAME/ (the seeds in the repo stay
@@ -55,4 +56,17 @@ for h in tests/fuzz/fuzz_*.c; do
 		status=1
 	fi
 done
+
+# the whole compiler: mutated kernels through a sanitized flyc (tests/fuzz/mutate_codegen.py)
+if command -v python3 >/dev/null 2>&1; then
+	echo "fuzz: building the sanitized flyc (build/san)"
+	if make -s BUILD=build/san SAN=1 build/san/bin/flyc >"$out/san-build.log" 2>&1; then
+		echo "fuzz: running codegen mutations for ${secs}s"
+		python3 tests/fuzz/mutate_codegen.py build/san/bin/flyc "$top" "$out" "$secs" "${FUZZ_SEED:-1}" ||
+			{ echo "fuzz: codegen mutations FAILED; see $out/codegen-crash-*.txt"; status=1; }
+	else
+		echo "fuzz: cannot build build/san/bin/flyc; see $out/san-build.log"
+		status=1
+	fi
+fi
 exit $status
