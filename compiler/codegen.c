@@ -559,6 +559,20 @@ tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
 		}
 		coords[i] = v;
 	}
+	/* a compile-time coordinate outside a static mode (or a static size, for
+	 * one linear index) would address memory outside the tensor */
+	IrTensor *T = &c->f->tensor[c->f->inst[*t].aux];
+	int rank = ir_tuple_rank(T->layout.shape);
+	for (uint32_t i = 0; i < *nc && (*nc == 1 || (int)*nc == rank); i++) {
+		const IrTuple *m = *nc == 1 ? T->layout.shape : (rank == 1 ? T->layout.shape : T->layout.shape->kid[i]);
+		int64_t ext = ir_tuple_size(m), v;
+		if (ext >= 0 && ir_const_value(c->f, coords[i], &v) && (v < 0 || v >= ext)) {
+			diag_error(c->d, n->u.call.args.v[i]->span, "coordinate %lld is outside %s (extent %lld)",
+			           (long long)v, *nc == 1 ? "the tensor" : "its mode", (long long)ext);
+			c->failed = 1;
+			return 0;
+		}
+	}
 	return *t;
 }
 
@@ -2678,7 +2692,7 @@ close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding
  * body are rebound after each copy; unrolling stops with an error once the
  * kernel passes MAXUNROLL instructions. Returns 0 (nothing emitted) when a bound
  * is not a compile-time integer; the checker makes that impossible. */
-enum { MAXUNROLL = 1 << 20 };   /* IR instructions of a kernel unrolled by static for */
+enum { MAXUNROLL = 1 << 16 };   /* IR instructions of a kernel unrolled by static for */
 
 static int
 static_for(Cg *c, Node *n, IrType it, Symbol **vars, int nv)
