@@ -54,49 +54,22 @@ def bf16_val(h):
     return struct.unpack('<f', struct.pack('<I', h << 16))[0]
 
 
-def fp8_val(b):      # OCP E4M3FN: bias 7, no infinities, S.1111.111 = NaN
-    s = -1.0 if b & 0x80 else 1.0
-    e = (b >> 3) & 15
-    m = b & 7
+def mini_val(b, ebits, mbits, bias):
+    """An OCP minifloat (sign, ebits exponent, mbits mantissa) without
+    infinities; callers keep the NaN codes out of the inputs."""
+    s = -1.0 if (b >> (ebits + mbits)) & 1 else 1.0
+    e = (b >> mbits) & ((1 << ebits) - 1)
+    m = b & ((1 << mbits) - 1)
     if e == 0:
-        return s * m * 2.0 ** -9
-    return s * (8 + m) * 2.0 ** (e - 10)
+        return s * m * 2.0 ** (1 - bias - mbits)
+    return s * ((1 << mbits) + m) * 2.0 ** (e - bias - mbits)
 
 
-def bf8_val(b):      # OCP E5M2: bias 15
-    s = -1.0 if b & 0x80 else 1.0
-    e = (b >> 2) & 31
-    m = b & 3
-    if e == 0:
-        return s * m * 2.0 ** -16
-    return s * (4 + m) * 2.0 ** (e - 17)
-
-
-def fp6_val(b):      # OCP E2M3: bias 1, no infinities or NaN
-    s = -1.0 if b & 0x20 else 1.0
-    e = (b >> 3) & 3
-    m = b & 7
-    if e == 0:
-        return s * m * 2.0 ** -3
-    return s * (8 + m) * 2.0 ** (e - 4)
-
-
-def bf6_val(b):      # OCP E3M2: bias 3, no infinities or NaN
-    s = -1.0 if b & 0x20 else 1.0
-    e = (b >> 2) & 7
-    m = b & 3
-    if e == 0:
-        return s * m * 2.0 ** -4
-    return s * (4 + m) * 2.0 ** (e - 5)
-
-
-def fp4_val(b):      # OCP E2M1: bias 1, no infinities or NaN
-    s = -1.0 if b & 8 else 1.0
-    e = (b >> 1) & 3
-    m = b & 1
-    if e == 0:
-        return s * m * 0.5
-    return s * (2 + m) * 2.0 ** (e - 2)
+def fp8_val(b): return mini_val(b, 4, 3, 7)      # E4M3FN; S.1111.111 = NaN
+def bf8_val(b): return mini_val(b, 5, 2, 15)     # E5M2
+def fp6_val(b): return mini_val(b, 2, 3, 1)      # E2M3
+def bf6_val(b): return mini_val(b, 3, 2, 3)      # E3M2
+def fp4_val(b): return mini_val(b, 2, 1, 1)      # E2M1
 
 
 def rand_elem(t, rng):

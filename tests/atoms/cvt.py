@@ -16,19 +16,16 @@ import struct
 import subprocess
 import sys
 
+from atoms import mini_val   # the OCP minifloat decoder (tests/atoms/atoms.py)
+
 FMT = {  # name: (bits, exponent bits, mantissa bits, bias)
     'fp4': (4, 2, 1, 1), 'fp6': (6, 2, 3, 1), 'bf6': (6, 3, 2, 3),
 }
 
 
 def decode(t, c):
-    bits, eb, mb, bias = FMT[t]
-    s = -1.0 if c >> (bits - 1) & 1 else 1.0
-    e = (c >> mb) & ((1 << eb) - 1)
-    m = c & ((1 << mb) - 1)
-    if e == 0:
-        return s * m * 2.0 ** (1 - bias - mb)
-    return s * ((1 << mb) + m) * 2.0 ** (e - bias - mb)
+    _, eb, mb, bias = FMT[t]
+    return mini_val(c, eb, mb, bias)
 
 
 def encode(t, x):
