@@ -239,6 +239,15 @@ void *sim_fptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write);
 void sim_atomic_lock(SimWave *w);
 void sim_atomic_unlock(SimWave *w);
 
+/* Atomic operations on one 4- or 8-byte memory word (sim_vmem.c), shared by
+ * the vector (FLAT/GLOBAL/MUBUF/DS) and scalar (SMEM) atomics. v is the data,
+ * c the compare value (cmpswap) or the OR mask (mskor). Returns the old value. */
+enum { SIM_A_SWAP, SIM_A_CMPSWAP, SIM_A_ADD, SIM_A_SUB, SIM_A_SMIN, SIM_A_UMIN, SIM_A_SMAX, SIM_A_UMAX,
+       SIM_A_AND, SIM_A_OR, SIM_A_XOR, SIM_A_INC, SIM_A_DEC, SIM_A_ADD_F32, SIM_A_PK_ADD_F16,
+       SIM_A_PK_ADD_BF16, SIM_A_ADD_F64, SIM_A_MIN_F64, SIM_A_MAX_F64, SIM_A_RSUB, SIM_A_MIN_F32,
+       SIM_A_MAX_F32, SIM_A_MSKOR };
+uint64_t sim_atomic_apply(uint8_t *p, int op, int wide, uint64_t v, uint64_t c);
+
 /* Apertures (high 32 bits of flat addresses that reach LDS / scratch). */
 #define SIM_SHARED_APERTURE  0x0001000000000000ull
 #define SIM_PRIVATE_APERTURE 0x0002000000000000ull

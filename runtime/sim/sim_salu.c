@@ -331,19 +331,90 @@ SLOAD(s_load_dword, 1, 0) SLOAD(s_load_dwordx2, 2, 0) SLOAD(s_load_dwordx4, 4, 0
 SLOAD(s_load_dwordx8, 8, 0) SLOAD(s_load_dwordx16, 16, 0)
 SLOAD(s_buffer_load_dword, 1, 1) SLOAD(s_buffer_load_dwordx2, 2, 1) SLOAD(s_buffer_load_dwordx4, 4, 1)
 SLOAD(s_buffer_load_dwordx8, 8, 1) SLOAD(s_buffer_load_dwordx16, 16, 1)
-static int smem_store(SimWave *w, const SimInst *in, int ndw)
+/* The byte offset of an SMEM access: soffset or immediate operand, plus offset:N. */
+static uint32_t smem_off(SimWave *w, const SimInst *in)
 {
 	uint32_t o = in->nops > 2 ? sim_rd32(w, &in->o[2], 0) : 0;
 	if (in->present & SIM_MOD_OFFSET) o += (uint32_t)in->offset;
-	uint64_t addr = sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o;
-	uint8_t *p = sim_gptr(w, addr & ~3ull, (uint32_t)ndw * 4, -1, 1);
-	if (!p) return SIM_FAULT;
-	for (int i = 0; i < ndw; i++) { uint32_t v = sim_rd(w, &in->o[0], i, 0); memcpy(p + 4 * i, &v, 4); }
+	return o;
+}
+/* A scalar buffer access of n bytes at byte offset o of the resource in
+ * operand 1: the host pointer, or NULL with *dropped = 1 when it is out of
+ * range (num_records; loads read 0, stores and atomics are dropped, as for
+ * s_buffer_load), or NULL with *dropped = 0 after a violation was reported. */
+static uint8_t *sbuf_ptr(SimWave *w, const SimInst *in, uint32_t o, uint32_t n, int *dropped)
+{
+	const SimOperand *base = &in->o[1];
+	uint64_t rb = (sim_rd(w, base, 0, 0) | (uint64_t)(sim_rd(w, base, 1, 0) & 0xffff) << 32);
+	uint32_t stride = (sim_rd(w, base, 1, 0) >> 16) & 0x3fff, nrec = sim_rd(w, base, 2, 0);
+	uint64_t limit = stride ? (uint64_t)nrec * stride : nrec;
+	*dropped = 0;
+	if ((uint64_t)o + n > limit) { *dropped = 1; return NULL; }
+	return sim_gptr(w, rb + o, n, -1, 1);
+}
+/* s_store_dword* sdata, sbase, soffset|imm and s_buffer_store_dword* sdata,
+ * srsrc, ...: the address is dword-aligned (its low two bits are ignored, as
+ * for the loads); buffer stores are range-checked per dword. */
+static int smem_store(SimWave *w, const SimInst *in, int ndw, int buffer)
+{
+	uint32_t o = smem_off(w, in);
+	if (!buffer) {
+		uint64_t addr = sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o;
+		uint8_t *p = sim_gptr(w, addr & ~3ull, (uint32_t)ndw * 4, -1, 1);
+		if (!p) return SIM_FAULT;
+		for (int i = 0; i < ndw; i++) { uint32_t v = sim_rd(w, &in->o[0], i, 0); memcpy(p + 4 * i, &v, 4); }
+		return SIM_NEXT;
+	}
+	o &= ~3u;
+	for (int i = 0; i < ndw; i++) {
+		int dropped;
+		uint8_t *p = sbuf_ptr(w, in, o + 4u * (uint32_t)i, 4, &dropped);
+		if (!p && !dropped) return SIM_FAULT;
+		if (p) { uint32_t v = sim_rd(w, &in->o[0], i, 0); memcpy(p, &v, 4); }
+	}
 	return SIM_NEXT;
 }
-int sim_op_s_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1); }
-int sim_op_s_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2); }
-int sim_op_s_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4); }
+int sim_op_s_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1, 0); }
+int sim_op_s_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2, 0); }
+int sim_op_s_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4, 0); }
+int sim_op_s_buffer_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1, 1); }
+int sim_op_s_buffer_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2, 1); }
+int sim_op_s_buffer_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4, 1); }
+
+/* Scalar atomics (CDNA3 ISA, "Scalar Memory Operations"): s_atomic_OP sdata,
+ * sbase, soffset|imm [offset:N] [glc] and s_buffer_atomic_OP sdata, srsrc, ...
+ * One atomic of 4 bytes (8 for _x2) on the dword-aligned address; the data is
+ * sdata (cmpswap: sdata[0] (or [0:1]) is the new value, the next one or two
+ * registers the compare value). With glc the old value is returned into the
+ * first one (two) registers of sdata. A buffer atomic outside num_records is
+ * dropped and returns 0. */
+static int smem_atomic(SimWave *w, const SimInst *in, int op, int wide, int buffer)
+{
+	const SimOperand *d = &in->o[0];
+	uint32_t o = smem_off(w, in), n = wide ? 8 : 4;
+	uint8_t *p;
+	int dropped = 0;
+	if (buffer) p = sbuf_ptr(w, in, o & ~3u, n, &dropped);
+	else p = sim_gptr(w, (sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o) & ~3ull, n, -1, 1);
+	if (!p && !dropped) return SIM_FAULT;
+	uint64_t v = wide ? sim_rd64(w, d, 0) : sim_rd32(w, d, 0), c = 0, old = 0;
+	if (op == SIM_A_CMPSWAP) c = wide ? (sim_rd(w, d, 2, 0) | (uint64_t)sim_rd(w, d, 3, 0) << 32) : sim_rd(w, d, 1, 0);
+	if (p) {
+		sim_atomic_lock(w);
+		old = sim_atomic_apply(p, op, wide, v, c);
+		sim_atomic_unlock(w);
+	}
+	if (in->glc) { sim_wr(w, d, 0, 0, (uint32_t)old); if (wide) sim_wr(w, d, 1, 0, (uint32_t)(old >> 32)); }
+	return SIM_NEXT;
+}
+#define SATOM(name, op) \
+	int sim_op_s_atomic_##name(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 0, 0); } \
+	int sim_op_s_atomic_##name##_x2(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 1, 0); } \
+	int sim_op_s_buffer_atomic_##name(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 0, 1); } \
+	int sim_op_s_buffer_atomic_##name##_x2(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 1, 1); }
+SATOM(swap, SIM_A_SWAP) SATOM(cmpswap, SIM_A_CMPSWAP) SATOM(add, SIM_A_ADD) SATOM(sub, SIM_A_SUB)
+SATOM(smin, SIM_A_SMIN) SATOM(umin, SIM_A_UMIN) SATOM(smax, SIM_A_SMAX) SATOM(umax, SIM_A_UMAX)
+SATOM(and, SIM_A_AND) SATOM(or, SIM_A_OR) SATOM(xor, SIM_A_XOR) SATOM(inc, SIM_A_INC) SATOM(dec, SIM_A_DEC)
 
 /* ---- more SOP1/SOPK ---- */
 int sim_op_s_flbit_i32_i64(SimWave *w, const SimInst *in)

@@ -49,6 +49,15 @@ if "$MC" -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj "$HERE/asm_kernels
 	if "$SIM" "$TMP/asm.hsaco" k_salu --grid=1 --block=64 --raw-kernarg buf=144,out=$TMP/salu/out0.bin >"$TMP/salu.log" 2>&1 &&
 	   "$TMP/ref" check salu "$TMP/salu" >"$TMP/salu.chk" 2>&1; then pass "sim/asm-salu"
 	else fail "sim/asm-salu" "$(cat "$TMP/salu.log" "$TMP/salu.chk" 2>/dev/null)"; fi
+	mkdir -p "$TMP/satomic"
+	if "$SIM" "$TMP/asm.hsaco" k_satomic --grid=1 --block=64 --raw-kernarg buf=336,out=$TMP/satomic/out0.bin >"$TMP/satomic.log" 2>&1 &&
+	   "$TMP/ref" check satomic "$TMP/satomic" >"$TMP/satomic.chk" 2>&1; then pass "sim/asm-scalar-atomics"
+	else fail "sim/asm-scalar-atomics" "$(cat "$TMP/satomic.log" "$TMP/satomic.chk" 2>/dev/null)"; fi
+	expect_out "sim/scalar-store-oob" 1 'memory violation: global write of 16 bytes at 0x[0-9a-f]+ outside every allocation, scalar, by .s_store_dwordx4 s\[4:7\], s\[2:3\], 0x10.' -- \
+		"$SIM" "$TMP/asm.hsaco" k_satomic --grid=1 --block=64 --raw-kernarg buf=16
+	expect_out "sim/scalar-atomic-oob" 1 'memory violation: global write of 4 bytes at 0x[0-9a-f]+ outside every allocation, scalar, by .s_atomic_add s4, s\[2:3\], 0x100 glc.' -- \
+		"$SIM" "$TMP/asm.hsaco" k_satomic_oob --grid=1 --block=64 --raw-kernarg buf=256
+	expect_out "sim/scalar-atomic-in-bounds" 0 '^$' -- "$SIM" "$TMP/asm.hsaco" k_satomic_oob --grid=1 --block=64 --raw-kernarg buf=260
 	mkdir -p "$TMP/valu"
 	if "$SIM" "$TMP/asm.hsaco" k_valu --grid=1 --block=64 --raw-kernarg buf=5120,out=$TMP/valu/out0.bin >"$TMP/valu.log" 2>&1 &&
 	   "$TMP/ref" check valu "$TMP/valu" >"$TMP/valu.chk" 2>&1; then pass "sim/asm-valu"

@@ -109,5 +109,16 @@ if [ -f "$TMP/kernels.O3.hsaco" ]; then
 	if [ -s "$d/a.bin" ] && cmp -s "$d/a.bin" "$d/b.bin"; then pass "sim/threads-deterministic"; else fail "sim/threads-deterministic" "outputs differ"; fi
 fi
 
+# ROCm/aiter's hand-written gfx950 split-K bf16 GEMMs (scalar atomics, spin
+# waits on a semaphore) against a CPU reference, from a fetched copy of aiter
+# named by FLY_AITER (a checkout or a bare git directory; never committed)
+if [ -n "${FLY_AITER:-}" ] && [ -e "$FLY_AITER" ]; then
+	if out=$(FLYRT_LIB="$BIN/../libflyrt.so" /usr/bin/python3 "$FLY_TOP/scripts/aiter_splitk_check.py" "$FLY_AITER" --quick 2>&1); then
+		pass "sim/aiter-splitk-gemm"
+	else fail "sim/aiter-splitk-gemm" "$out"; fi
+else
+	echo "SKIP: sim/aiter-splitk-gemm (set FLY_AITER to a copy of ROCm/aiter)"
+fi
+
 # ---- what must fail ----
 . "$HERE/faults.sh"
