@@ -226,6 +226,11 @@ static int mem_atomic(SimWave *w, const SimInst *in, int sp, int op, int wide)
 	int sim_op_##pfx##_atomic_dec_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_DEC, 1); }
 ATOMS(global, SP_GLOBAL)
 ATOMS(flat, SP_FLAT)
+/* GFX12 f32 min/max atomics (global_atomic_min_num_f32 ...) */
+int sim_op_global_atomic_min_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_GLOBAL, SIM_A_MIN_F32, 0); }
+int sim_op_global_atomic_max_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_GLOBAL, SIM_A_MAX_F32, 0); }
+int sim_op_flat_atomic_min_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_FLAT, SIM_A_MIN_F32, 0); }
+int sim_op_flat_atomic_max_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_FLAT, SIM_A_MAX_F32, 0); }
 
 /* global_load_lds_*: each lane's data lands at M0 + offset + lane*stride in LDS */
 static int global_load_lds(SimWave *w, const SimInst *in, uint32_t n, uint32_t stride, int sgn)
@@ -505,6 +510,19 @@ static int ds_atomic(SimWave *w, const SimInst *in, int op, int wide, int ret)
 	}
 	return SIM_NEXT;
 }
+/* GFX11+ ds_cmpstore_b32 vaddr, data, cmp (RDNA4 ISA: the new value first,
+ * then the compare value; gfx9's ds_cmpst has them the other way round) */
+static int ds_cmpstore(SimWave *w, const SimInst *in, int wide, int ret)
+{
+	SimInst t = *in;
+	int di = ret ? 2 : 1;
+	SimOperand o = t.o[di]; t.o[di] = t.o[di + 1]; t.o[di + 1] = o;
+	return ds_atomic(w, &t, SIM_A_CMPSWAP, wide, ret);
+}
+int sim_op_ds_cmpstore_b32(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 0, 0); }
+int sim_op_ds_cmpstore_rtn_b32(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 0, 1); }
+int sim_op_ds_cmpstore_b64(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 1, 0); }
+int sim_op_ds_cmpstore_rtn_b64(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 1, 1); }
 #define DSA(name, op, wide) \
 	int sim_op_ds_##name(SimWave *w, const SimInst *in) { return ds_atomic(w, in, op, wide, 0); }
 #define DSAR(name, rname, op, wide) DSA(name, op, wide) \

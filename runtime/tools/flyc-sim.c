@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 	const char *path = NULL, *kname = NULL;
 	uint32_t grid[3] = { 0, 0, 0 }, block[3] = { 0, 0, 0 };
 	int have_grid = 0, have_block = 0, raw = 0, stats = 0;
-	SimConfig cfg = { 0, 0, 0 };
+	SimConfig cfg = { 0, 0, 0, NULL };
 	Arg *args = calloc((size_t)argc, sizeof *args);
 	int nargs = 0, rc = 1;
 	char err[1024];

@@ -336,6 +336,35 @@ static int run(const char *test, int check)
 		cmp_i32("xlane", got, want, N * 8);
 		return 0;
 	}
+	if (!strcmp(test, "xlane32")) {   /* k_xlane32, gfx1201 wave32 */
+		int32_t v[N];
+		for (int i = 0; i < N; i++) v[i] = (int32_t)(rnd() % 2000) - 1000;
+		if (!check) { wr("in0.bin", v, sizeof v); return 0; }
+		int32_t *got = rd("out0.bin", N * 12 * 4), *want = calloc(N * 12, 4);
+		const uint64_t sel = 0x9abcdef012345678ull;              /* permlane selects, nibble per lane */
+		const int d8[8] = { 7, 0, 6, 1, 5, 2, 4, 3 };            /* dpp8 selects */
+		for (int i = 0; i < N; i++) {
+			int w0 = i & ~31, l = i & 31, row = l & ~15, rl = l & 15;
+			int32_t *r = want + i * 12;
+			r[0] = v[w0 + ((l + 1) & 31)];
+			r[1] = rl == 0 ? 0 : v[i - 1];
+			r[2] = v[w0 + (l & ~3) + (3 - (l & 3))];
+			r[3] = v[w0] + v[w0 + 5];
+			r[4] = v[i ^ 1];
+			uint32_t m = 0;
+			for (int k = 0; k < 32; k++) if (v[w0 + k] > 0) m |= 1u << k;
+			r[5] = (int32_t)m;
+			r[6] = __builtin_popcount(m & ((1u << l) - 1));
+			r[7] = v[w0 + row + 15 - rl];
+			int s16 = (int)((sel >> (4 * rl)) & 15);
+			r[8] = v[w0 + row + s16];
+			r[9] = v[w0 + (row ^ 16) + s16];
+			r[10] = v[w0 + (l & ~7) + d8[l & 7]];
+			r[11] = (int32_t)((uint32_t)v[w0 + row + (rl ^ 3)] + (uint32_t)v[w0 + row + 2]);
+		}
+		cmp_i32("xlane32", got, want, N * 12);
+		return 0;
+	}
 	if (!strcmp(test, "buffer")) {
 		if (!check) { wr("in0.bin", A, sizeof A); return 0; }
 		int32_t *o = rd("out0.bin", N * 4), *o2 = rd("out1.bin", N * 4), wo[N], wo2[N];

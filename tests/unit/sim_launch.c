@@ -119,7 +119,7 @@ static void runs_a_kernel(void **state)
 
 static void two_dimensions_and_hidden_args(void **state)
 {
-	SimConfig cfg = { 2, 0, 0 };                                    /* two host threads */
+	SimConfig cfg = { 2, 0, 0, NULL };                                  /* two host threads */
 	SimDevice *d = sim_create(&cfg);
 	enum { GX = 3, GY = 2, BX = 8, BY = 4, W = GX * BX, H = GY * BY };
 	uint64_t o = sim_alloc(d, W * H * 4);
