@@ -482,6 +482,19 @@ int sim_op_s_fmac_f32(SimWave *w, const SimInst *in)
 { W32(sim_u32(fmaf(sim_f32(R32(S0)), sim_f32(R32(S1)), sim_f32(R32(D))))); return SIM_NEXT; }
 int sim_op_s_cvt_f32_i32(SimWave *w, const SimInst *in) { W32(sim_u32((float)(int32_t)R32(S0))); return SIM_NEXT; }
 int sim_op_s_cvt_f32_u32(SimWave *w, const SimInst *in) { W32(sim_u32((float)R32(S0))); return SIM_NEXT; }
+/* f32 to integer: truncate toward zero, saturate, NaN gives 0 (as v_cvt_*_f32) */
+int sim_op_s_cvt_u32_f32(SimWave *w, const SimInst *in)
+{ float a = sim_f32(R32(S0)); W32(a != a || a <= 0 ? 0u : a >= 4294967296.0f ? 0xffffffffu : (uint32_t)a); return SIM_NEXT; }
+int sim_op_s_cvt_i32_f32(SimWave *w, const SimInst *in)
+{ float a = sim_f32(R32(S0)); W32(a != a ? 0 : a >= 2147483648.0f ? 0x7fffffff : a <= -2147483648.0f ? 0x80000000u : (uint32_t)(int32_t)a); return SIM_NEXT; }
+#define SF1(name, expr) int sim_op_##name(SimWave *w, const SimInst *in) { float a = sim_f32(R32(S0)); W32(sim_u32(expr)); return SIM_NEXT; }
+SF1(s_ceil_f32, ceilf(a)) SF1(s_floor_f32, floorf(a)) SF1(s_trunc_f32, truncf(a)) SF1(s_rndne_f32, rintf(a))
+/* s_cmp_<cond>_f32 ssrc0, ssrc1: SCC = the comparison (ordered unless n-prefixed or u) */
+#define SCMPF(cond, expr) int sim_op_s_cmp_##cond##_f32(SimWave *w, const SimInst *in) \
+	{ float a = sim_f32(R32(&in->o[0])), b = sim_f32(R32(&in->o[1])); w->scc = (expr) ? 1 : 0; return SIM_NEXT; }
+SCMPF(lt, a < b) SCMPF(eq, a == b) SCMPF(le, a <= b) SCMPF(gt, a > b) SCMPF(lg, a < b || a > b) SCMPF(ge, a >= b)
+SCMPF(o, a == a && b == b) SCMPF(u, a != a || b != b) SCMPF(nge, !(a >= b)) SCMPF(nlg, !(a < b || a > b))
+SCMPF(ngt, !(a > b)) SCMPF(nle, !(a <= b)) SCMPF(neq, !(a == b)) SCMPF(nlt, !(a < b))
 
 /* ---- more SOP1/SOPK ---- */
 int sim_op_s_flbit_i32_i64(SimWave *w, const SimInst *in)
