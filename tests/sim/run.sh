@@ -120,6 +120,14 @@ if [ -f "$TMP/kernels.O3.hsaco" ]; then
 	if [ -s "$d/a.bin" ] && cmp -s "$d/a.bin" "$d/b.bin"; then pass "sim/threads-deterministic"; else fail "sim/threads-deterministic" "outputs differ"; fi
 fi
 
+# gfx1201 WMMA, instruction by instruction, against Python (tests/sim/wmma.py)
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$TMP/wmma"
+	/usr/bin/python3 "$HERE/wmma.py" "$SIM" "$MC" "$LLD" "$TMP/wmma"
+else
+	echo "SKIP: sim/wmma (no /usr/bin/python3)"
+fi
+
 # ROCm/aiter's hand-written gfx950 split-K bf16 GEMMs (scalar atomics, spin
 # waits on a semaphore) against a CPU reference, from a fetched copy of aiter
 # named by FLY_AITER (a checkout or a bare git directory; never committed)
