@@ -137,6 +137,7 @@ static int list_mnemonics(const char *path)
 	size_t text_size = 0;
 	CoObject sec;
 	memset(&sec, 0, sizeof sec);
+	memcpy(sec.processor, co->processor, sizeof sec.processor);   /* disassemble as the code object's arch */
 	if (!co_find_section(elf, esz, ".text", &text_sec, &text_size)) { sec.image = (uint8_t *)text_sec; sec.image_size = text_size; }
 	for (int k = 0; k < (sec.image ? 1 : co->nkernels) && names; k++) {
 		const CoObject *src = sec.image ? &sec : co;
