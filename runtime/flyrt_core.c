@@ -53,7 +53,9 @@ static flyrt_status
 open_kind(const char *kind, flyrt_device *dev)
 {
 	if (!strcmp(kind, "sim"))
-		return flyrt_sim_open(dev);
+		return flyrt_sim_open(dev, "gfx950");
+	if (!strncmp(kind, "sim:", 4))   /* sim:gfx950, sim:gfx1201 */
+		return flyrt_sim_open(dev, kind + 4);
 	if (!strcmp(kind, "hip"))
 		return flyrt_hip_open(dev, 0);
 	if (!strncmp(kind, "hip:", 4)) {
@@ -69,10 +71,10 @@ open_kind(const char *kind, flyrt_device *dev)
 			return st;
 		if (st != FLYRT_ERROR_NO_HIP_RUNTIME && st != FLYRT_ERROR_NO_DEVICE)
 			return st;  /* a HIP device exists but failed: say so, do not hide it */
-		return flyrt_sim_open(dev);
+		return flyrt_sim_open(dev, "gfx950");
 	}
 	return flyrt_fail(FLYRT_ERROR_INVALID_VALUE,
-	                  "unknown device kind '%s' (expected auto, hip, hip:N or sim)", kind);
+	                  "unknown device kind '%s' (expected auto, hip, hip:N, sim, sim:gfx950 or sim:gfx1201)", kind);
 }
 
 flyrt_status

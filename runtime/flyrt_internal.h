@@ -145,7 +145,7 @@ void flyrt_clear_error(void);
 
 /* Backend constructors: fill dev (be, arch, name, lds_limit, be_state) or fail. */
 flyrt_status flyrt_hip_open(flyrt_device *dev, int ordinal);
-flyrt_status flyrt_sim_open(flyrt_device *dev);
+flyrt_status flyrt_sim_open(flyrt_device *dev, const char *arch);   /* arch: "gfx950", "gfx1201" */
 
 /* Unload every module left on a device (flyrt_device_close). */
 void flyrt_module_free_all(flyrt_device *dev);

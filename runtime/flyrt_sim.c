@@ -15,7 +15,6 @@
 
 #include "sim/sim.h"
 
-enum { SIM_LDS_BYTES = 160 * 1024 };  /* gfx950: 160 KiB per workgroup */
 
 typedef struct {
 	SimDevice *sim;
@@ -147,18 +146,25 @@ env_int(const char *name, int def)
 	return n < 0 ? 0 : n > 256 ? 256 : (int)n;
 }
 
+/* A simulated device is one processor: the code objects it loads must be for
+ * it (flyrt_module.c compares the processor), as on hardware. */
 flyrt_status
-flyrt_sim_open(flyrt_device *dev)
+flyrt_sim_open(flyrt_device *dev, const char *arch)
 {
 	SimConfig cfg;
-	SimState *s = calloc(1, sizeof *s);
+	SimState *s;
 
+	if (!sim_arch_known(arch))
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE,
+		                  "unknown simulated device 'sim:%s' (the simulator models gfx950 and gfx1201)", arch);
+	s = calloc(1, sizeof *s);
 	if (!s)
 		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 	memset(&cfg, 0, sizeof cfg);
 	cfg.nthreads = env_int("FLY_SIM_THREADS", 1);
 	cfg.racecheck = env_int("FLY_SIM_RACECHECK", 0);
 	cfg.trace = env_int("FLY_SIM_TRACE", 0);
+	cfg.arch = arch;
 	if (pthread_mutex_init(&s->lock, NULL)) {
 		free(s);
 		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "cannot create a lock");
@@ -172,8 +178,9 @@ flyrt_sim_open(flyrt_device *dev)
 	dev->be = &sim_backend;
 	dev->kind = FLYRT_BACKEND_SIM;
 	dev->be_state = s;
-	dev->lds_limit = SIM_LDS_BYTES;
-	snprintf(dev->arch, sizeof dev->arch, "gfx950");
-	snprintf(dev->name, sizeof dev->name, "simulator (gfx950)");
+	/* LDS per workgroup: 160 KiB on gfx950, 64 KiB on gfx1201 */
+	dev->lds_limit = !strcmp(arch, "gfx1201") ? 64 * 1024 : 160 * 1024;
+	snprintf(dev->arch, sizeof dev->arch, "%s", arch);
+	snprintf(dev->name, sizeof dev->name, "simulator (%s)", arch);
 	return FLYRT_SUCCESS;
 }

@@ -1,5 +1,6 @@
 /*
- * sim.h — the gfx950 simulator: runs AMDGPU code objects on the CPU.
+ * sim.h — the simulator: runs gfx950 (wave64) and gfx1201 (wave32) AMDGPU
+ * code objects on the CPU.
  *
  * A SimDevice owns a device address space (allocations made with sim_alloc)
  * and runs kernels from parsed code objects (codeobj.h) to completion. The
@@ -36,10 +37,17 @@ typedef struct SimDevice SimDevice;
  * host threads; results are deterministic except for the order of atomics
  * racing between workgroups), racecheck off (1: report LDS races between
  * barriers), trace off (1: print each executed instruction of wave 0 of
- * workgroup 0 to stderr; 2: all waves). */
-typedef struct { int nthreads; int racecheck; int trace; } SimConfig;
+ * workgroup 0 to stderr; 2: all waves), arch NULL (the device runs each code
+ * object as the architecture it was built for; "gfx950" or "gfx1201": the
+ * device is that processor and refuses code objects for another, as hardware
+ * does). */
+typedef struct { int nthreads; int racecheck; int trace; const char *arch; } SimConfig;
 
-SimDevice *sim_create(const SimConfig *cfg);             /* NULL cfg = defaults */
+SimDevice *sim_create(const SimConfig *cfg);             /* NULL cfg = defaults; NULL for an unknown arch */
+/* The device's architecture ("gfx950", "gfx1201"), or NULL when it takes each
+ * code object's own. sim_arch_known: 1 if the simulator models processor. */
+const char *sim_device_arch(const SimDevice *d);
+int sim_arch_known(const char *processor);
 void sim_destroy(SimDevice *d);
 uint64_t sim_alloc(SimDevice *d, uint64_t bytes);         /* device VA, 0 on failure; zero-filled */
 int sim_free(SimDevice *d, uint64_t va);                  /* 0 ok, -1 if va is not an allocation */

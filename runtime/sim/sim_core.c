@@ -17,7 +17,7 @@
 #include <string.h>
 #include "sim/sim_int.h"
 
-enum { MAX_WAVES = 16, LDS_MAX = 163840 };
+enum { MAX_WAVES = 32 };   /* 1024 work-items in wave32 */
 #define VA_BASE 0x100000000ull
 #define VA_GUARD 0x10000ull
 #define STEP_LIMIT 200000000ull
@@ -30,6 +30,7 @@ typedef struct {
 } Alloc;
 
 typedef struct {
+	const SimArch *arch;/* the instruction set the image is decoded as */
 	uint8_t *image;     /* private copy of the code object image */
 	uint64_t size;
 	uint64_t va;        /* where the image lives in the device address space */
@@ -39,6 +40,7 @@ typedef struct {
 
 struct SimDevice {
 	SimConfig cfg;
+	const SimArch *arch;        /* the device's architecture; NULL: each code object's own */
 	Alloc *allocs;
 	int nallocs, cap;
 	uint64_t next_va;
@@ -56,6 +58,8 @@ struct SimRun {
 	uint32_t grid[3], block[3];
 	uint64_t kernarg_va, dispatch_va, queue_va;
 	int nwaves;                 /* per workgroup */
+	const SimArch *arch;
+	int lanes;                  /* per wave: 64 or 32 */
 	uint32_t lds_size, scratch_size;
 	uint32_t mode;
 	/* error reporting: the first fault in workgroup order wins */
@@ -76,6 +80,7 @@ SimDevice *sim_create(const SimConfig *cfg)
 	SimDevice *d = calloc(1, sizeof *d);
 	if (!d) return NULL;
 	if (cfg) d->cfg = *cfg;
+	if (d->cfg.arch && !(d->arch = sim_arch_find(d->cfg.arch))) { free(d); return NULL; }
 	if (d->cfg.nthreads <= 0) d->cfg.nthreads = 1;
 	if (d->cfg.nthreads > 64) d->cfg.nthreads = 64;
 	d->next_va = VA_BASE;
@@ -90,7 +95,7 @@ void sim_destroy(SimDevice *d)
 	free(d->allocs);
 	for (int i = 0; i < d->ncodes; i++) {
 		Code *c = &d->codes[i];
-		for (uint64_t j = 0; j < c->size / 4; j++) free(c->cache[j]);
+		for (uint64_t j = 0; j < c->size / 4; j++) if (c->cache[j]) { sim_inst_release(c->cache[j]); free(c->cache[j]); }
 		free(c->cache);
 		free(c->image);
 		pthread_mutex_destroy(&c->lock);
@@ -175,6 +180,8 @@ int sim_read(SimDevice *d, uint64_t va, void *dst, uint64_t n)
 }
 
 void sim_last_stats(const SimDevice *d, SimStats *out) { if (d && out) *out = d->last; }
+const char *sim_device_arch(const SimDevice *d) { return d && d->arch ? d->arch->name : NULL; }
+int sim_arch_known(const char *processor) { return sim_arch_find(processor) != NULL; }
 
 /* ---- faults ---- */
 static void kernel_pc(const SimWave *w, char *buf, size_t n)
@@ -255,17 +262,17 @@ void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write)
 	}
 	if (w->run->racecheck && g->race && write != 2) {   /* 2 = atomic: never a race */
 		for (uint32_t a = addr / 4; a <= (addr + n - 1) / 4; a++) {
-			uint32_t *e = &g->race[2 * a];
+			uint32_t *e = &g->race[3 * a];
 			uint32_t me = (uint32_t)w->id + 1;
-			/* e[0]: epoch<<8 | last writer; e[1]: epoch<<16 | reader mask */
+			/* e[0]: epoch<<8 | last writer (wave + 1); e[1]: epoch of the readers; e[2]: reader mask */
 			int wsame = (e[0] >> 8) == (g->epoch & 0xffffff);
-			int rsame = (e[1] >> 16) == (g->epoch & 0xffff);
+			int rsame = e[1] == g->epoch;
 			if (wsame && (e[0] & 0xff) != me)
 				return violation(w, "LDS", addr, n, lane, write, "races with another wave's write since the last barrier (racecheck)");
-			if (write && rsame && (e[1] & 0xffff & ~(1u << w->id)))
+			if (write && rsame && (e[2] & ~(1u << w->id)))
 				return violation(w, "LDS", addr, n, lane, write, "races with another wave's read since the last barrier (racecheck)");
 			if (write) e[0] = (g->epoch & 0xffffff) << 8 | me;
-			else e[1] = (rsame ? e[1] : (g->epoch & 0xffff) << 16) | 1u << w->id;
+			else { if (!rsame) { e[1] = g->epoch; e[2] = 0; } e[2] |= 1u << w->id; }
 		}
 	}
 	return g->lds + addr;
@@ -293,16 +300,17 @@ void sim_atomic_lock(SimWave *w) { if (w->run->d->cfg.nthreads > 1) pthread_mute
 void sim_atomic_unlock(SimWave *w) { if (w->run->d->cfg.nthreads > 1) pthread_mutex_unlock(&w->run->d->atomic_lock); }
 
 /* ---- code images ---- */
-static Code *get_code(SimDevice *d, const CoObject *co, char *err, size_t errlen)
+static Code *get_code(SimDevice *d, const CoObject *co, const SimArch *arch, char *err, size_t errlen)
 {
 	for (int i = 0; i < d->ncodes; i++)
-		if (d->codes[i].size == co->image_size && !memcmp(d->codes[i].image, co->image, (size_t)co->image_size))
+		if (d->codes[i].arch == arch && d->codes[i].size == co->image_size && !memcmp(d->codes[i].image, co->image, (size_t)co->image_size))
 			return &d->codes[i];
 	Code *nc = realloc(d->codes, (size_t)(d->ncodes + 1) * sizeof *nc);
 	if (!nc) { snprintf(err, errlen, "out of memory"); return NULL; }
 	d->codes = nc;
 	Code *c = &d->codes[d->ncodes];
 	memset(c, 0, sizeof *c);
+	c->arch = arch;
 	c->size = co->image_size;
 	c->image = malloc((size_t)c->size + 16);
 	c->cache = calloc((size_t)(c->size / 4 + 1), sizeof *c->cache);
@@ -339,8 +347,10 @@ static SimInst *fetch(SimWave *w)
 		CoObject tmp;
 		memset(&tmp, 0, sizeof tmp);
 		tmp.image = c->image; tmp.image_size = c->size;
+		snprintf(tmp.processor, sizeof tmp.processor, "%s", c->arch->name);
 		if (!in || sim_decode(&tmp, pc, in, err, sizeof err)) {
 			pthread_mutex_unlock(&c->lock);
+			if (in) sim_inst_release(in);
 			free(in);
 			sim_fault(w, "%s", in ? err : "out of memory");
 			return NULL;
@@ -366,7 +376,9 @@ static int dpp_src_lane(const SimInst *in, int l)
 	if (c == 0x13c) return (l - 1) & 63;                       /* wave_ror:1 */
 	if (c == 0x140) return row + 15 - r;                       /* row_mirror */
 	if (c == 0x141) return row + ((r & 8) | (7 - (r & 7)));    /* row_half_mirror */
-	if (c >= 0x150 && c <= 0x15f) return row + (int)(c & 15); /* row_newbcast */
+	if (c >= 0x150 && c <= 0x15f) return row + (int)(c & 15); /* row_newbcast (gfx9), row_share (gfx10+) */
+	if (c >= 0x160 && c <= 0x16f) return row + (r ^ (int)(c & 15)); /* row_xmask (gfx10+) */
+	if (c == SIM_DPP8) return (l & ~7) | (int)((in->dpp8 >> (3 * (l & 7))) & 7);
 	return -3;
 }
 
@@ -379,15 +391,22 @@ static int run_dpp(SimWave *w, const SimInst *in, int src_index)
 	int nr = so->nregs > 2 ? 2 : so->nregs ? so->nregs : 1;
 	uint64_t exec = sim_exec(w), live = 0;
 	if (so->kind != SIM_OPK_VGPR) return sim_fault(w, "DPP source is not a VGPR in '%s'", in->text);
-	for (int l = 0; l < 64; l++) {
-		if (!((in->row_mask >> (l >> 4)) & 1) || !((in->bank_mask >> ((l >> 2) & 3)) & 1)) continue;
+	int dpp8 = in->dpp_ctrl == SIM_DPP8;
+	for (int l = 0; l < w->lanes; l++) {
+		/* DPP8 has no row and bank masks and no bound_ctrl: inactive sources are read (fi) */
+		if (!dpp8 && (!((in->row_mask >> (l >> 4)) & 1) || !((in->bank_mask >> ((l >> 2) & 3)) & 1))) continue;
 		int sl;
 		unsigned c = in->dpp_ctrl;
 		if (c == 0x142) sl = l < 16 ? l : (l & ~15) - 1;     /* row_bcast:15: lane 15 of the previous row */
 		else if (c == 0x143) sl = l < 32 ? l : 31;           /* row_bcast:31: lane 31 to rows 2 and 3 */
 		else sl = dpp_src_lane(in, l);
-		if (sl == -3) return sim_fault(w, "unsupported DPP control 0x%x in '%s'", c, in->text);
-		if (sl < 0 || !((exec >> sl) & 1)) {
+		if (sl == -3 || (w->arch->isa == SIM_ISA_GFX12 && c >= 0x130 && c <= 0x143 && c != 0x140 && c != 0x141))
+			return sim_fault(w, "unsupported DPP control 0x%x in '%s'", c, in->text);
+		if (sl >= w->lanes) sl = -1;
+		if (sl >= 0 && (dpp8 || in->fi) && !((exec >> sl) & 1)) {
+			/* fetch inactive: the source lane's register is read even if it is off */
+			for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = w->v[so->reg + k][sl];
+		} else if (sl < 0 || !((exec >> sl) & 1)) {
 			if (!in->bound_ctrl) continue;       /* lane disabled: dst keeps its value */
 			for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = 0;
 		} else for (int k = 0; k < nr; k++) w->v[tmp + (unsigned)k][l] = w->v[so->reg + k][sl];
@@ -460,8 +479,8 @@ static void trace_inst(SimWave *w, const SimInst *in)
 {
 	char at[300];
 	kernel_pc(w, at, sizeof at);
-	fprintf(stderr, "[wg %u,%u,%u w%d] %s exec=%016llx: %s\n", w->wg->id[0], w->wg->id[1], w->wg->id[2],
-	        w->id, at, (unsigned long long)sim_exec(w), in->text);
+	fprintf(stderr, "[wg %u,%u,%u w%d] %s exec=%0*llx: %s\n", w->wg->id[0], w->wg->id[1], w->wg->id[2],
+	        w->id, at, w->lanes / 4, (unsigned long long)sim_exec(w), in->text);
 }
 
 /* Run w until barrier, end or fault. Returns SIM_BARRIER, SIM_END or SIM_FAULT. */
@@ -526,9 +545,11 @@ static void init_wave(SimRun *r, SimWG *g, SimWave *w, int wid)
 	memset(w->s, 0, sizeof w->s);
 	w->scc = 0; w->pc = r->k->entry_addr; w->id = wid; w->state = 0; w->steps = 0; w->lane_insts = 0;
 	w->wg = g; w->run = r; w->mode = r->mode; w->gpr_idx_on = 0; w->code_va = r->code->va; w->code_size = r->code->size; w->trapsts = 0; w->lastalloc = 0;
+	w->arch = r->arch; w->lanes = r->lanes; w->lanemask = r->lanes == 64 ? ~0ull : (1ull << r->lanes) - 1;
 	uint64_t exec = 0;
 	for (int l = 0; l < 64; l++) {
-		uint32_t t = (uint32_t)wid * 64 + (uint32_t)l;
+		uint32_t t = (uint32_t)wid * (uint32_t)w->lanes + (uint32_t)l;
+		if (l >= w->lanes) { w->v[0][l] = 0; continue; }
 		if (t >= nthreads) { w->v[0][l] = 0; continue; }
 		uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
 		w->v[0][l] = x | y << 10 | z << 20;
@@ -553,7 +574,12 @@ static void init_wave(SimRun *r, SimWG *g, SimWave *w, int wid)
 		}
 	}
 	s = kd->user_sgpr_count;
-	for (int i = 0; i < 3; i++) if (kd->enable_wgid[i]) w->s[s++] = g->id[i];
+	if (r->arch->ttmp_wgid) {
+		/* GFX12 architected SGPRs: the ids are in TTMP9 and TTMP7, not in system SGPRs */
+		w->s[SIM_TTMP0 + 9] = g->id[0];
+		w->s[SIM_TTMP0 + 7] = (g->id[1] & 0xffff) | g->id[2] << 16;
+	} else
+		for (int i = 0; i < 3; i++) if (kd->enable_wgid[i]) w->s[s++] = g->id[i];
 	if (kd->enable_wg_info) w->s[s++] = 0;
 	if (kd->enable_private_segment) w->s[s++] = 0;  /* private segment wave offset */
 }
@@ -579,8 +605,8 @@ static int run_workgroup(Worker *wk, uint64_t lin)
 	g->lds = wk->lds; g->lds_size = r->lds_size; g->nwaves = r->nwaves; g->waves = wk->waves;
 	g->race = wk->race; g->epoch = 1;
 	memset(wk->lds, 0, r->lds_size ? r->lds_size : 1);
-	if (wk->race) memset(wk->race, 0, (size_t)(r->lds_size / 4 + 1) * 8);
-	size_t scr = (size_t)r->scratch_size * 64;
+	if (wk->race) memset(wk->race, 0, (size_t)(r->lds_size / 4 + 1) * 12);
+	size_t scr = (size_t)r->scratch_size * 64;   /* storage for 64 lanes, whatever the wave size */
 	for (int i = 0; i < r->nwaves; i++) {
 		SimWave *w = wk->waves[i];
 		init_wave(r, g, w, i);
@@ -644,7 +670,7 @@ static int worker_init(Worker *wk, SimRun *r)
 	for (int i = 0; i < r->nwaves; i++) if (!(wk->waves[i] = calloc(1, sizeof(SimWave)))) return -1;
 	wk->lds = calloc(1, r->lds_size ? r->lds_size : 1);
 	wk->scratch = calloc(1, (size_t)r->scratch_size * 64 * (size_t)r->nwaves + 1);
-	if (r->racecheck) wk->race = calloc((size_t)(r->lds_size / 4 + 1), 8);
+	if (r->racecheck) wk->race = calloc((size_t)(r->lds_size / 4 + 1), 12);
 	if (!wk->lds || !wk->scratch || (r->racecheck && !wk->race)) return -1;
 	return 0;
 }
@@ -693,15 +719,29 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 		         k->reqd_workgroup_size[0], k->reqd_workgroup_size[1], k->reqd_workgroup_size[2], block[0], block[1], block[2]);
 		return -1;
 	}
-	if (k->kd.wave32 || (k->wavefront_size && k->wavefront_size != 64)) {
-		snprintf(err, errlen, "bad launch: kernel %s is wave32; the simulator runs gfx950 wave64 code", k->name); return -1;
+	/* the architecture comes from the code object (e_flags), the wave size from
+	 * the kernel descriptor's WAVEFRONT_SIZE32 bit */
+	const SimArch *arch = sim_arch_find(co->processor[0] ? co->processor : "gfx950");
+	if (!arch) {
+		snprintf(err, errlen, "bad launch: code object is for %s; the simulator models gfx950 and gfx1201", co->processor); return -1;
 	}
-	if (co->processor[0] && strcmp(co->processor, "gfx950") && strncmp(co->processor, "gfx9", 4)) {
-		snprintf(err, errlen, "bad launch: code object is for %s, the simulator models gfx950", co->processor); return -1;
+	int lanes = k->kd.wave32 ? 32 : 64;
+	if (k->wavefront_size && k->wavefront_size != (uint32_t)lanes) {
+		snprintf(err, errlen, "bad launch: kernel %s: the metadata's wavefront size %u disagrees with the kernel descriptor (wave%d)",
+		         k->name, k->wavefront_size, lanes); return -1;
+	}
+	if (lanes == 64 && !arch->wave64_ok) {
+		snprintf(err, errlen, "bad launch: kernel %s is wave64; the simulator runs %s code in wave32 only", k->name, arch->name); return -1;
+	}
+	if (lanes == 32 && arch->wave_lanes != 32) {
+		snprintf(err, errlen, "bad launch: kernel %s is wave32; %s runs wave64", k->name, arch->name); return -1;
+	}
+	if (d->arch && d->arch != arch) {
+		snprintf(err, errlen, "bad launch: code object is for %s, the device is %s", arch->name, d->arch->name); return -1;
 	}
 	if (k->entry_addr >= co->image_size) { snprintf(err, errlen, "bad launch: kernel %s has no code in the image", k->name); return -1; }
 	uint32_t lds = k->kd.group_segment_fixed_size > k->group_segment_fixed_size ? k->kd.group_segment_fixed_size : k->group_segment_fixed_size;
-	if (lds > LDS_MAX) { snprintf(err, errlen, "bad launch: kernel %s needs %u bytes of LDS, gfx950 has %u", k->name, lds, LDS_MAX); return -1; }
+	if (lds > arch->lds_max) { snprintf(err, errlen, "bad launch: kernel %s needs %u bytes of LDS, %s has %u", k->name, lds, arch->name, arch->lds_max); return -1; }
 	/* explicit argument bytes = up to the first hidden argument */
 	uint32_t explicit_end = 0, segsize = k->kernarg_segment_size;
 	if (k->kd.kernarg_size > segsize) segsize = k->kd.kernarg_size;
@@ -720,7 +760,8 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	memset(&r, 0, sizeof r);
 	r.d = d; r.co = co; r.k = k;
 	memcpy(r.grid, grid, sizeof r.grid); memcpy(r.block, block, sizeof r.block);
-	r.nwaves = (int)((nthreads + 63) / 64);
+	r.arch = arch; r.lanes = lanes;
+	r.nwaves = (int)((nthreads + (uint64_t)lanes - 1) / (uint64_t)lanes);
 	r.lds_size = lds;
 	r.scratch_size = (k->kd.private_segment_fixed_size > k->private_segment_fixed_size ? k->kd.private_segment_fixed_size : k->private_segment_fixed_size);
 	if (k->uses_dynamic_stack) r.scratch_size += 16384;
@@ -734,7 +775,7 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	}
 	r.nwg = (uint64_t)grid[0] * grid[1] * grid[2];
 	pthread_mutex_init(&r.lock, NULL);
-	r.code = get_code(d, co, err, errlen);
+	r.code = get_code(d, co, arch, err, errlen);
 	int rc = -1;
 	size_t kasize = segsize > kernarg_size ? segsize : kernarg_size;
 	kasize = (kasize + 255) & ~(size_t)255;

@@ -68,6 +68,8 @@ static int split_suffix(const char *m, char *base, size_t n)
 		{ "_e32", SIM_ENC_E32 }, { "_e64", SIM_ENC_E64 }, { "_dpp", SIM_ENC_DPP }, { "_sdwa", SIM_ENC_SDWA } };
 	size_t len = strlen(m);
 	snprintf(base, n, "%s", m);
+	/* GFX11+ DPP on a VOP3 encoding: v_add_f32_e64_dpp */
+	if (len > 8 && !strcmp(m + len - 8, "_e64_dpp")) { base[len - 8] = 0; return SIM_ENC_DPP; }
 	for (size_t i = 0; i < sizeof suf / sizeof suf[0]; i++) {
 		size_t sl = strlen(suf[i].s);
 		if (len > sl && strcmp(m + len - sl, suf[i].s) == 0) { base[len - sl] = 0; return suf[i].enc; }
@@ -75,11 +77,12 @@ static int split_suffix(const char *m, char *base, size_t n)
 	return SIM_ENC_PLAIN;
 }
 
+/* A mnemonic of either instruction set (gfx9 names, or the GFX12 table). */
 int sim_mnemonic_supported(const char *mnemonic)
 {
 	char base[64];
 	split_suffix(mnemonic, base, sizeof base);
-	return sim_lookup_op(base) != 0;
+	return sim_lookup_op(base) != 0 || sim_lookup_arch(sim_arch_find("gfx1201"), base) != 0;
 }
 
 /* ---- operand parsing ---- */
@@ -126,7 +129,10 @@ static int parse_hwreg(const char *t, int32_t *out)
 	static const struct { const char *n; int id; } ids[] = {
 		{ "HW_REG_MODE", 1 }, { "HW_REG_STATUS", 2 }, { "HW_REG_TRAPSTS", 3 }, { "HW_REG_HW_ID", 4 },
 		{ "HW_REG_GPR_ALLOC", 5 }, { "HW_REG_LDS_ALLOC", 6 }, { "HW_REG_IB_STS", 7 },
-		{ "HW_REG_SH_MEM_BASES", 15 }, { "HW_REG_XCC_ID", 20 } };
+		{ "HW_REG_SH_MEM_BASES", 15 }, { "HW_REG_XCC_ID", 20 },
+		/* GFX12 names */
+		{ "HW_REG_WAVE_MODE", 1 }, { "HW_REG_WAVE_STATUS", 2 }, { "HW_REG_WAVE_GPR_ALLOC", 5 },
+		{ "HW_REG_WAVE_LDS_ALLOC", 6 } };
 	const char *p = t + 6;
 	char name[40]; int k = 0;
 	while (*p && *p != ',' && *p != ')' && k < 39) { if (*p != ' ') name[k++] = *p; p++; }
@@ -160,7 +166,7 @@ static int parse_reg_range(const char *t, int *first, int *n)
 	return 0;
 }
 
-static int parse_operand(const char *tok, SimOperand *o)
+static int parse_operand(const char *tok, SimOperand *o, int nsgpr)
 {
 	char buf[96];
 	memset(o, 0, sizeof *o);
@@ -198,7 +204,7 @@ static int parse_operand(const char *tok, SimOperand *o)
 	}
 	if ((t[0] == 'v' || t[0] == 'a' || t[0] == 's') && !parse_reg_range(t + 1, &first, &n)) {
 		if (t[0] == 's') {
-			if (first + n > 102) return -1;
+			if (first + n > nsgpr) return -1;
 			o->kind = SIM_OPK_SGPR; o->reg = (uint16_t)first;
 		} else {
 			if (first + n > 256) return -1;
@@ -359,6 +365,18 @@ static int parse_modifier(const char *tok, SimInst *in)
 	else if (!strcmp(name, "blgp")) in->blgp = (uint8_t)n;
 	else if (!strcmp(name, "bitop3")) { in->imm = (uint32_t)n; in->imm_is_mod = 1; } /* v_bitop3 truth table */
 	else if (!strcmp(name, "format")) { /* MTBUF format: ignored */ }
+	/* GFX12 cache controls (scope:SCOPE_SYS, th:TH_LOAD_NT): no effect here */
+	else if (!strcmp(name, "scope")) { }
+	else if (!strcmp(name, "th")) { if (strstr(v, "RETURN")) in->glc = 1; }   /* TH_ATOMIC_RETURN */
+	else if (!strcmp(name, "dpp8")) {   /* dpp8:[s0,...,s7]: lane i of each 8 reads lane s_i */
+		unsigned q[8] = { 0 };
+		if (sscanf(v, "[%u,%u,%u,%u,%u,%u,%u,%u]", &q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]) != 8) return -1;
+		in->dpp8 = 0;
+		for (int i = 0; i < 8; i++) in->dpp8 |= (q[i] & 7) << (3 * i);
+		in->dpp_ctrl = SIM_DPP8;
+	}
+	else if (!strcmp(name, "row_share")) in->dpp_ctrl = (uint16_t)(0x150 + n);
+	else if (!strcmp(name, "row_xmask")) in->dpp_ctrl = (uint16_t)(0x160 + n);
 	else return -1;
 	return 1;
 }
@@ -368,7 +386,7 @@ static int is_branch(const char *m)
 	return !strcmp(m, "s_branch") || !strncmp(m, "s_cbranch_", 10);
 }
 
-int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
+static int parse_one(const SimArch *arch, const char *text, SimInst *in, char *err, size_t errlen)
 {
 	uint64_t pc = in->pc; uint8_t size = in->size; uint32_t raw[4];
 	memcpy(raw, in->raw, sizeof raw);
@@ -387,7 +405,7 @@ int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
 	memcpy(in->mnem, p, ml); in->mnem[ml] = 0;
 	char base[48];
 	in->enc = (uint8_t)split_suffix(in->mnem, base, sizeof base);
-	in->op = (uint16_t)sim_lookup_op(base);
+	in->op = (uint16_t)sim_lookup_arch(arch, base);
 	in->flags = sim_op_flags[in->op];
 	/* unsupported mnemonics are still parsed as far as possible (for traces);
 	 * they are reported when executed */
@@ -412,7 +430,7 @@ int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
 			if (r < 0) { if (unsupported) return 0; snprintf(err, errlen, "bad modifier '%s' in '%s'", tok, in->text); return -1; }
 			if (r == 0) {
 				if (in->nops >= SIM_MAX_OPS) { if (unsupported) return 0; snprintf(err, errlen, "too many operands in '%s'", in->text); return -1; }
-				if (parse_operand(tok, &in->o[in->nops])) {
+				if (parse_operand(tok, &in->o[in->nops], arch->nsgpr)) {
 					if (unsupported) return 0;
 					snprintf(err, errlen, "cannot parse operand '%s' in '%s'", tok, in->text); return -1;
 				}
@@ -425,32 +443,117 @@ int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
 		in->target = in->pc + 4 + (uint64_t)((int64_t)(int16_t)in->o[0].k32 * 4);
 	if (in->nops >= 1 && in->o[in->nops - 1].kind == SIM_OPK_CONST && !in->imm_is_mod)
 		in->imm = in->o[in->nops - 1].k32;
+	/* GFX12 v_cmpx writes EXEC only (no SGPR destination is printed): give the
+	 * handlers the gfx9 layout "v_cmpx sdst, a, b" with sdst = null */
+	if (arch->isa == SIM_ISA_GFX12 && !strncmp(base, "v_cmpx_", 7) && !unsupported && in->nops < SIM_MAX_OPS) {
+		memmove(&in->o[1], &in->o[0], sizeof in->o[0] * (size_t)in->nops);
+		memset(&in->o[0], 0, sizeof in->o[0]);
+		in->o[0].kind = SIM_OPK_SGPR; in->o[0].reg = SIM_NULL; in->o[0].nregs = 2;
+		in->nops++;
+	}
 	return 0;
 }
 
-/* ---- LLVM disassembler ---- */
-static pthread_mutex_t dis_lock = PTHREAD_MUTEX_INITIALIZER;
-static LLVMDisasmContextRef dis_ctx;
-
-static LLVMDisasmContextRef get_ctx(void)
+/* VOPD (GFX11+ dual issue): "v_dual_X ... :: v_dual_Y ...". Each half is
+ * parsed as its own instruction (the v_dual_ names map to the VOP2 semantics
+ * in the GFX12 table); the record runs them with sim_op_v_dual. */
+static int parse_vopd(const SimArch *arch, const char *text, const char *sep, SimInst *in, char *err, size_t errlen)
 {
-	if (!dis_ctx) {
+	char half[2][160];
+	size_t n0 = (size_t)(sep - text);
+	if (n0 >= sizeof half[0]) n0 = sizeof half[0] - 1;
+	memcpy(half[0], text, n0); half[0][n0] = 0;
+	snprintf(half[1], sizeof half[1], "%s", sep + 2);
+	uint64_t pc = in->pc; uint8_t size = in->size; uint32_t raw[4];
+	memcpy(raw, in->raw, sizeof raw);
+	memset(in, 0, sizeof *in);
+	in->pc = pc; in->size = size; memcpy(in->raw, raw, sizeof raw);
+	while (isspace((unsigned char)*text)) text++;
+	snprintf(in->text, sizeof in->text, "%s", text);
+	snprintf(in->mnem, sizeof in->mnem, "v_dual");
+	in->op = (uint16_t)sim_lookup_op("v_dual");
+	in->flags = sim_op_flags[in->op];
+	int unsupported = 0;
+	for (int k = 0; k < 2; k++) {
+		SimInst *h = calloc(1, sizeof *h);
+		if (!h) { sim_inst_release(in); snprintf(err, errlen, "out of memory"); return -1; }
+		h->pc = pc; h->size = size;
+		in->vopd[k] = h;
+		if (parse_one(arch, half[k], h, err, errlen)) { sim_inst_release(in); return -1; }
+		/* v_dual_cndmask_b32 vdst, src0, vsrc1 selects with vcc_lo, which is not printed */
+		if (!strcmp(h->mnem, "v_dual_cndmask_b32") && h->nops == 3) {
+			h->o[3].kind = SIM_OPK_SGPR; h->o[3].reg = SIM_VCC; h->o[3].nregs = 1; h->nops = 4;
+		}
+		if (h->op == SIM_OPC_UNSUPPORTED || h->o[0].kind != SIM_OPK_VGPR) unsupported = 1;
+	}
+	if (unsupported) {
+		/* report the unsupported half by its mnemonic */
+		const SimInst *b = in->vopd[0]->op == SIM_OPC_UNSUPPORTED ? in->vopd[0] : in->vopd[1];
+		snprintf(in->mnem, sizeof in->mnem, "%s", b->mnem);
+		in->op = SIM_OPC_UNSUPPORTED;
+	}
+	return 0;
+}
+
+void sim_inst_release(SimInst *in)
+{
+	for (int k = 0; k < 2; k++) { free(in->vopd[k]); in->vopd[k] = NULL; }
+}
+
+int sim_parse_text_arch(const SimArch *arch, const char *text, SimInst *in, char *err, size_t errlen)
+{
+	if (!arch) arch = &sim_arch_gfx950;
+	const char *sep = arch->isa == SIM_ISA_GFX12 ? strstr(text, "::") : NULL;
+	if (sep) return parse_vopd(arch, text, sep, in, err, errlen);
+	return parse_one(arch, text, in, err, errlen);
+}
+
+int sim_parse_text(const char *text, SimInst *in, char *err, size_t errlen)
+{
+	return sim_parse_text_arch(&sim_arch_gfx950, text, in, err, errlen);
+}
+
+
+
+/* ---- LLVM disassembler: one context per architecture ---- */
+static pthread_mutex_t dis_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { const SimArch *arch; LLVMDisasmContextRef ctx; } dis_ctx[4];
+
+static LLVMDisasmContextRef get_ctx(const SimArch *arch)
+{
+	static int init;
+	if (!init) {
 		LLVMInitializeAMDGPUTargetInfo();
 		LLVMInitializeAMDGPUTargetMC();
 		LLVMInitializeAMDGPUDisassembler();
-		dis_ctx = LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", "gfx950", "", NULL, 0, NULL, NULL);
+		init = 1;
 	}
-	return dis_ctx;
+	for (int i = 0; i < 4; i++) {
+		if (dis_ctx[i].arch == arch) return dis_ctx[i].ctx;
+		if (!dis_ctx[i].arch) {
+			dis_ctx[i].arch = arch;
+			dis_ctx[i].ctx = LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", arch->cpu, "", NULL, 0, NULL, NULL);
+			return dis_ctx[i].ctx;
+		}
+	}
+	return NULL;
 }
 
-static int disasm_bytes(const uint8_t *bytes, uint64_t avail, uint64_t pc, char *out, size_t outlen)
+static int disasm_bytes(const SimArch *arch, const uint8_t *bytes, uint64_t avail, uint64_t pc, char *out, size_t outlen)
 {
 	pthread_mutex_lock(&dis_lock);
-	LLVMDisasmContextRef c = get_ctx();
+	LLVMDisasmContextRef c = get_ctx(arch);
 	size_t n = 0;
 	if (c) n = LLVMDisasmInstruction(c, (uint8_t *)bytes, avail, pc, out, outlen);
 	pthread_mutex_unlock(&dis_lock);
 	return (int)n;
+}
+
+/* The architecture of a code object (gfx950 when it names none the simulator knows). */
+static const SimArch *co_arch(const CoObject *co)
+{
+	const SimArch *a = sim_arch_find(co->processor);
+	return a ? a : &sim_arch_gfx950;
 }
 
 int sim_disasm(const CoObject *co, uint64_t off, char *out, size_t outlen)
@@ -458,7 +561,7 @@ int sim_disasm(const CoObject *co, uint64_t off, char *out, size_t outlen)
 	if (!co || off >= co->image_size) return 0;
 	uint64_t avail = co->image_size - off;
 	if (avail > 16) avail = 16;
-	int n = disasm_bytes(co->image + off, avail, off, out, outlen);
+	int n = disasm_bytes(co_arch(co), co->image + off, avail, off, out, outlen);
 	if (n > 0) {
 		char *s = out;
 		while (isspace((unsigned char)*s)) s++;
@@ -480,5 +583,5 @@ int sim_decode(const CoObject *co, uint64_t pc, SimInst *in, char *err, size_t e
 		return -1;
 	}
 	in->pc = pc; in->size = (uint8_t)n;
-	return sim_parse_text(text, in, err, errlen);
+	return sim_parse_text_arch(co_arch(co), text, in, err, errlen);
 }

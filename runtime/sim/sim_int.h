@@ -39,7 +39,7 @@
 #include "sim/sim.h"
 
 enum {
-	SIM_LANES = 64,
+	SIM_LANES = 64,         /* storage lanes of a wave (wave32 uses 0..31) */
 	SIM_NVREG = 512,        /* 256 VGPRs + 256 AGPRs */
 	SIM_NTMPREG = 8,        /* executor staging rows after the register file */
 	SIM_NSREG = 128,
@@ -49,6 +49,39 @@ enum {
 	SIM_M0 = 124, SIM_NULL = 125, SIM_EXEC = 126,
 	SIM_AGPR0 = 256
 };
+
+/* ---- architectures ------------------------------------------------------
+ * One row per simulated processor (sim_arch.c). The simulator core consults
+ * the row at run time (lanes per wave, register files, LDS, where the
+ * workgroup ids live, which mnemonic table decodes the text); nothing is
+ * chosen at compile time. The executor's own numbering of special registers
+ * (SIM_VCC, SIM_M0, SIM_EXEC, ... above) is the same for every row; the
+ * hardware numbers are recorded for reference (the decoder works from
+ * LLVM's printed names, never from raw register numbers). */
+typedef enum { SIM_ISA_GFX9, SIM_ISA_GFX12 } SimIsa;
+typedef struct SimArch {
+	const char *name;        /* processor name, as in the code object's e_flags */
+	const char *cpu;         /* LLVM disassembler CPU */
+	uint8_t isa;             /* SimIsa: the mnemonic table (gfx9 names; sim_gfx12.h) */
+	uint8_t wave_lanes;      /* lanes per wave: 64 (gfx950) or 32 (gfx1201 wave32) */
+	uint8_t wave64_ok;       /* 0: a wave64 kernel is refused (gfx1201 wave64 is not modelled) */
+	uint8_t nsgpr;           /* addressable SGPRs s0..s(n-1): 102 (then flat_scratch, xnack_mask) / 106 */
+	uint16_t nvgpr, nagpr;   /* arch VGPRs and AGPRs per lane */
+	uint32_t lds_max;        /* LDS bytes per workgroup */
+	uint8_t lds_banks;       /* 4-byte LDS banks */
+	uint8_t wave_slots;      /* wave slots per SIMD */
+	uint8_t ttmp_wgid;       /* 1: workgroup ids in TTMP9 (x) and TTMP7 (y | z << 16) (GFX12
+	                            architected SGPRs), 0: in system SGPRs after the user SGPRs */
+	uint8_t hw_vcc, hw_m0, hw_null, hw_exec; /* hardware operand numbers of vcc_lo, m0, null, exec_lo
+	                                            (hw_null 0: none) */
+	uint32_t max_waves;      /* waves per workgroup at 1024 work-items */
+} SimArch;
+/* The row for a processor name ("gfx950", "gfx1201"), or NULL. */
+const SimArch *sim_arch_find(const char *processor);
+extern const SimArch sim_arch_gfx950;
+/* The semantics row (SIM_OPC_*) of a mnemonic of arch's instruction set (suffix
+ * removed), or 0 when the simulator has none. */
+int sim_lookup_arch(const SimArch *arch, const char *base_mnemonic);
 
 /* Operand kinds. */
 typedef enum {
@@ -75,6 +108,8 @@ typedef struct {
 	uint64_t k64;    /* CONST as a 64-bit integer operand */
 	uint64_t kf64;   /* CONST as an f64 operand (bits) */
 } SimOperand;
+
+enum { SIM_DPP8 = 0x1000 };   /* dpp_ctrl of a DPP8 instruction (selects in SimInst.dpp8) */
 
 /* Encoding form from the mnemonic suffix. */
 enum { SIM_ENC_PLAIN, SIM_ENC_E32, SIM_ENC_E64, SIM_ENC_DPP, SIM_ENC_SDWA };
@@ -104,7 +139,8 @@ typedef struct SimInst {
 	uint8_t op_sel, op_sel_hi, neg_lo, neg_hi; /* bit i = i-th element of the printed list;
 	                                             op_sel_hi is 0x7 when not printed */
 	uint8_t glc, slc, nt, sc0, sc1, lds, offen, idxen, gds;
-	uint16_t dpp_ctrl;    /* DPP_CTRL as encoded (quad_perm 0x00-0xff, row_shl 0x10n, ...) */
+	uint16_t dpp_ctrl;    /* DPP_CTRL as encoded (quad_perm 0x00-0xff, row_shl 0x10n, ...), or SIM_DPP8 */
+	uint32_t dpp8;        /* dpp8 lane selects, 3 bits each */
 	uint8_t row_mask, bank_mask, bound_ctrl, fi;  /* row/bank_mask default 0xf */
 	uint8_t dst_sel, dst_unused, src_sel[2];      /* SDWA (defaults DWORD / PAD) */
 	uint8_t cbsz, abid, blgp;                     /* MFMA */
@@ -113,8 +149,9 @@ typedef struct SimInst {
 	uint8_t imm_is_mod;   /* imm came from a modifier; operands must not overwrite it */
 	uint64_t target;      /* branch target (image offset) for SOPP branches */
 	uint32_t raw[4];      /* the encoding, little-endian dwords */
+	struct SimInst *vopd[2]; /* VOPD (v_dual_X :: v_dual_Y): the two halves, owned by this record */
 	char mnem[48];        /* printed mnemonic, suffix included */
-	char text[112];       /* whole printed instruction (for traces and messages) */
+	char text[160];       /* whole printed instruction (for traces and messages) */
 } SimInst;
 
 /* Handler result. */
@@ -152,6 +189,9 @@ struct SimWave {
 	int id;               /* wave index inside the workgroup */
 	int state;            /* 0 running, 1 at barrier, 2 ended */
 	uint64_t init_exec;   /* lanes that exist */
+	uint64_t lanemask;    /* the lanes of a wave: ~0 (wave64) or 0xffffffff (wave32) */
+	int lanes;            /* 64 or 32 */
+	const SimArch *arch;
 	uint64_t steps;
 	uint64_t lane_insts;
 	SimWG *wg;
@@ -174,9 +214,12 @@ struct SimWG {
 };
 
 /* ---- operand access -------------------------------------------------- */
-static inline uint64_t sim_exec(const SimWave *w) { return w->s[SIM_EXEC] | (uint64_t)w->s[SIM_EXEC + 1] << 32; }
-static inline void sim_set_exec(SimWave *w, uint64_t e) { w->s[SIM_EXEC] = (uint32_t)e; w->s[SIM_EXEC + 1] = (uint32_t)(e >> 32); }
-static inline uint64_t sim_vcc(const SimWave *w) { return w->s[SIM_VCC] | (uint64_t)w->s[SIM_VCC + 1] << 32; }
+/* EXEC and VCC as lane masks: in wave32 they are exec_lo and vcc_lo (the high
+ * registers are not part of the mask; exec_hi stays 0). */
+static inline uint64_t sim_exec(const SimWave *w) { return (w->s[SIM_EXEC] | (uint64_t)w->s[SIM_EXEC + 1] << 32) & w->lanemask; }
+static inline void sim_set_exec(SimWave *w, uint64_t e)
+{ e &= w->lanemask; w->s[SIM_EXEC] = (uint32_t)e; if (w->lanes == 64) w->s[SIM_EXEC + 1] = (uint32_t)(e >> 32); }
+static inline uint64_t sim_vcc(const SimWave *w) { return (w->s[SIM_VCC] | (uint64_t)w->s[SIM_VCC + 1] << 32) & w->lanemask; }
 static inline uint64_t sim_sreg64(const SimWave *w, unsigned r) { return w->s[r & 127] | (uint64_t)w->s[(r + 1) & 127] << 32; }
 
 /* i-th 32-bit register of operand o for lane (constants: k32 for i 0, high half of k64 for i 1). */
@@ -187,8 +230,8 @@ static inline __attribute__((always_inline)) uint32_t sim_rd(const SimWave *w, c
 	case SIM_OPK_SGPR: return w->s[(o->reg + i) & 127];
 	case SIM_OPK_CONST: return i == 0 ? o->k32 : (uint32_t)(o->k64 >> 32);
 	case SIM_OPK_SCC: return i == 0 ? w->scc : 0;
-	case SIM_OPK_EXECZ: return i == 0 ? (w->s[SIM_EXEC] | w->s[SIM_EXEC + 1]) == 0 : 0;
-	case SIM_OPK_VCCZ: return i == 0 ? (w->s[SIM_VCC] | w->s[SIM_VCC + 1]) == 0 : 0;
+	case SIM_OPK_EXECZ: return i == 0 ? sim_exec(w) == 0 : 0;
+	case SIM_OPK_VCCZ: return i == 0 ? sim_vcc(w) == 0 : 0;
 	default: return 0;
 	}
 }
@@ -203,11 +246,13 @@ static inline __attribute__((always_inline)) uint64_t sim_rdf64bits(const SimWav
 	if (o->kind == SIM_OPK_CONST) return o->kf64;
 	return sim_rd(w, o, 0, lane) | (uint64_t)sim_rd(w, o, 1, lane) << 32;
 }
-/* Write the i-th 32-bit register of a VGPR or SGPR destination. */
+/* Write the i-th 32-bit register of a VGPR or SGPR destination. An SGPR
+ * destination takes only the registers it names: a lane mask written to vcc_lo
+ * or s4 (wave32) keeps its low 32 bits. */
 static inline __attribute__((always_inline)) void sim_wr(SimWave *w, const SimOperand *o, int i, int lane, uint32_t v)
 {
 	if (o->kind == SIM_OPK_VGPR) w->v[o->reg + i][lane] = v;
-	else if (o->kind == SIM_OPK_SGPR) { unsigned r = (o->reg + i) & 127; if (r != SIM_NULL) w->s[r] = v; }
+	else if (o->kind == SIM_OPK_SGPR && i < o->nregs) { unsigned r = (o->reg + i) & 127; if (r != SIM_NULL) w->s[r] = v; }
 }
 static inline __attribute__((always_inline)) void sim_wr64(SimWave *w, const SimOperand *o, int lane, uint64_t v)
 {
@@ -239,6 +284,15 @@ void *sim_fptr(SimWave *w, uint64_t va, uint32_t n, int lane, int write);
 void sim_atomic_lock(SimWave *w);
 void sim_atomic_unlock(SimWave *w);
 
+/* Atomic operations on one 4- or 8-byte memory word (sim_vmem.c), shared by
+ * the vector (FLAT/GLOBAL/MUBUF/DS) and scalar (SMEM) atomics. v is the data,
+ * c the compare value (cmpswap) or the OR mask (mskor). Returns the old value. */
+enum { SIM_A_SWAP, SIM_A_CMPSWAP, SIM_A_ADD, SIM_A_SUB, SIM_A_SMIN, SIM_A_UMIN, SIM_A_SMAX, SIM_A_UMAX,
+       SIM_A_AND, SIM_A_OR, SIM_A_XOR, SIM_A_INC, SIM_A_DEC, SIM_A_ADD_F32, SIM_A_PK_ADD_F16,
+       SIM_A_PK_ADD_BF16, SIM_A_ADD_F64, SIM_A_MIN_F64, SIM_A_MAX_F64, SIM_A_RSUB, SIM_A_MIN_F32,
+       SIM_A_MAX_F32, SIM_A_MSKOR };
+uint64_t sim_atomic_apply(uint8_t *p, int op, int wide, uint64_t v, uint64_t c);
+
 /* Apertures (high 32 bits of flat addresses that reach LDS / scratch). */
 #define SIM_SHARED_APERTURE  0x0001000000000000ull
 #define SIM_PRIVATE_APERTURE 0x0002000000000000ull
@@ -249,8 +303,12 @@ void sim_atomic_unlock(SimWave *w);
  * with a message (bytes not decodable). Unsupported mnemonics decode with
  * op = SIM_OPC_UNSUPPORTED. */
 int sim_decode(const CoObject *co, uint64_t pc, SimInst *out, char *err, size_t errlen);
-/* Parse one line of LLVM assembly text (as the disassembler prints it) into *out. */
+/* Parse one line of LLVM assembly text (as the disassembler prints it) into
+ * *out: gfx9 syntax (sim_parse_text) or that of arch's instruction set. */
 int sim_parse_text(const char *text, SimInst *out, char *err, size_t errlen);
+int sim_parse_text_arch(const SimArch *arch, const char *text, SimInst *out, char *err, size_t errlen);
+/* Release what a decoded record owns (the halves of a VOPD pair), not the record. */
+void sim_inst_release(SimInst *in);
 int sim_lookup_op(const char *base_mnemonic);        /* SIM_OPC_* or 0 */
 extern const char *const sim_op_names[SIM_OPC_COUNT];
 extern const SimHandler sim_op_handlers[SIM_OPC_COUNT];

@@ -6,6 +6,7 @@
  */
 /* messages are cut to their buffers on purpose */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#include <math.h>
 #include <stdio.h>
 #include "sim/sim_int.h"
 
@@ -225,6 +226,23 @@ SAVEEXEC(s_nor_saveexec_b64, ~(a | e))
 SAVEEXEC(s_xnor_saveexec_b64, ~(a ^ e))
 SAVEEXEC(s_andn1_saveexec_b64, ~a & e)
 SAVEEXEC(s_orn1_saveexec_b64, ~a | e)
+/* the wave32 forms (gfx10+): EXEC is exec_lo */
+#define SAVEEXEC32(name, expr) int sim_op_##name(SimWave *w, const SimInst *in) \
+	{ uint32_t a = R32(S0), e = (uint32_t)sim_exec(w), r = (expr); W32(e); sim_set_exec(w, r); w->scc = r != 0; return SIM_NEXT; }
+SAVEEXEC32(s_and_saveexec_b32, a & e)
+SAVEEXEC32(s_or_saveexec_b32, a | e)
+SAVEEXEC32(s_xor_saveexec_b32, a ^ e)
+SAVEEXEC32(s_andn2_saveexec_b32, a & ~e)
+SAVEEXEC32(s_orn2_saveexec_b32, a | ~e)
+SAVEEXEC32(s_nand_saveexec_b32, ~(a & e))
+SAVEEXEC32(s_nor_saveexec_b32, ~(a | e))
+SAVEEXEC32(s_xnor_saveexec_b32, ~(a ^ e))
+SAVEEXEC32(s_andn1_saveexec_b32, ~a & e)
+SAVEEXEC32(s_orn1_saveexec_b32, ~a | e)
+int sim_op_s_andn1_wrexec_b32(SimWave *w, const SimInst *in)
+{ uint32_t r = ~R32(S0) & (uint32_t)sim_exec(w); sim_set_exec(w, r); W32(r); w->scc = r != 0; return SIM_NEXT; }
+int sim_op_s_andn2_wrexec_b32(SimWave *w, const SimInst *in)
+{ uint32_t r = R32(S0) & ~(uint32_t)sim_exec(w); sim_set_exec(w, r); W32(r); w->scc = r != 0; return SIM_NEXT; }
 int sim_op_s_andn1_wrexec_b64(SimWave *w, const SimInst *in)
 { uint64_t r = ~R64(S0) & sim_exec(w); sim_set_exec(w, r); W64(r); w->scc = r != 0; return SIM_NEXT; }
 int sim_op_s_andn2_wrexec_b64(SimWave *w, const SimInst *in)
@@ -254,6 +272,18 @@ int sim_op_s_sched_barrier(SimWave *w, const SimInst *in) { return SIM_NEXT; }
 int sim_op_sched_barrier(SimWave *w, const SimInst *in) { return SIM_NEXT; }
 int sim_op_sched_group_barrier(SimWave *w, const SimInst *in) { return SIM_NEXT; }
 int sim_op_s_barrier(SimWave *w, const SimInst *in) { return w->wg->nwaves > 1 ? SIM_BARRIER : SIM_NEXT; }
+/* GFX12 split barrier: s_barrier_signal -1 (the workgroup barrier) waits here
+ * for every wave, as s_barrier does; the matching s_barrier_wait is then a
+ * no-op. Work placed between signal and wait runs after the release, which
+ * is one order the hardware may also take. Named barriers (other operands)
+ * are not modelled. */
+int sim_op_s_barrier_signal(SimWave *w, const SimInst *in)
+{
+	if (in->nops < 1 || in->o[0].kind != SIM_OPK_CONST || (int32_t)in->o[0].k32 != -1)
+		return sim_fault(w, "s_barrier_signal of a named barrier is not modelled: '%s'", in->text);
+	return sim_op_s_barrier(w, in);
+}
+int sim_op_s_barrier_wait(SimWave *w, const SimInst *in) { return SIM_NEXT; }
 int sim_op_s_sendmsg(SimWave *w, const SimInst *in) { return SIM_NEXT; }
 int sim_op_s_sendmsghalt(SimWave *w, const SimInst *in) { return SIM_NEXT; }
 int sim_op_s_sethalt(SimWave *w, const SimInst *in)
@@ -331,19 +361,140 @@ SLOAD(s_load_dword, 1, 0) SLOAD(s_load_dwordx2, 2, 0) SLOAD(s_load_dwordx4, 4, 0
 SLOAD(s_load_dwordx8, 8, 0) SLOAD(s_load_dwordx16, 16, 0)
 SLOAD(s_buffer_load_dword, 1, 1) SLOAD(s_buffer_load_dwordx2, 2, 1) SLOAD(s_buffer_load_dwordx4, 4, 1)
 SLOAD(s_buffer_load_dwordx8, 8, 1) SLOAD(s_buffer_load_dwordx16, 16, 1)
-static int smem_store(SimWave *w, const SimInst *in, int ndw)
+SLOAD(s_load_dwordx3, 3, 0) SLOAD(s_buffer_load_dwordx3, 3, 1)
+/* GFX12 sub-dword scalar loads s_load_{u8,i8,u16,i16} sdst, sbase, offset: the
+ * byte address is not rounded down; the value is zero- or sign-extended */
+static int smem_load_small(SimWave *w, const SimInst *in, int bytes, int sgn)
+{
+	uint32_t o = in->nops > 2 ? sim_rd32(w, &in->o[2], 0) : 0;
+	if (in->nops > 3) o += sim_rd32(w, &in->o[3], 0);
+	if (in->present & SIM_MOD_OFFSET) o += (uint32_t)in->offset;
+	uint64_t addr = sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o;
+	const uint8_t *p = sim_gptr(w, addr, (uint32_t)bytes, -1, 0);
+	if (!p) return SIM_FAULT;
+	uint32_t v = bytes == 1 ? (sgn ? (uint32_t)(int32_t)(int8_t)p[0] : p[0])
+	                        : (sgn ? (uint32_t)(int32_t)(int16_t)(p[0] | p[1] << 8) : (uint32_t)(p[0] | p[1] << 8));
+	sim_wr(w, &in->o[0], 0, 0, v);
+	return SIM_NEXT;
+}
+int sim_op_s_load_u8(SimWave *w, const SimInst *in) { return smem_load_small(w, in, 1, 0); }
+int sim_op_s_load_i8(SimWave *w, const SimInst *in) { return smem_load_small(w, in, 1, 1); }
+int sim_op_s_load_u16(SimWave *w, const SimInst *in) { return smem_load_small(w, in, 2, 0); }
+int sim_op_s_load_i16(SimWave *w, const SimInst *in) { return smem_load_small(w, in, 2, 1); }
+/* The byte offset of an SMEM access: soffset or immediate operand, plus offset:N. */
+static uint32_t smem_off(SimWave *w, const SimInst *in)
 {
 	uint32_t o = in->nops > 2 ? sim_rd32(w, &in->o[2], 0) : 0;
 	if (in->present & SIM_MOD_OFFSET) o += (uint32_t)in->offset;
-	uint64_t addr = sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o;
-	uint8_t *p = sim_gptr(w, addr & ~3ull, (uint32_t)ndw * 4, -1, 1);
-	if (!p) return SIM_FAULT;
-	for (int i = 0; i < ndw; i++) { uint32_t v = sim_rd(w, &in->o[0], i, 0); memcpy(p + 4 * i, &v, 4); }
+	return o;
+}
+/* A scalar buffer access of n bytes at byte offset o of the resource in
+ * operand 1: the host pointer, or NULL with *dropped = 1 when it is out of
+ * range (num_records; loads read 0, stores and atomics are dropped, as for
+ * s_buffer_load), or NULL with *dropped = 0 after a violation was reported. */
+static uint8_t *sbuf_ptr(SimWave *w, const SimInst *in, uint32_t o, uint32_t n, int *dropped)
+{
+	const SimOperand *base = &in->o[1];
+	uint64_t rb = (sim_rd(w, base, 0, 0) | (uint64_t)(sim_rd(w, base, 1, 0) & 0xffff) << 32);
+	uint32_t stride = (sim_rd(w, base, 1, 0) >> 16) & 0x3fff, nrec = sim_rd(w, base, 2, 0);
+	uint64_t limit = stride ? (uint64_t)nrec * stride : nrec;
+	*dropped = 0;
+	if ((uint64_t)o + n > limit) { *dropped = 1; return NULL; }
+	return sim_gptr(w, rb + o, n, -1, 1);
+}
+/* s_store_dword* sdata, sbase, soffset|imm and s_buffer_store_dword* sdata,
+ * srsrc, ...: the address is dword-aligned (its low two bits are ignored, as
+ * for the loads); buffer stores are range-checked per dword. */
+static int smem_store(SimWave *w, const SimInst *in, int ndw, int buffer)
+{
+	uint32_t o = smem_off(w, in);
+	if (!buffer) {
+		uint64_t addr = sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o;
+		uint8_t *p = sim_gptr(w, addr & ~3ull, (uint32_t)ndw * 4, -1, 1);
+		if (!p) return SIM_FAULT;
+		for (int i = 0; i < ndw; i++) { uint32_t v = sim_rd(w, &in->o[0], i, 0); memcpy(p + 4 * i, &v, 4); }
+		return SIM_NEXT;
+	}
+	o &= ~3u;
+	for (int i = 0; i < ndw; i++) {
+		int dropped;
+		uint8_t *p = sbuf_ptr(w, in, o + 4u * (uint32_t)i, 4, &dropped);
+		if (!p && !dropped) return SIM_FAULT;
+		if (p) { uint32_t v = sim_rd(w, &in->o[0], i, 0); memcpy(p, &v, 4); }
+	}
 	return SIM_NEXT;
 }
-int sim_op_s_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1); }
-int sim_op_s_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2); }
-int sim_op_s_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4); }
+int sim_op_s_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1, 0); }
+int sim_op_s_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2, 0); }
+int sim_op_s_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4, 0); }
+int sim_op_s_buffer_store_dword(SimWave *w, const SimInst *in) { return smem_store(w, in, 1, 1); }
+int sim_op_s_buffer_store_dwordx2(SimWave *w, const SimInst *in) { return smem_store(w, in, 2, 1); }
+int sim_op_s_buffer_store_dwordx4(SimWave *w, const SimInst *in) { return smem_store(w, in, 4, 1); }
+
+/* Scalar atomics (CDNA3 ISA, "Scalar Memory Operations"): s_atomic_OP sdata,
+ * sbase, soffset|imm [offset:N] [glc] and s_buffer_atomic_OP sdata, srsrc, ...
+ * One atomic of 4 bytes (8 for _x2) on the dword-aligned address; the data is
+ * sdata (cmpswap: sdata[0] (or [0:1]) is the new value, the next one or two
+ * registers the compare value). With glc the old value is returned into the
+ * first one (two) registers of sdata. A buffer atomic outside num_records is
+ * dropped and returns 0. */
+static int smem_atomic(SimWave *w, const SimInst *in, int op, int wide, int buffer)
+{
+	const SimOperand *d = &in->o[0];
+	uint32_t o = smem_off(w, in), n = wide ? 8 : 4;
+	uint8_t *p;
+	int dropped = 0;
+	if (buffer) p = sbuf_ptr(w, in, o & ~3u, n, &dropped);
+	else p = sim_gptr(w, (sim_rd64(w, &in->o[1], 0) + (uint64_t)(int64_t)(int32_t)o) & ~3ull, n, -1, 1);
+	if (!p && !dropped) return SIM_FAULT;
+	uint64_t v = wide ? sim_rd64(w, d, 0) : sim_rd32(w, d, 0), c = 0, old = 0;
+	if (op == SIM_A_CMPSWAP) c = wide ? (sim_rd(w, d, 2, 0) | (uint64_t)sim_rd(w, d, 3, 0) << 32) : sim_rd(w, d, 1, 0);
+	if (p) {
+		sim_atomic_lock(w);
+		old = sim_atomic_apply(p, op, wide, v, c);
+		sim_atomic_unlock(w);
+	}
+	if (in->glc) { sim_wr(w, d, 0, 0, (uint32_t)old); if (wide) sim_wr(w, d, 1, 0, (uint32_t)(old >> 32)); }
+	return SIM_NEXT;
+}
+#define SATOM(name, op) \
+	int sim_op_s_atomic_##name(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 0, 0); } \
+	int sim_op_s_atomic_##name##_x2(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 1, 0); } \
+	int sim_op_s_buffer_atomic_##name(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 0, 1); } \
+	int sim_op_s_buffer_atomic_##name##_x2(SimWave *w, const SimInst *in) { return smem_atomic(w, in, op, 1, 1); }
+SATOM(swap, SIM_A_SWAP) SATOM(cmpswap, SIM_A_CMPSWAP) SATOM(add, SIM_A_ADD) SATOM(sub, SIM_A_SUB)
+SATOM(smin, SIM_A_SMIN) SATOM(umin, SIM_A_UMIN) SATOM(smax, SIM_A_SMAX) SATOM(umax, SIM_A_UMAX)
+SATOM(and, SIM_A_AND) SATOM(or, SIM_A_OR) SATOM(xor, SIM_A_XOR) SATOM(inc, SIM_A_INC) SATOM(dec, SIM_A_DEC)
+
+/* ---- GFX12 SOP2: 64-bit adds and multiply (SCC unchanged), SALU float ---- */
+SOP2_64(s_add_nc_u64, a + b, KEEP)
+SOP2_64(s_sub_nc_u64, a - b, KEEP)
+SOP2_64(s_mul_u64, a * b, KEEP)
+/* f32 operands: the 32-bit values as floats (round to nearest even, IEEE) */
+#define SF2(name, expr) int sim_op_##name(SimWave *w, const SimInst *in) \
+	{ float a = sim_f32(R32(S0)), b = sim_f32(R32(S1)); W32(sim_u32(expr)); return SIM_NEXT; }
+SF2(s_add_f32, a + b)
+SF2(s_sub_f32, a - b)
+SF2(s_mul_f32, a * b)
+SF2(s_max_num_f32, b != b ? a : a != a ? b : (a > b || (a == b && !signbit(a)) ? a : b))
+SF2(s_min_num_f32, b != b ? a : a != a ? b : (a < b || (a == b && signbit(a)) ? a : b))
+int sim_op_s_fmac_f32(SimWave *w, const SimInst *in)
+{ W32(sim_u32(fmaf(sim_f32(R32(S0)), sim_f32(R32(S1)), sim_f32(R32(D))))); return SIM_NEXT; }
+int sim_op_s_cvt_f32_i32(SimWave *w, const SimInst *in) { W32(sim_u32((float)(int32_t)R32(S0))); return SIM_NEXT; }
+int sim_op_s_cvt_f32_u32(SimWave *w, const SimInst *in) { W32(sim_u32((float)R32(S0))); return SIM_NEXT; }
+/* f32 to integer: truncate toward zero, saturate, NaN gives 0 (as v_cvt_*_f32) */
+int sim_op_s_cvt_u32_f32(SimWave *w, const SimInst *in)
+{ float a = sim_f32(R32(S0)); W32(a != a || a <= 0 ? 0u : a >= 4294967296.0f ? 0xffffffffu : (uint32_t)a); return SIM_NEXT; }
+int sim_op_s_cvt_i32_f32(SimWave *w, const SimInst *in)
+{ float a = sim_f32(R32(S0)); W32(a != a ? 0 : a >= 2147483648.0f ? 0x7fffffff : a <= -2147483648.0f ? 0x80000000u : (uint32_t)(int32_t)a); return SIM_NEXT; }
+#define SF1(name, expr) int sim_op_##name(SimWave *w, const SimInst *in) { float a = sim_f32(R32(S0)); W32(sim_u32(expr)); return SIM_NEXT; }
+SF1(s_ceil_f32, ceilf(a)) SF1(s_floor_f32, floorf(a)) SF1(s_trunc_f32, truncf(a)) SF1(s_rndne_f32, rintf(a))
+/* s_cmp_<cond>_f32 ssrc0, ssrc1: SCC = the comparison (ordered unless n-prefixed or u) */
+#define SCMPF(cond, expr) int sim_op_s_cmp_##cond##_f32(SimWave *w, const SimInst *in) \
+	{ float a = sim_f32(R32(&in->o[0])), b = sim_f32(R32(&in->o[1])); w->scc = (expr) ? 1 : 0; return SIM_NEXT; }
+SCMPF(lt, a < b) SCMPF(eq, a == b) SCMPF(le, a <= b) SCMPF(gt, a > b) SCMPF(lg, a < b || a > b) SCMPF(ge, a >= b)
+SCMPF(o, a == a && b == b) SCMPF(u, a != a || b != b) SCMPF(nge, !(a >= b)) SCMPF(nlg, !(a < b || a > b))
+SCMPF(ngt, !(a > b)) SCMPF(nle, !(a <= b)) SCMPF(neq, !(a == b)) SCMPF(nlt, !(a < b))
 
 /* ---- more SOP1/SOPK ---- */
 int sim_op_s_flbit_i32_i64(SimWave *w, const SimInst *in)

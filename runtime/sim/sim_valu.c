@@ -831,3 +831,53 @@ static uint32_t lerp_u8(uint32_t a, uint32_t b, uint32_t c)
 { uint32_t r = 0; for (int i = 0; i < 32; i += 8) r |= ((((a >> i) & 0xff) + ((b >> i) & 0xff) + ((c >> i) & 1)) >> 1) << i; return r; }
 VI3(v_lerp_u8, lerp_u8(a, b, c))
 VI3(v_sad_hi_u8, (sad_u8(a, b) << 16) + c)
+
+/* ---- GFX12 (gfx1201): VALU semantics the gfx9 set does not have ---- */
+VF2(v_minimum_f32, ieee_minimum(a, b))
+VF2(v_maximum_f32, ieee_maximum(a, b))
+
+/* v_permlane16_b32 / v_permlanex16_b32 vdst, src0, s1, s2 [op_sel:[FI,BC]]
+ * (RDNA4 ISA): lane l of each row of 16 reads src0 from lane sel(l%16) of its
+ * own row (permlane16) or of the other row of its 32-lane half (permlanex16);
+ * sel is the 4-bit field l%16 of the 64-bit value s2:s1. A source lane that is
+ * inactive is read anyway with FI; otherwise the lane gets 0 with BC and
+ * keeps vdst without it. */
+static int permlane16(SimWave *w, const SimInst *in, int cross)
+{
+	uint64_t sel = sim_rd32(w, O(2), 0) | (uint64_t)sim_rd32(w, O(3), 0) << 32;
+	int fi = in->op_sel & 1, bc = (in->op_sel >> 1) & 1;
+	uint64_t e = sim_exec(w);
+	uint32_t tmp[SIM_LANES];
+	for (int l = 0; l < w->lanes; l++) tmp[l] = w->v[in->o[1].reg][l];
+	LANES(l) {
+		int row = (l >> 4) ^ (cross ? 1 : 0);
+		int s = row * 16 + (int)((sel >> (4 * (l & 15))) & 15);
+		if (s >= w->lanes) s &= w->lanes - 1;
+		if (fi || ((e >> s) & 1)) w->v[in->o[0].reg][l] = in->o[1].kind == SIM_OPK_VGPR ? tmp[s] : sim_rd32(w, O(1), s);
+		else if (bc) w->v[in->o[0].reg][l] = 0;
+	}
+	return SIM_NEXT;
+}
+int sim_op_v_permlane16_b32(SimWave *w, const SimInst *in) { return permlane16(w, in, 0); }
+int sim_op_v_permlanex16_b32(SimWave *w, const SimInst *in) { return permlane16(w, in, 1); }
+
+/* VOPD "v_dual_X vdstX, ... :: v_dual_Y vdstY, ...": both halves read their
+ * sources before either writes (X writes a staging row first, copied to
+ * vdstX after Y ran). The halves are ordinary VOP2-style records. */
+int sim_op_v_dual(SimWave *w, const SimInst *in)
+{
+	const SimInst *x = in->vopd[0], *y = in->vopd[1];
+	if (!x || !y) return sim_fault(w, "malformed VOPD record '%s'", in->text);
+	SimInst xs = *x;
+	const unsigned tmp = SIM_NVREG + 6;
+	unsigned dst = x->o[0].reg;
+	memcpy(w->v[tmp], w->v[dst], sizeof w->v[tmp]);    /* fmac reads its destination */
+	for (int i = 0; i < xs.nops; i++)
+		if (xs.o[i].kind == SIM_OPK_VGPR && xs.o[i].reg == dst && i == 0) xs.o[i].reg = (uint16_t)tmp;
+	int r = sim_op_handlers[xs.op](w, &xs);
+	if (r != SIM_NEXT) return r;
+	r = sim_op_handlers[y->op](w, y);
+	if (r != SIM_NEXT) return r;
+	LANES(l) w->v[dst][l] = w->v[tmp][l];
+	return SIM_NEXT;
+}

@@ -129,46 +129,43 @@ FGS_LOADS(scratch, SP_SCRATCH)
 FGS_LOADS(flat, SP_FLAT)
 
 /* ---- atomics (shared by global/flat/buffer/DS) ---- */
-enum { A_SWAP, A_CMPSWAP, A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
-       A_ADD_F32, A_PK_ADD_F16, A_PK_ADD_BF16, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_RSUB, A_MIN_F32, A_MAX_F32, A_MSKOR };
-
-/* Apply op to the memory word at p (4 or 8 bytes); returns the old value. */
-static uint64_t atomic_apply(uint8_t *p, int op, int wide, uint64_t v, uint64_t c)
+/* The operations are SIM_A_* (sim_int.h); the scalar atomics (sim_salu.c) use this too. */
+uint64_t sim_atomic_apply(uint8_t *p, int op, int wide, uint64_t v, uint64_t c)
 {
 	uint64_t old = 0, r;
 	memcpy(&old, p, wide ? 8 : 4);
 	uint64_t mask = wide ? ~0ull : 0xffffffffull;
 	int64_t so = wide ? (int64_t)old : (int32_t)old, sv = wide ? (int64_t)v : (int32_t)v;
 	switch (op) {
-	case A_SWAP: r = v; break;
-	case A_CMPSWAP: r = old == (c & mask) ? v : old; break;   /* v = new data, c = compare */
-	case A_ADD: r = old + v; break;
-	case A_SUB: r = old - v; break;
-	case A_RSUB: r = v - old; break;
-	case A_SMIN: r = so < sv ? old : v; break;
-	case A_UMIN: r = old < (v & mask) ? old : v; break;
-	case A_SMAX: r = so > sv ? old : v; break;
-	case A_UMAX: r = old > (v & mask) ? old : v; break;
-	case A_AND: r = old & v; break;
-	case A_OR: r = old | v; break;
-	case A_XOR: r = old ^ v; break;
-	case A_MSKOR: r = (old & ~v) | c; break;
-	case A_INC: r = (old & mask) >= (v & mask) ? 0 : old + 1; break;
-	case A_DEC: r = ((old & mask) == 0 || (old & mask) > (v & mask)) ? v : old - 1; break;
-	case A_ADD_F32: r = sim_u32(sim_f32((uint32_t)old) + sim_f32((uint32_t)v)); break;
-	case A_MIN_F32: { float a = sim_f32((uint32_t)old), b = sim_f32((uint32_t)v); r = sim_u32(b != b ? a : a != a ? b : fminf(a, b)); break; }
-	case A_MAX_F32: { float a = sim_f32((uint32_t)old), b = sim_f32((uint32_t)v); r = sim_u32(b != b ? a : a != a ? b : fmaxf(a, b)); break; }
-	case A_PK_ADD_F16:
+	case SIM_A_SWAP: r = v; break;
+	case SIM_A_CMPSWAP: r = old == (c & mask) ? v : old; break;   /* v = new data, c = compare */
+	case SIM_A_ADD: r = old + v; break;
+	case SIM_A_SUB: r = old - v; break;
+	case SIM_A_RSUB: r = v - old; break;
+	case SIM_A_SMIN: r = so < sv ? old : v; break;
+	case SIM_A_UMIN: r = old < (v & mask) ? old : v; break;
+	case SIM_A_SMAX: r = so > sv ? old : v; break;
+	case SIM_A_UMAX: r = old > (v & mask) ? old : v; break;
+	case SIM_A_AND: r = old & v; break;
+	case SIM_A_OR: r = old | v; break;
+	case SIM_A_XOR: r = old ^ v; break;
+	case SIM_A_MSKOR: r = (old & ~v) | c; break;
+	case SIM_A_INC: r = (old & mask) >= (v & mask) ? 0 : old + 1; break;
+	case SIM_A_DEC: r = ((old & mask) == 0 || (old & mask) > (v & mask)) ? v : old - 1; break;
+	case SIM_A_ADD_F32: r = sim_u32(sim_f32((uint32_t)old) + sim_f32((uint32_t)v)); break;
+	case SIM_A_MIN_F32: { float a = sim_f32((uint32_t)old), b = sim_f32((uint32_t)v); r = sim_u32(b != b ? a : a != a ? b : fminf(a, b)); break; }
+	case SIM_A_MAX_F32: { float a = sim_f32((uint32_t)old), b = sim_f32((uint32_t)v); r = sim_u32(b != b ? a : a != a ? b : fmaxf(a, b)); break; }
+	case SIM_A_PK_ADD_F16:
 		r = sim_f32_to_f16(sim_f16_to_f32((uint16_t)old) + sim_f16_to_f32((uint16_t)v)) |
 		    (uint32_t)sim_f32_to_f16(sim_f16_to_f32((uint16_t)(old >> 16)) + sim_f16_to_f32((uint16_t)(v >> 16))) << 16;
 		break;
-	case A_PK_ADD_BF16:
+	case SIM_A_PK_ADD_BF16:
 		r = sim_f32_to_bf16(sim_bf16_to_f32((uint16_t)old) + sim_bf16_to_f32((uint16_t)v)) |
 		    (uint32_t)sim_f32_to_bf16(sim_bf16_to_f32((uint16_t)(old >> 16)) + sim_bf16_to_f32((uint16_t)(v >> 16))) << 16;
 		break;
-	case A_ADD_F64: r = sim_u64(sim_f64(old) + sim_f64(v)); break;
-	case A_MIN_F64: r = sim_u64(fmin(sim_f64(old), sim_f64(v))); break;
-	case A_MAX_F64: r = sim_u64(fmax(sim_f64(old), sim_f64(v))); break;
+	case SIM_A_ADD_F64: r = sim_u64(sim_f64(old) + sim_f64(v)); break;
+	case SIM_A_MIN_F64: r = sim_u64(fmin(sim_f64(old), sim_f64(v))); break;
+	case SIM_A_MAX_F64: r = sim_u64(fmax(sim_f64(old), sim_f64(v))); break;
 	default: r = old; break;
 	}
 	memcpy(p, &r, wide ? 8 : 4);
@@ -187,48 +184,53 @@ static int mem_atomic(SimWave *w, const SimInst *in, int sp, int op, int wide)
 		uint8_t *p = lane_ptr(w, sp, a, n, l, 1);
 		if (!p) { sim_atomic_unlock(w); return SIM_FAULT; }
 		uint64_t v = wide ? sim_rd64(w, O(di), l) : sim_rd32(w, O(di), l), c = 0;
-		if (op == A_CMPSWAP) c = wide ? (sim_rd(w, O(di), 2, l) | (uint64_t)sim_rd(w, O(di), 3, l) << 32) : sim_rd(w, O(di), 1, l);
-		uint64_t old = atomic_apply(p, op, wide, v, c);
+		if (op == SIM_A_CMPSWAP) c = wide ? (sim_rd(w, O(di), 2, l) | (uint64_t)sim_rd(w, O(di), 3, l) << 32) : sim_rd(w, O(di), 1, l);
+		uint64_t old = sim_atomic_apply(p, op, wide, v, c);
 		if (ret) { if (wide) sim_wr64(w, O(0), l, old); else sim_wr(w, O(0), 0, l, (uint32_t)old); }
 	}
 	sim_atomic_unlock(w);
 	return SIM_NEXT;
 }
 #define ATOMS(pfx, sp) \
-	int sim_op_##pfx##_atomic_swap(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SWAP, 0); } \
-	int sim_op_##pfx##_atomic_cmpswap(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_CMPSWAP, 0); } \
-	int sim_op_##pfx##_atomic_add(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_ADD, 0); } \
-	int sim_op_##pfx##_atomic_sub(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SUB, 0); } \
-	int sim_op_##pfx##_atomic_smin(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SMIN, 0); } \
-	int sim_op_##pfx##_atomic_umin(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_UMIN, 0); } \
-	int sim_op_##pfx##_atomic_smax(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SMAX, 0); } \
-	int sim_op_##pfx##_atomic_umax(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_UMAX, 0); } \
-	int sim_op_##pfx##_atomic_and(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_AND, 0); } \
-	int sim_op_##pfx##_atomic_or(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_OR, 0); } \
-	int sim_op_##pfx##_atomic_xor(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_XOR, 0); } \
-	int sim_op_##pfx##_atomic_inc(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_INC, 0); } \
-	int sim_op_##pfx##_atomic_dec(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_DEC, 0); } \
-	int sim_op_##pfx##_atomic_add_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_ADD_F32, 0); } \
-	int sim_op_##pfx##_atomic_pk_add_f16(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_PK_ADD_F16, 0); } \
-	int sim_op_##pfx##_atomic_pk_add_bf16(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_PK_ADD_BF16, 0); } \
-	int sim_op_##pfx##_atomic_add_f64(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_ADD_F64, 1); } \
-	int sim_op_##pfx##_atomic_min_f64(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_MIN_F64, 1); } \
-	int sim_op_##pfx##_atomic_max_f64(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_MAX_F64, 1); } \
-	int sim_op_##pfx##_atomic_swap_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SWAP, 1); } \
-	int sim_op_##pfx##_atomic_cmpswap_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_CMPSWAP, 1); } \
-	int sim_op_##pfx##_atomic_add_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_ADD, 1); } \
-	int sim_op_##pfx##_atomic_sub_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SUB, 1); } \
-	int sim_op_##pfx##_atomic_smin_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SMIN, 1); } \
-	int sim_op_##pfx##_atomic_umin_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_UMIN, 1); } \
-	int sim_op_##pfx##_atomic_smax_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_SMAX, 1); } \
-	int sim_op_##pfx##_atomic_umax_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_UMAX, 1); } \
-	int sim_op_##pfx##_atomic_and_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_AND, 1); } \
-	int sim_op_##pfx##_atomic_or_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_OR, 1); } \
-	int sim_op_##pfx##_atomic_xor_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_XOR, 1); } \
-	int sim_op_##pfx##_atomic_inc_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_INC, 1); } \
-	int sim_op_##pfx##_atomic_dec_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, A_DEC, 1); }
+	int sim_op_##pfx##_atomic_swap(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SWAP, 0); } \
+	int sim_op_##pfx##_atomic_cmpswap(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_CMPSWAP, 0); } \
+	int sim_op_##pfx##_atomic_add(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_ADD, 0); } \
+	int sim_op_##pfx##_atomic_sub(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SUB, 0); } \
+	int sim_op_##pfx##_atomic_smin(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SMIN, 0); } \
+	int sim_op_##pfx##_atomic_umin(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_UMIN, 0); } \
+	int sim_op_##pfx##_atomic_smax(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SMAX, 0); } \
+	int sim_op_##pfx##_atomic_umax(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_UMAX, 0); } \
+	int sim_op_##pfx##_atomic_and(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_AND, 0); } \
+	int sim_op_##pfx##_atomic_or(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_OR, 0); } \
+	int sim_op_##pfx##_atomic_xor(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_XOR, 0); } \
+	int sim_op_##pfx##_atomic_inc(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_INC, 0); } \
+	int sim_op_##pfx##_atomic_dec(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_DEC, 0); } \
+	int sim_op_##pfx##_atomic_add_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_ADD_F32, 0); } \
+	int sim_op_##pfx##_atomic_pk_add_f16(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_PK_ADD_F16, 0); } \
+	int sim_op_##pfx##_atomic_pk_add_bf16(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_PK_ADD_BF16, 0); } \
+	int sim_op_##pfx##_atomic_add_f64(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_ADD_F64, 1); } \
+	int sim_op_##pfx##_atomic_min_f64(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_MIN_F64, 1); } \
+	int sim_op_##pfx##_atomic_max_f64(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_MAX_F64, 1); } \
+	int sim_op_##pfx##_atomic_swap_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SWAP, 1); } \
+	int sim_op_##pfx##_atomic_cmpswap_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_CMPSWAP, 1); } \
+	int sim_op_##pfx##_atomic_add_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_ADD, 1); } \
+	int sim_op_##pfx##_atomic_sub_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SUB, 1); } \
+	int sim_op_##pfx##_atomic_smin_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SMIN, 1); } \
+	int sim_op_##pfx##_atomic_umin_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_UMIN, 1); } \
+	int sim_op_##pfx##_atomic_smax_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_SMAX, 1); } \
+	int sim_op_##pfx##_atomic_umax_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_UMAX, 1); } \
+	int sim_op_##pfx##_atomic_and_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_AND, 1); } \
+	int sim_op_##pfx##_atomic_or_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_OR, 1); } \
+	int sim_op_##pfx##_atomic_xor_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_XOR, 1); } \
+	int sim_op_##pfx##_atomic_inc_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_INC, 1); } \
+	int sim_op_##pfx##_atomic_dec_x2(SimWave *w, const SimInst *in) { return mem_atomic(w, in, sp, SIM_A_DEC, 1); }
 ATOMS(global, SP_GLOBAL)
 ATOMS(flat, SP_FLAT)
+/* GFX12 f32 min/max atomics (global_atomic_min_num_f32 ...) */
+int sim_op_global_atomic_min_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_GLOBAL, SIM_A_MIN_F32, 0); }
+int sim_op_global_atomic_max_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_GLOBAL, SIM_A_MAX_F32, 0); }
+int sim_op_flat_atomic_min_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_FLAT, SIM_A_MIN_F32, 0); }
+int sim_op_flat_atomic_max_num_f32(SimWave *w, const SimInst *in) { return mem_atomic(w, in, SP_FLAT, SIM_A_MAX_F32, 0); }
 
 /* global_load_lds_*: each lane's data lands at M0 + offset + lane*stride in LDS */
 static int global_load_lds(SimWave *w, const SimInst *in, uint32_t n, uint32_t stride, int sgn)
@@ -365,8 +367,8 @@ static int buf_atomic(SimWave *w, const SimInst *in, int op, int wide)
 			uint8_t *p = sim_gptr(w, r.base + off, n, l, 1);
 			if (!p) { sim_atomic_unlock(w); return SIM_FAULT; }
 			uint64_t v = wide ? sim_rd64(w, O(0), l) : sim_rd32(w, O(0), l), c = 0;
-			if (op == A_CMPSWAP) c = wide ? (sim_rd(w, O(0), 2, l) | (uint64_t)sim_rd(w, O(0), 3, l) << 32) : sim_rd(w, O(0), 1, l);
-			old = atomic_apply(p, op, wide, v, c);
+			if (op == SIM_A_CMPSWAP) c = wide ? (sim_rd(w, O(0), 2, l) | (uint64_t)sim_rd(w, O(0), 3, l) << 32) : sim_rd(w, O(0), 1, l);
+			old = sim_atomic_apply(p, op, wide, v, c);
 		}
 		if (ret) { if (wide) sim_wr64(w, O(0), l, old); else sim_wr(w, O(0), 0, l, (uint32_t)old); }
 	}
@@ -398,14 +400,14 @@ static int buf_atomic(SimWave *w, const SimInst *in, int op, int wide)
 	int sim_op_buffer_store_dwordx4(SimWave *w, const SimInst *in) { return buf_store(w, in, 16, 0); }
 BUFOPS
 #define BATOM(name, op, wide) int sim_op_buffer_atomic_##name(SimWave *w, const SimInst *in) { return buf_atomic(w, in, op, wide); }
-BATOM(swap, A_SWAP, 0) BATOM(cmpswap, A_CMPSWAP, 0) BATOM(add, A_ADD, 0) BATOM(sub, A_SUB, 0)
-BATOM(smin, A_SMIN, 0) BATOM(umin, A_UMIN, 0) BATOM(smax, A_SMAX, 0) BATOM(umax, A_UMAX, 0)
-BATOM(and, A_AND, 0) BATOM(or, A_OR, 0) BATOM(xor, A_XOR, 0) BATOM(inc, A_INC, 0) BATOM(dec, A_DEC, 0)
-BATOM(add_f32, A_ADD_F32, 0) BATOM(pk_add_f16, A_PK_ADD_F16, 0) BATOM(pk_add_bf16, A_PK_ADD_BF16, 0)
-BATOM(add_f64, A_ADD_F64, 1) BATOM(min_f64, A_MIN_F64, 1) BATOM(max_f64, A_MAX_F64, 1)
-BATOM(swap_x2, A_SWAP, 1) BATOM(cmpswap_x2, A_CMPSWAP, 1) BATOM(add_x2, A_ADD, 1) BATOM(sub_x2, A_SUB, 1)
-BATOM(smin_x2, A_SMIN, 1) BATOM(umin_x2, A_UMIN, 1) BATOM(smax_x2, A_SMAX, 1) BATOM(umax_x2, A_UMAX, 1)
-BATOM(and_x2, A_AND, 1) BATOM(or_x2, A_OR, 1) BATOM(xor_x2, A_XOR, 1) BATOM(inc_x2, A_INC, 1) BATOM(dec_x2, A_DEC, 1)
+BATOM(swap, SIM_A_SWAP, 0) BATOM(cmpswap, SIM_A_CMPSWAP, 0) BATOM(add, SIM_A_ADD, 0) BATOM(sub, SIM_A_SUB, 0)
+BATOM(smin, SIM_A_SMIN, 0) BATOM(umin, SIM_A_UMIN, 0) BATOM(smax, SIM_A_SMAX, 0) BATOM(umax, SIM_A_UMAX, 0)
+BATOM(and, SIM_A_AND, 0) BATOM(or, SIM_A_OR, 0) BATOM(xor, SIM_A_XOR, 0) BATOM(inc, SIM_A_INC, 0) BATOM(dec, SIM_A_DEC, 0)
+BATOM(add_f32, SIM_A_ADD_F32, 0) BATOM(pk_add_f16, SIM_A_PK_ADD_F16, 0) BATOM(pk_add_bf16, SIM_A_PK_ADD_BF16, 0)
+BATOM(add_f64, SIM_A_ADD_F64, 1) BATOM(min_f64, SIM_A_MIN_F64, 1) BATOM(max_f64, SIM_A_MAX_F64, 1)
+BATOM(swap_x2, SIM_A_SWAP, 1) BATOM(cmpswap_x2, SIM_A_CMPSWAP, 1) BATOM(add_x2, SIM_A_ADD, 1) BATOM(sub_x2, SIM_A_SUB, 1)
+BATOM(smin_x2, SIM_A_SMIN, 1) BATOM(umin_x2, SIM_A_UMIN, 1) BATOM(smax_x2, SIM_A_SMAX, 1) BATOM(umax_x2, SIM_A_UMAX, 1)
+BATOM(and_x2, SIM_A_AND, 1) BATOM(or_x2, SIM_A_OR, 1) BATOM(xor_x2, SIM_A_XOR, 1) BATOM(inc_x2, SIM_A_INC, 1) BATOM(dec_x2, SIM_A_DEC, 1)
 
 /* ---- DS ---- */
 static inline uint32_t ds_addr(SimWave *w, const SimInst *in, int ai, int l) { return sim_rd32(w, O(ai), l) + (uint32_t)in->offset; }
@@ -501,34 +503,47 @@ static int ds_atomic(SimWave *w, const SimInst *in, int op, int wide, int ret)
 		uint8_t *p = sim_lptr(w, ds_addr(w, in, ai, l), n, l, 2);
 		if (!p) return SIM_FAULT;
 		uint64_t v = wide ? sim_rd64(w, O(di), l) : sim_rd32(w, O(di), l), c = 0;
-		if (op == A_CMPSWAP) { c = v; v = wide ? sim_rd64(w, O(di + 1), l) : sim_rd32(w, O(di + 1), l); }
-		if (op == A_MSKOR) c = wide ? sim_rd64(w, O(di + 1), l) : sim_rd32(w, O(di + 1), l);
-		uint64_t old = atomic_apply(p, op, wide, v, c);
+		if (op == SIM_A_CMPSWAP) { c = v; v = wide ? sim_rd64(w, O(di + 1), l) : sim_rd32(w, O(di + 1), l); }
+		if (op == SIM_A_MSKOR) c = wide ? sim_rd64(w, O(di + 1), l) : sim_rd32(w, O(di + 1), l);
+		uint64_t old = sim_atomic_apply(p, op, wide, v, c);
 		if (ret) { if (wide) sim_wr64(w, O(0), l, old); else sim_wr(w, O(0), 0, l, (uint32_t)old); }
 	}
 	return SIM_NEXT;
 }
+/* GFX11+ ds_cmpstore_b32 vaddr, data, cmp (RDNA4 ISA: the new value first,
+ * then the compare value; gfx9's ds_cmpst has them the other way round) */
+static int ds_cmpstore(SimWave *w, const SimInst *in, int wide, int ret)
+{
+	SimInst t = *in;
+	int di = ret ? 2 : 1;
+	SimOperand o = t.o[di]; t.o[di] = t.o[di + 1]; t.o[di + 1] = o;
+	return ds_atomic(w, &t, SIM_A_CMPSWAP, wide, ret);
+}
+int sim_op_ds_cmpstore_b32(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 0, 0); }
+int sim_op_ds_cmpstore_rtn_b32(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 0, 1); }
+int sim_op_ds_cmpstore_b64(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 1, 0); }
+int sim_op_ds_cmpstore_rtn_b64(SimWave *w, const SimInst *in) { return ds_cmpstore(w, in, 1, 1); }
 #define DSA(name, op, wide) \
 	int sim_op_ds_##name(SimWave *w, const SimInst *in) { return ds_atomic(w, in, op, wide, 0); }
 #define DSAR(name, rname, op, wide) DSA(name, op, wide) \
 	int sim_op_ds_##rname(SimWave *w, const SimInst *in) { return ds_atomic(w, in, op, wide, 1); }
-DSAR(add_u32, add_rtn_u32, A_ADD, 0) DSAR(sub_u32, sub_rtn_u32, A_SUB, 0) DSAR(rsub_u32, rsub_rtn_u32, A_RSUB, 0)
-DSAR(inc_u32, inc_rtn_u32, A_INC, 0) DSAR(dec_u32, dec_rtn_u32, A_DEC, 0)
-DSAR(min_i32, min_rtn_i32, A_SMIN, 0) DSAR(max_i32, max_rtn_i32, A_SMAX, 0)
-DSAR(min_u32, min_rtn_u32, A_UMIN, 0) DSAR(max_u32, max_rtn_u32, A_UMAX, 0)
-DSAR(and_b32, and_rtn_b32, A_AND, 0) DSAR(or_b32, or_rtn_b32, A_OR, 0) DSAR(xor_b32, xor_rtn_b32, A_XOR, 0)
-DSAR(mskor_b32, mskor_rtn_b32, A_MSKOR, 0) DSAR(cmpst_b32, cmpst_rtn_b32, A_CMPSWAP, 0)
-DSAR(add_f32, add_rtn_f32, A_ADD_F32, 0) DSAR(min_f32, min_rtn_f32, A_MIN_F32, 0) DSAR(max_f32, max_rtn_f32, A_MAX_F32, 0)
-DSAR(pk_add_f16, pk_add_rtn_f16, A_PK_ADD_F16, 0) DSAR(pk_add_bf16, pk_add_rtn_bf16, A_PK_ADD_BF16, 0)
-DSAR(add_u64, add_rtn_u64, A_ADD, 1) DSAR(sub_u64, sub_rtn_u64, A_SUB, 1) DSAR(rsub_u64, rsub_rtn_u64, A_RSUB, 1)
-DSAR(inc_u64, inc_rtn_u64, A_INC, 1) DSAR(dec_u64, dec_rtn_u64, A_DEC, 1)
-DSAR(min_i64, min_rtn_i64, A_SMIN, 1) DSAR(max_i64, max_rtn_i64, A_SMAX, 1)
-DSAR(min_u64, min_rtn_u64, A_UMIN, 1) DSAR(max_u64, max_rtn_u64, A_UMAX, 1)
-DSAR(and_b64, and_rtn_b64, A_AND, 1) DSAR(or_b64, or_rtn_b64, A_OR, 1) DSAR(xor_b64, xor_rtn_b64, A_XOR, 1)
-DSAR(cmpst_b64, cmpst_rtn_b64, A_CMPSWAP, 1) DSAR(add_f64, add_rtn_f64, A_ADD_F64, 1)
-DSAR(min_f64, min_rtn_f64, A_MIN_F64, 1) DSAR(max_f64, max_rtn_f64, A_MAX_F64, 1)
-int sim_op_ds_wrxchg_rtn_b32(SimWave *w, const SimInst *in) { return ds_atomic(w, in, A_SWAP, 0, 1); }
-int sim_op_ds_wrxchg_rtn_b64(SimWave *w, const SimInst *in) { return ds_atomic(w, in, A_SWAP, 1, 1); }
+DSAR(add_u32, add_rtn_u32, SIM_A_ADD, 0) DSAR(sub_u32, sub_rtn_u32, SIM_A_SUB, 0) DSAR(rsub_u32, rsub_rtn_u32, SIM_A_RSUB, 0)
+DSAR(inc_u32, inc_rtn_u32, SIM_A_INC, 0) DSAR(dec_u32, dec_rtn_u32, SIM_A_DEC, 0)
+DSAR(min_i32, min_rtn_i32, SIM_A_SMIN, 0) DSAR(max_i32, max_rtn_i32, SIM_A_SMAX, 0)
+DSAR(min_u32, min_rtn_u32, SIM_A_UMIN, 0) DSAR(max_u32, max_rtn_u32, SIM_A_UMAX, 0)
+DSAR(and_b32, and_rtn_b32, SIM_A_AND, 0) DSAR(or_b32, or_rtn_b32, SIM_A_OR, 0) DSAR(xor_b32, xor_rtn_b32, SIM_A_XOR, 0)
+DSAR(mskor_b32, mskor_rtn_b32, SIM_A_MSKOR, 0) DSAR(cmpst_b32, cmpst_rtn_b32, SIM_A_CMPSWAP, 0)
+DSAR(add_f32, add_rtn_f32, SIM_A_ADD_F32, 0) DSAR(min_f32, min_rtn_f32, SIM_A_MIN_F32, 0) DSAR(max_f32, max_rtn_f32, SIM_A_MAX_F32, 0)
+DSAR(pk_add_f16, pk_add_rtn_f16, SIM_A_PK_ADD_F16, 0) DSAR(pk_add_bf16, pk_add_rtn_bf16, SIM_A_PK_ADD_BF16, 0)
+DSAR(add_u64, add_rtn_u64, SIM_A_ADD, 1) DSAR(sub_u64, sub_rtn_u64, SIM_A_SUB, 1) DSAR(rsub_u64, rsub_rtn_u64, SIM_A_RSUB, 1)
+DSAR(inc_u64, inc_rtn_u64, SIM_A_INC, 1) DSAR(dec_u64, dec_rtn_u64, SIM_A_DEC, 1)
+DSAR(min_i64, min_rtn_i64, SIM_A_SMIN, 1) DSAR(max_i64, max_rtn_i64, SIM_A_SMAX, 1)
+DSAR(min_u64, min_rtn_u64, SIM_A_UMIN, 1) DSAR(max_u64, max_rtn_u64, SIM_A_UMAX, 1)
+DSAR(and_b64, and_rtn_b64, SIM_A_AND, 1) DSAR(or_b64, or_rtn_b64, SIM_A_OR, 1) DSAR(xor_b64, xor_rtn_b64, SIM_A_XOR, 1)
+DSAR(cmpst_b64, cmpst_rtn_b64, SIM_A_CMPSWAP, 1) DSAR(add_f64, add_rtn_f64, SIM_A_ADD_F64, 1)
+DSAR(min_f64, min_rtn_f64, SIM_A_MIN_F64, 1) DSAR(max_f64, max_rtn_f64, SIM_A_MAX_F64, 1)
+int sim_op_ds_wrxchg_rtn_b32(SimWave *w, const SimInst *in) { return ds_atomic(w, in, SIM_A_SWAP, 0, 1); }
+int sim_op_ds_wrxchg_rtn_b64(SimWave *w, const SimInst *in) { return ds_atomic(w, in, SIM_A_SWAP, 1, 1); }
 
 /* cross-lane through the LDS crossbar (no LDS memory is touched) */
 int sim_op_ds_bpermute_b32(SimWave *w, const SimInst *in)

@@ -137,6 +137,7 @@ static int list_mnemonics(const char *path)
 	size_t text_size = 0;
 	CoObject sec;
 	memset(&sec, 0, sizeof sec);
+	memcpy(sec.processor, co->processor, sizeof sec.processor);   /* disassemble as the code object's arch */
 	if (!co_find_section(elf, esz, ".text", &text_sec, &text_size)) { sec.image = (uint8_t *)text_sec; sec.image_size = text_size; }
 	for (int k = 0; k < (sec.image ? 1 : co->nkernels) && names; k++) {
 		const CoObject *src = sec.image ? &sec : co;
@@ -180,7 +181,7 @@ int main(int argc, char **argv)
 	const char *path = NULL, *kname = NULL;
 	uint32_t grid[3] = { 0, 0, 0 }, block[3] = { 0, 0, 0 };
 	int have_grid = 0, have_block = 0, raw = 0, stats = 0;
-	SimConfig cfg = { 0, 0, 0 };
+	SimConfig cfg = { 0, 0, 0, NULL };
 	Arg *args = calloc((size_t)argc, sizeof *args);
 	int nargs = 0, rc = 1;
 	char err[1024];

@@ -72,6 +72,28 @@ awk '/^(PASS|FAIL): gemm / {
 	{ other = other "\n    " $0 }
 	END { if (other != "" && !seen) printf "FAIL: gemm/harness%s\n", other }' "$TMP/out"
 if [ "$rc" != 0 ] && ! grep -q '^FAIL: ' "$TMP/out"; then fail gemm/harness "exit status $rc" "$(tail -n 20 "$TMP/out")"; fi
+# the gfx1201 WMMA kernel (wave32) on a sim:gfx1201 device: several tiles
+# along M and N, several k-tiles, refused shapes; once more race-checked; and a
+# gfx950 device refuses its code object
+co12=$TMP/gemm1201.hsaco
+if ! out=$("$FLYC" "$FLY_TOP/examples/gemm_bf16.fly" --offload-arch=gfx1201 -o "$co12" 2>&1); then
+	fail gemm/gfx1201-compile "$out"
+else
+	s12="128x128x32 128x128x64 256x128x96 128x384x32 200x128x64 128x128x16777216!"
+	[ "${FLY_SAN:-0}" = 1 ] && s12="128x128x64 200x128x64"
+	co=$co12 FLY_DEVICE=sim:gfx1201 sim gemm_nt_wmma_128x128 $s12 >"$TMP/out12" 2>&1
+	co=$co12 FLY_DEVICE=sim:gfx1201 FLY_SIM_RACECHECK=1 sim gemm_nt_wmma_128x128 256x128x96 >>"$TMP/out12" 2>&1
+	n12=$(($(echo $s12 | wc -w) + 1))
+	awk -v n="$n12" '/^(PASS|FAIL): gemm / { st = $1; name = $3; if ($4 == "unsupported") name = name "-refused"
+	     print st " gemm/gfx1201-" name; if (st == "FAIL:") { $1 = ""; $2 = ""; print "   " $0 }; seen++ }
+	     END { if (seen != n) print "FAIL: gemm/gfx1201-harness (" seen + 0 " results)" }' "$TMP/out12" | awk '{ if (seen[$0]++) $0 = $0 "-racecheck"; print }'
+	grep -q '^PASS: gemm ' "$TMP/out12" || tail -n 5 "$TMP/out12" | sed 's/^/    /'
+	if out=$(co=$co12 FLY_DEVICE=sim sim gemm_nt_wmma_128x128 128x128x32 2>&1); then
+		fail gemm/gfx1201-on-gfx950-refused "a gfx950 device ran it"
+	elif printf '%s\n' "$out" | grep -q 'code object is built for gfx1201, the device is gfx950'; then
+		pass gemm/gfx1201-on-gfx950-refused
+	else fail gemm/gfx1201-on-gfx950-refused "$(printf '%s\n' "$out" | tail -n 3)"; fi
+fi
 # the pipeline's schedule under the simulator's LDS race check
 # (FLY_SIM_RACECHECK=1): with 3 k-tiles, iteration 0 writes the slot of k-tile
 # 2 after its MFMAs (register-staged prefetch) while other waves may still

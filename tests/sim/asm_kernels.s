@@ -5,6 +5,8 @@
 //   k_gpridx(int *out): VGPR indexing mode (s_set_gpr_idx_on)
 //   k_salu(int *out): scalar ALU results checked against ref.c
 //   k_valu(int *out): DPP, SDWA and other vector ALU results checked against ref.c
+//   k_satomic(int *out): scalar stores and scalar (buffer) atomics, checked against ref.c
+//   k_satomic_oob(int *out): s_atomic_add at out + 0x100 (a reported violation for a short out)
 //   k_kernarg_write: writes into its kernarg segment (a reported violation)
 //   k_bitop3(int *out): v_bitop3_b32 with inline-constant sources, as LLVM -O3 emits
 //     for swizzled LDS addresses: out[2l] = (x|64)^8 and out[2l+1] = (x|v)^8 with v = 64,
@@ -295,6 +297,149 @@ k_kernarg_write:
 .Lkw_end:
 	.size k_kernarg_write, .Lkw_end-k_kernarg_write
 
+	// k_satomic(int *out): out[0..39] are memory words set with s_store_dword*,
+	// then changed by one scalar atomic each (most with glc, returning the old
+	// value); out[32..37] are buffer accesses (resource: out + 128, 16 bytes);
+	// out[40..63] are the returned values. Reference in ref.c "satomic".
+	.globl k_satomic
+	.p2align 8
+	.type k_satomic,@function
+k_satomic:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s4, 0x11111111
+	s_mov_b32 s5, 5
+	s_mov_b32 s6, 6
+	s_mov_b32 s7, 0xfffffff0
+	s_store_dwordx4 s[4:7], s[2:3], 0x0
+	s_mov_b32 s4, 3
+	s_mov_b32 s5, -3
+	s_mov_b32 s6, -3
+	s_mov_b32 s7, -3
+	s_store_dwordx4 s[4:7], s[2:3], 0x10
+	s_mov_b32 s4, -3
+	s_mov_b32 s5, 0xff00ff00
+	s_mov_b32 s6, 0xff00ff00
+	s_mov_b32 s7, 0xff00ff00
+	s_store_dwordx4 s[4:7], s[2:3], 0x20
+	s_mov_b32 s4, 7
+	s_mov_b32 s5, 3
+	s_mov_b32 s6, 0
+	s_mov_b32 s7, 5
+	s_store_dwordx4 s[4:7], s[2:3], 0x30
+	s_mov_b32 s4, -1
+	s_mov_b32 s5, 1
+	s_store_dwordx2 s[4:5], s[2:3], 0x40
+	s_mov_b32 s4, 0x89abcdef
+	s_mov_b32 s5, 0x01234567
+	s_store_dwordx2 s[4:5], s[2:3], 0x48
+	s_mov_b64 s[4:5], 0
+	s_store_dwordx2 s[4:5], s[2:3], 0x50
+	s_mov_b64 s[4:5], -1
+	s_store_dwordx2 s[4:5], s[2:3], 0x58
+	s_mov_b32 s4, 100
+	s_store_dword s4, s[2:3], 0x60
+	s_mov_b32 s4, 100
+	s_mov_b32 s5, 0x77
+	s_mov_b32 s6, 0x77
+	s_mov_b32 s7, 0x77
+	s_store_dwordx4 s[4:7], s[2:3], 0x80
+	s_mov_b32 s4, 0x88
+	s_store_dword s4, s[2:3], 0x90
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s40, 0x22222222
+	s_atomic_swap s40, s[2:3], 0x0 glc
+	s_mov_b32 s42, 9
+	s_mov_b32 s43, 5
+	s_atomic_cmpswap s[42:43], s[2:3], 0x4 glc
+	s_mov_b32 s44, 9
+	s_mov_b32 s45, 5
+	s_atomic_cmpswap s[44:45], s[2:3], 0x8 glc
+	s_mov_b32 s30, 0xc
+	s_mov_b32 s41, 0x20
+	s_atomic_add s41, s[2:3], s30 glc
+	s_mov_b32 s46, 5
+	s_atomic_sub s46, s[2:3], s30 offset:0x4 glc
+	s_mov_b32 s47, 2
+	s_atomic_smin s47, s[2:3], 0x14 glc
+	s_mov_b32 s48, 2
+	s_atomic_umin s48, s[2:3], 0x18 glc
+	s_mov_b32 s49, 2
+	s_atomic_smax s49, s[2:3], 0x1c glc
+	s_mov_b32 s50, 2
+	s_atomic_umax s50, s[2:3], 0x20 glc
+	s_mov_b32 s51, 0x0ff00ff0
+	s_atomic_and s51, s[2:3], 0x24 glc
+	s_mov_b32 s52, 0x0ff00ff0
+	s_atomic_or s52, s[2:3], 0x28 glc
+	s_mov_b32 s53, 0x0ff00ff0
+	s_atomic_xor s53, s[2:3], 0x2c glc
+	s_mov_b32 s54, 7
+	s_atomic_inc s54, s[2:3], 0x30 glc
+	s_mov_b32 s55, 7
+	s_atomic_inc s55, s[2:3], 0x34 glc
+	s_mov_b32 s56, 7
+	s_atomic_dec s56, s[2:3], 0x38 glc
+	s_mov_b32 s57, 7
+	s_atomic_dec s57, s[2:3], 0x3c
+	s_mov_b64 s[58:59], 1
+	s_atomic_add_x2 s[58:59], s[2:3], 0x40 glc
+	s_mov_b32 s60, 0xdeadbeef
+	s_mov_b32 s61, 0xfeedface
+	s_mov_b32 s62, 0x89abcdef
+	s_mov_b32 s63, 0x01234567
+	s_atomic_cmpswap_x2 s[60:63], s[2:3], 0x48 glc
+	s_mov_b32 s64, 4
+	s_mov_b32 s65, 3
+	s_atomic_dec_x2 s[64:65], s[2:3], 0x50 glc
+	s_mov_b64 s[66:67], 5
+	s_atomic_smax_x2 s[66:67], s[2:3], 0x58
+	s_add_u32 s8, s2, 0x80
+	s_addc_u32 s9, s3, 0
+	s_mov_b32 s68, 0x1000
+	s_atomic_add s68, s[8:9], -0x10
+	s_mov_b32 s10, 16
+	s_mov_b32 s11, 0
+	s_mov_b32 s69, 5
+	s_buffer_atomic_add s69, s[8:11], 0x0 glc
+	s_mov_b32 s70, 5
+	s_buffer_atomic_add s70, s[8:11], 0x10 glc
+	s_mov_b32 s71, 0x55
+	s_buffer_store_dword s71, s[8:11], 0x4
+	s_mov_b32 s72, 0x66
+	s_mov_b32 s73, 0x99
+	s_buffer_store_dwordx2 s[72:73], s[8:11], 0xc
+	s_mov_b32 s74, -1
+	s_mov_b32 s75, 2
+	s_buffer_atomic_cmpswap s[74:75], s[8:11], 0x8 glc
+	s_waitcnt lgkmcnt(0)
+	s_store_dwordx4 s[40:43], s[2:3], 0xa0
+	s_store_dwordx4 s[44:47], s[2:3], 0xb0
+	s_store_dwordx4 s[48:51], s[2:3], 0xc0
+	s_store_dwordx4 s[52:55], s[2:3], 0xd0
+	s_store_dwordx4 s[56:59], s[2:3], 0xe0
+	s_store_dwordx4 s[60:63], s[2:3], 0xf0
+	s_store_dwordx4 s[64:67], s[2:3], 0x100
+	s_store_dwordx4 s[68:71], s[2:3], 0x110
+	s_store_dwordx4 s[72:75], s[2:3], 0x120
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+.Lsat_end:
+	.size k_satomic, .Lsat_end-k_satomic
+
+	.globl k_satomic_oob
+	.p2align 8
+	.type k_satomic_oob,@function
+k_satomic_oob:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s4, 1
+	s_atomic_add s4, s[2:3], 0x100 glc
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+.Lsato_end:
+	.size k_satomic_oob, .Lsato_end-k_satomic_oob
+
 	.rodata
 	.p2align 6
 	.amdhsa_kernel k_salu
@@ -309,6 +454,20 @@ k_kernarg_write:
 		.amdhsa_next_free_vgpr 40
 		.amdhsa_next_free_sgpr 24
 		.amdhsa_accum_offset 40
+	.end_amdhsa_kernel
+	.p2align 6
+	.amdhsa_kernel k_satomic
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_next_free_vgpr 4
+		.amdhsa_next_free_sgpr 80
+		.amdhsa_accum_offset 4
+	.end_amdhsa_kernel
+	.p2align 6
+	.amdhsa_kernel k_satomic_oob
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_next_free_vgpr 4
+		.amdhsa_next_free_sgpr 8
+		.amdhsa_accum_offset 4
 	.end_amdhsa_kernel
 	.p2align 6
 	.amdhsa_kernel k_kernarg_write
@@ -393,6 +552,28 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 40
+    .max_flat_workgroup_size: 256
+    .args: []
+  - .name: k_satomic
+    .symbol: k_satomic.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 80
+    .vgpr_count: 4
+    .max_flat_workgroup_size: 256
+    .args: []
+  - .name: k_satomic_oob
+    .symbol: k_satomic_oob.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 4
     .max_flat_workgroup_size: 256
     .args: []
   - .name: k_kernarg_write

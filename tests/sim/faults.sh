@@ -49,6 +49,15 @@ if "$MC" -triple=amdgcn-amd-amdhsa -mcpu=gfx950 -filetype=obj "$HERE/asm_kernels
 	if "$SIM" "$TMP/asm.hsaco" k_salu --grid=1 --block=64 --raw-kernarg buf=144,out=$TMP/salu/out0.bin >"$TMP/salu.log" 2>&1 &&
 	   "$TMP/ref" check salu "$TMP/salu" >"$TMP/salu.chk" 2>&1; then pass "sim/asm-salu"
 	else fail "sim/asm-salu" "$(cat "$TMP/salu.log" "$TMP/salu.chk" 2>/dev/null)"; fi
+	mkdir -p "$TMP/satomic"
+	if "$SIM" "$TMP/asm.hsaco" k_satomic --grid=1 --block=64 --raw-kernarg buf=336,out=$TMP/satomic/out0.bin >"$TMP/satomic.log" 2>&1 &&
+	   "$TMP/ref" check satomic "$TMP/satomic" >"$TMP/satomic.chk" 2>&1; then pass "sim/asm-scalar-atomics"
+	else fail "sim/asm-scalar-atomics" "$(cat "$TMP/satomic.log" "$TMP/satomic.chk" 2>/dev/null)"; fi
+	expect_out "sim/scalar-store-oob" 1 'memory violation: global write of 16 bytes at 0x[0-9a-f]+ outside every allocation, scalar, by .s_store_dwordx4 s\[4:7\], s\[2:3\], 0x10.' -- \
+		"$SIM" "$TMP/asm.hsaco" k_satomic --grid=1 --block=64 --raw-kernarg buf=16
+	expect_out "sim/scalar-atomic-oob" 1 'memory violation: global write of 4 bytes at 0x[0-9a-f]+ outside every allocation, scalar, by .s_atomic_add s4, s\[2:3\], 0x100 glc.' -- \
+		"$SIM" "$TMP/asm.hsaco" k_satomic_oob --grid=1 --block=64 --raw-kernarg buf=256
+	expect_out "sim/scalar-atomic-in-bounds" 0 '^$' -- "$SIM" "$TMP/asm.hsaco" k_satomic_oob --grid=1 --block=64 --raw-kernarg buf=260
 	mkdir -p "$TMP/valu"
 	if "$SIM" "$TMP/asm.hsaco" k_valu --grid=1 --block=64 --raw-kernarg buf=5120,out=$TMP/valu/out0.bin >"$TMP/valu.log" 2>&1 &&
 	   "$TMP/ref" check valu "$TMP/valu" >"$TMP/valu.chk" 2>&1; then pass "sim/asm-valu"
@@ -73,3 +82,32 @@ if [ -f "$TMP/kernels.O3.hsaco" ]; then
 	expect_out "sim/bad-grid" 1 'bad --grid=0' -- "$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=0 --block=64
 	expect_out "sim/block-too-big" 1 'exceeds the kernel' -- "$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=1 --block=2048 buf=4 buf=4 buf=4
 fi
+
+# wave32 (gfx1201): the same checks name the lane (0..31), wave and PC; the
+# race check, --trace (a 32-bit EXEC) and --stats work; gfx1201 in wave64 and
+# a gfx1201 code object on a gfx950-only path are refused with a reason
+F12="$TMP/faults.gfx1201.hsaco"
+if ! compile "$HERE/faults.cl" O3 "$F12" gfx1201; then fail "sim/faults-compile -gfx1201" "$(cat "$F12.err")"
+else
+	expect_out "sim/oob-store -gfx1201" 1 'global write of 4 bytes at 0x[0-9a-f]+ outside every allocation, lane 0, by .global_store_b32 .*kernel f_oob_store, workgroup \(0,0,0\), wave 0, PC f_oob_store\+0x' -- \
+		"$SIM" "$F12" f_oob_store --grid=4 --block=256 buf=4096
+	expect_out "sim/oob-load-last-lane -gfx1201" 1 'global read of 4 bytes .*lane 31, .*workgroup \(0,0,0\), wave 1' -- \
+		"$SIM" "$F12" f_oob_load --grid=1 --block=64 buf=256 buf=256 i32=1
+	expect_out "sim/in-bounds -gfx1201" 0 '^$' -- "$SIM" "$F12" f_oob_load --grid=1 --block=64 buf=256 buf=260 i32=1
+	expect_out "sim/lds-oob -gfx1201" 1 "LDS write of 4 bytes at 0x100 beyond the kernel's LDS size 256, lane 0, .*wave 2" -- \
+		"$SIM" "$F12" f_lds_oob --grid=1 --block=128 buf=512
+	expect_out "sim/race-unchecked -gfx1201" 0 '^$' -- "$SIM" "$F12" f_race --grid=1 --block=128 buf=512
+	expect_out "sim/racecheck -gfx1201" 1 "LDS write .*races with another wave's read since the last barrier .*wave 2" -- \
+		"$SIM" --racecheck "$F12" f_race --grid=1 --block=128 buf=512
+	expect_out "sim/trace -gfx1201" 0 '^\[wg 0,0,0 w0\] f_reqd\+0x0 exec=ffffffff: s_load_b64' -- \
+		"$SIM" --trace "$F12" f_reqd --grid=1 --block=64 buf=256
+	expect_out "sim/stats -gfx1201" 0 '^flyc-sim: [0-9]+ wave instructions, [0-9]+ lane instructions' -- \
+		"$SIM" --stats "$F12" f_race --grid=1 --block=128 buf=512
+	expect_out "sim/timeout -gfx1201" 1 'timeout: wave executed more than 100000 instructions' -- \
+		env FLYC_SIM_STEP_LIMIT=100000 "$SIM" "$F12" f_spin --grid=1 --block=64 buf=4
+fi
+if "$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1201 -Xclang -target-feature -Xclang +wavefrontsize64 -nogpulib -Wno-everything -O3 \
+	-c "$HERE/faults.cl" -o "$TMP/f64.o" 2>/dev/null && "$LLD" -shared "$TMP/f64.o" -o "$TMP/f64.hsaco" 2>/dev/null; then
+	expect_out "sim/gfx1201-wave64-refused" 1 'kernel f_reqd is wave64; the simulator runs gfx1201 code in wave32 only' -- \
+		"$SIM" "$TMP/f64.hsaco" f_reqd --grid=1 --block=64 buf=256
+else fail "sim/gfx1201-wave64-compile" "clang-22 +wavefrontsize64 failed"; fi

@@ -248,6 +248,7 @@ __kernel void k_atomic(__global int *hist, __global int *mm, __global long *l64,
 	if (l < 16) __atomic_fetch_add(&hist[l], lh[l], __ATOMIC_RELAXED);
 }
 
+#ifndef __gfx1201__   /* wave64 cross-lane operations */
 /* cross-lane operations */
 __kernel void k_xlane(__global int *o, __global const int *pa)
 {
@@ -264,6 +265,33 @@ __kernel void k_xlane(__global int *o, __global const int *pa)
 	r[6] = (int)__builtin_amdgcn_mbcnt_hi((uint)(m >> 32), __builtin_amdgcn_mbcnt_lo((uint)m, 0));
 	r[7] = __builtin_amdgcn_update_dpp(-1, a, 0x140, 0xf, 0xf, false); /* row_mirror */
 }
+
+#endif
+
+#ifdef __gfx1201__
+/* wave32 cross-lane operations (gfx1201): the k_xlane set for 32 lanes, plus
+ * the GFX10+ ones: v_permlane16/v_permlanex16, DPP8, row_share and row_xmask */
+__kernel void k_xlane32(__global int *o, __global const int *pa)
+{
+	int i = GID0, l = LID0 & 31;
+	int a = pa[i];
+	__global int *r = o + i * 12;
+	r[0] = __builtin_amdgcn_ds_bpermute(((l + 1) & 31) * 4, a);
+	r[1] = __builtin_amdgcn_mov_dpp(a, 0x111, 0xf, 0xf, true);      /* row_shr:1, bound_ctrl */
+	r[2] = __builtin_amdgcn_mov_dpp(a, 0x1b, 0xf, 0xf, false);      /* quad_perm [3,2,1,0] */
+	r[3] = __builtin_amdgcn_readfirstlane(a) + __builtin_amdgcn_readlane(a, 5);
+	r[4] = __builtin_amdgcn_ds_swizzle(a, 0x041f);                  /* swap neighbours */
+	uint m = __builtin_amdgcn_ballot_w32(a > 0);
+	r[5] = (int)m;
+	r[6] = (int)__builtin_amdgcn_mbcnt_lo(m, 0);
+	r[7] = __builtin_amdgcn_update_dpp(-1, a, 0x140, 0xf, 0xf, false); /* row_mirror */
+	r[8] = __builtin_amdgcn_permlane16(0, a, 0x12345678, 0x9abcdef0, false, false);
+	r[9] = __builtin_amdgcn_permlanex16(0, a, 0x12345678, 0x9abcdef0, false, false);
+	r[10] = __builtin_amdgcn_mov_dpp8(a, 7 | 0 << 3 | 6 << 6 | 1 << 9 | 5 << 12 | 2 << 15 | 4 << 18 | 3 << 21);
+	r[11] = __builtin_amdgcn_update_dpp(-1, a, 0x163, 0xf, 0xf, false) /* row_xmask:3 */
+	      + __builtin_amdgcn_update_dpp(-1, a, 0x152, 0xf, 0xf, false); /* row_share:2 */
+}
+#endif
 
 /* buffer resources with range checking: loads through a resource of n*4 bytes
  * over 'a' (past it: 0), stores through one of n*2 bytes over 'o2' (past it: dropped) */
@@ -342,6 +370,7 @@ __kernel void k_conv64(__global long *o, __global const double *d, __global cons
 	r[7] = __builtin_bit_cast(long, (double)(long)ul[i]);
 }
 
+#ifndef __gfx1201__   /* gfx950 builtins (sdot2) */
 /* gfx9 builtins with direct instruction mappings */
 __kernel void k_builtins(__global float *o, __global uint *u, __global const float *pa, __global const uint *pu)
 {
@@ -372,6 +401,8 @@ __kernel void k_builtins(__global float *o, __global uint *u, __global const flo
 	q[7] = __builtin_amdgcn_readfirstlane(v) ^ v;
 }
 
+#endif
+
 /* LDS and global atomics on float, long and double, inc/dec */
 __kernel void k_atomic2(__global float *f, __global long *l, __global double *d, __global uint *u)
 {
@@ -399,6 +430,7 @@ __kernel void k_atomic2(__global float *f, __global long *l, __global double *d,
 	__atomic_fetch_min(&f[t + 64], (float)i, __ATOMIC_RELAXED);
 }
 
+#ifndef __gfx1201__   /* global_load_lds: gfx950 only */
 /* buffer loads/stores of 8..128 bits and a global load straight to LDS */
 __kernel void k_buffer2(__global int *o, __global int *a, __global int *st)
 {
@@ -420,6 +452,8 @@ __kernel void k_buffer2(__global int *o, __global int *a, __global int *st)
 	o[i * 4 + 2] = s + c;
 	o[i * 4 + 3] = lds[LID0];
 }
+
+#endif
 
 /* program-scope constant and global data (addressed PC-relative from the code) */
 __constant int k_table[16] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3 };

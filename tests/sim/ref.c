@@ -106,6 +106,28 @@ static void gen_common(void)
 
 typedef struct { int32_t a; int16_t b; int8_t c; int8_t d; int64_t e; } S;
 
+
+/* One 32-bit scalar atomic on *w (k_satomic): CDNA3 ISA definitions; returns the old value. */
+static uint32_t sat32(uint32_t *w, char op, uint32_t d)
+{
+	uint32_t o = *w;
+	switch (op) {
+	case 'x': *w = d; break;
+	case '+': *w = o + d; break;
+	case '-': *w = o - d; break;
+	case 'm': *w = (int32_t)o < (int32_t)d ? o : d; break;
+	case 'u': *w = o < d ? o : d; break;
+	case 'M': *w = (int32_t)o > (int32_t)d ? o : d; break;
+	case 'U': *w = o > d ? o : d; break;
+	case '&': *w = o & d; break;
+	case '|': *w = o | d; break;
+	case '^': *w = o ^ d; break;
+	case 'i': *w = o >= d ? 0 : o + 1; break;             /* inc wraps to 0 at d */
+	case 'd': *w = (o == 0 || o > d) ? d : o - 1; break;  /* dec wraps to d at 0 */
+	}
+	return o;
+}
+
 static int run(const char *test, int check)
 {
 	gen_common();
@@ -312,6 +334,35 @@ static int run(const char *test, int check)
 			r[7] = v[w0 + row + 15 - rl];
 		}
 		cmp_i32("xlane", got, want, N * 8);
+		return 0;
+	}
+	if (!strcmp(test, "xlane32")) {   /* k_xlane32, gfx1201 wave32 */
+		int32_t v[N];
+		for (int i = 0; i < N; i++) v[i] = (int32_t)(rnd() % 2000) - 1000;
+		if (!check) { wr("in0.bin", v, sizeof v); return 0; }
+		int32_t *got = rd("out0.bin", N * 12 * 4), *want = calloc(N * 12, 4);
+		const uint64_t sel = 0x9abcdef012345678ull;              /* permlane selects, nibble per lane */
+		const int d8[8] = { 7, 0, 6, 1, 5, 2, 4, 3 };            /* dpp8 selects */
+		for (int i = 0; i < N; i++) {
+			int w0 = i & ~31, l = i & 31, row = l & ~15, rl = l & 15;
+			int32_t *r = want + i * 12;
+			r[0] = v[w0 + ((l + 1) & 31)];
+			r[1] = rl == 0 ? 0 : v[i - 1];
+			r[2] = v[w0 + (l & ~3) + (3 - (l & 3))];
+			r[3] = v[w0] + v[w0 + 5];
+			r[4] = v[i ^ 1];
+			uint32_t m = 0;
+			for (int k = 0; k < 32; k++) if (v[w0 + k] > 0) m |= 1u << k;
+			r[5] = (int32_t)m;
+			r[6] = __builtin_popcount(m & ((1u << l) - 1));
+			r[7] = v[w0 + row + 15 - rl];
+			int s16 = (int)((sel >> (4 * rl)) & 15);
+			r[8] = v[w0 + row + s16];
+			r[9] = v[w0 + (row ^ 16) + s16];
+			r[10] = v[w0 + (l & ~7) + d8[l & 7]];
+			r[11] = (int32_t)((uint32_t)v[w0 + row + (rl ^ 3)] + (uint32_t)v[w0 + row + 2]);
+		}
+		cmp_i32("xlane32", got, want, N * 12);
 		return 0;
 	}
 	if (!strcmp(test, "buffer")) {
@@ -583,6 +634,51 @@ static int run(const char *test, int check)
 		{ uint32_t borrow = b > a; r[39] = a - b - borrow; }   /* s_sub_u32 sets SCC = borrow; s_subb_u32 x, 0 subtracts it */
 		SET64(40, ((1ull << 4) - 1) << 36);
 		cmp_i32("salu", got, (int32_t *)r + 6, 36);
+		return 0;
+	}
+	if (!strcmp(test, "satomic")) {   /* tests/sim/asm_kernels.s k_satomic, from the ISA definitions */
+		if (!check) return 0;
+		int32_t *got = rd("out0.bin", 84 * 4);
+		uint32_t m[84] = { 0 }, *rv = m + 40;   /* memory words, returned registers s40.. */
+		/* the s_store_dword* initial values */
+		const uint32_t init[25] = { 0x11111111, 5, 6, 0xfffffff0, 3, (uint32_t)-3, (uint32_t)-3, (uint32_t)-3,
+			(uint32_t)-3, 0xff00ff00, 0xff00ff00, 0xff00ff00, 7, 3, 0, 5, 0xffffffff, 1, 0x89abcdef, 0x01234567,
+			0, 0, 0xffffffff, 0xffffffff, 100 };
+		memcpy(m, init, sizeof init);
+		m[32] = 100; m[33] = m[34] = m[35] = 0x77; m[36] = 0x88;
+		rv[0] = sat32(&m[0], 'x', 0x22222222);                                   /* swap */
+		rv[2] = m[1]; if (m[1] == 5) m[1] = 9; rv[3] = 5;                    /* cmpswap {9, 5} */
+		rv[4] = m[2]; if (m[2] == 5) m[2] = 9; rv[5] = 5;
+		rv[1] = sat32(&m[3], '+', 0x20);                                     /* add at soffset 0xc */
+		rv[6] = sat32(&m[4], '-', 5);                                        /* sub at soffset + offset:4 */
+		rv[7] = sat32(&m[5], 'm', 2);
+		rv[8] = sat32(&m[6], 'u', 2);
+		rv[9] = sat32(&m[7], 'M', 2);
+		rv[10] = sat32(&m[8], 'U', 2);
+		rv[11] = sat32(&m[9], '&', 0x0ff00ff0);
+		rv[12] = sat32(&m[10], '|', 0x0ff00ff0);
+		rv[13] = sat32(&m[11], '^', 0x0ff00ff0);
+		rv[14] = sat32(&m[12], 'i', 7);                        /* inc */
+		rv[15] = sat32(&m[13], 'i', 7);
+		rv[16] = sat32(&m[14], 'd', 7);            /* dec */
+		(void)sat32(&m[15], 'd', 7); rv[17] = 7;   /* no glc: s57 keeps 7 */
+		{ uint64_t o = m[16] | (uint64_t)m[17] << 32, n = o + 1; rv[18] = m[16]; rv[19] = m[17];
+		  m[16] = (uint32_t)n; m[17] = (uint32_t)(n >> 32); }                 /* add_x2 */
+		{ uint64_t o = m[18] | (uint64_t)m[19] << 32, cmp = 0x0123456789abcdefull;
+		  rv[20] = m[18]; rv[21] = m[19]; rv[22] = 0x89abcdef; rv[23] = 0x01234567;
+		  if (o == cmp) { m[18] = 0xdeadbeef; m[19] = 0xfeedface; } }         /* cmpswap_x2 */
+		{ uint64_t o = m[20] | (uint64_t)m[21] << 32, d = 0x300000004ull, n = (o == 0 || o > d) ? d : o - 1;
+		  rv[24] = m[20]; rv[25] = m[21]; m[20] = (uint32_t)n; m[21] = (uint32_t)(n >> 32); }  /* dec_x2 */
+		{ int64_t o = (int64_t)(m[22] | (uint64_t)m[23] << 32), n = o > 5 ? o : 5;
+		  m[22] = (uint32_t)n; m[23] = (uint32_t)((uint64_t)n >> 32); rv[26] = 5; rv[27] = 0; }   /* smax_x2, no glc */
+		m[28] += 0x1000; rv[28] = 0x1000;                                     /* add at base 0x80, offset -0x10, no glc */
+		/* buffer: base out + 0x80, num_records 16: dwords 32..35 in range */
+		rv[29] = m[32]; m[32] += 5;
+		rv[30] = 0;                                                          /* offset 16: out of range, returns 0 */
+		m[33] = 0x55; rv[31] = 0x55;
+		m[35] = 0x66; rv[32] = 0x66; rv[33] = 0x99;                           /* x2 at 12: the second dword is dropped */
+		rv[34] = m[34]; if (m[34] == 2) m[34] = (uint32_t)-1; rv[35] = 2;    /* cmpswap {-1, 2} */
+		cmp_i32("satomic", got, (int32_t *)m, 84);
 		return 0;
 	}
 	if (!strcmp(test, "valu")) {   /* tests/sim/asm_kernels.s k_valu, from the ISA definitions */

@@ -22,13 +22,14 @@ if ! cc -std=c11 -O1 -ffp-contract=off -o "$TMP/ref" "$HERE/ref.c" -lm 2>"$TMP/r
 	fail "sim/ref-build" "$(cat "$TMP/ref.err")"; exit 0
 fi
 
-compile() { # SRC OPT OUT
-	"$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx950 -nogpulib -Wno-everything \
+compile() { # SRC OPT OUT [MCPU]
+	"$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu="${4:-gfx950}" -nogpulib -Wno-everything \
 		"-$2" -c "$1" -o "$3.o" 2>"$3.err" && "$LLD" -shared "$3.o" -o "$3" 2>>"$3.err"
 }
 
 # run_test NAME[:REF] OPT KERNEL GRID BLOCK ARGS... (ARGS may use @D for the test folder;
-# REF names the reference in ref.c when it differs from NAME)
+# REF names the reference in ref.c when it differs from NAME). OPT names the
+# code object kernels.OPT.hsaco (gfx1201 ones are "gfx1201-O3" and so on).
 run_test() {
 	name=${1%%:*} ref=${1#*:} opt=$2 kern=$3 grid=$4 block=$5; shift 5
 	d="$TMP/$name.$opt"; mkdir -p "$d"
@@ -41,8 +42,14 @@ run_test() {
 	else fail "sim/$name -$opt" "$(cat "$d/check.log")"; fi
 }
 
-for opt in O0 O1 O2 O3; do
-	if ! compile "$HERE/kernels.cl" "$opt" "$TMP/kernels.$opt.hsaco"; then
+# the OpenCL suite: kernels.cl for gfx950 (wave64) at -O0..-O3 and for
+# gfx1201 (wave32) at -O0 and -O3, every output against ref.c. The gfx950-only
+# kernels (wave64 cross-lane operations, sdot2, global_load_lds) are compiled
+# out for gfx1201 (#ifndef __gfx1201__ in kernels.cl), which has its own
+# wave32 cross-lane kernel k_xlane32.
+for opt in O0 O1 O2 O3 gfx1201-O0 gfx1201-O3; do
+	case $opt in gfx1201-*) cpu=gfx1201 ;; *) cpu=gfx950 ;; esac
+	if ! compile "$HERE/kernels.cl" "${opt#gfx1201-}" "$TMP/kernels.$opt.hsaco" $cpu; then
 		fail "sim/compile -$opt" "$(cat "$TMP/kernels.$opt.hsaco.err")"; continue
 	fi
 	pass "sim/compile -$opt"
@@ -62,7 +69,11 @@ for opt in O0 O1 O2 O3; do
 		buf=16384,in=@D/in0.bin buf=1024,in=@D/in1.bin buf=2048,in=@D/in2.bin buf=16384,in=@D/in3.bin
 	run_test atomic $opt k_atomic 4 256 buf=320,out=@D/out0.bin buf=32,in=@D/mm.bin,out=@D/out1.bin buf=8,out=@D/out2.bin \
 		buf=4,out=@D/out3.bin buf=4,out=@D/out4.bin buf=4096,in=@D/in0.bin
+	if [ $cpu = gfx950 ]; then
 	run_test xlane $opt k_xlane 4 256 buf=$((N*32)),out=@D/out0.bin buf=4096,in=@D/in0.bin
+	else
+	run_test xlane32 $opt k_xlane32 4 256 buf=$((N*48)),out=@D/out0.bin buf=4096,in=@D/in0.bin
+	fi
 	run_test buffer $opt k_buffer 4 256 buf=4096,out=@D/out0.bin buf=4096,fill=0xee,out=@D/out1.bin buf=4096,in=@D/in0.bin i32=512
 	run_test private $opt k_private 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin
 	run_test half2 $opt k_half2 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
@@ -70,10 +81,10 @@ for opt in O0 O1 O2 O3; do
 	run_test small $opt k_small 4 256 buf=4096,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=4096,out=@D/out1.bin buf=4096,in=@D/in1.bin \
 		buf=2048,in=@D/in2.bin,out=@D/out2.bin buf=1024,in=@D/in3.bin,out=@D/out3.bin
 	run_test conv64 $opt k_conv64 4 256 buf=65536,out=@D/out0.bin buf=8192,in=@D/in0.bin buf=4096,in=@D/in1.bin buf=8192,in=@D/in2.bin
-	run_test builtins $opt k_builtins 4 256 buf=49152,out=@D/out0.bin buf=32768,out=@D/out1.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
+	[ $cpu = gfx950 ] && run_test builtins $opt k_builtins 4 256 buf=49152,out=@D/out0.bin buf=32768,out=@D/out1.bin buf=4096,in=@D/in0.bin buf=4096,in=@D/in1.bin
 	run_test atomic2 $opt k_atomic2 4 256 buf=512,in=@D/f.bin,out=@D/out0.bin buf=1024,fill=0x7f,out=@D/out1.bin buf=32,out=@D/out2.bin \
 		buf=1024,fill=0xff,out=@D/out3.bin
-	run_test buffer2 $opt k_buffer2 4 256 buf=16384,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=10240,out=@D/out1.bin
+	[ $cpu = gfx950 ] && run_test buffer2 $opt k_buffer2 4 256 buf=16384,out=@D/out0.bin buf=4096,in=@D/in0.bin buf=10240,out=@D/out1.bin
 	run_test minmax $opt k_minmax 4 256 buf=8192,out=@D/out0.bin buf=4096,in=@D/in0.bin
 	run_test append $opt k_append 4 256 buf=4096,out=@D/out0.bin buf=16,out=@D/out1.bin buf=4096,in=@D/in0.bin
 	run_test generic $opt k_generic 4 256 buf=8192,out=@D/out0.bin buf=4096,in=@D/in0.bin
@@ -107,6 +118,25 @@ if [ -f "$TMP/kernels.O3.hsaco" ]; then
 	"$SIM" "$TMP/kernels.O3.hsaco" k_int --grid=16 --block=64 buf=81920,out=$d/a.bin buf=4096,in=$d/in0.bin buf=4096,in=$d/in1.bin >/dev/null 2>&1
 	"$SIM" "$TMP/kernels.O3.hsaco" k_int --threads=2 --grid=16 --block=64 buf=81920,out=$d/b.bin buf=4096,in=$d/in0.bin buf=4096,in=$d/in1.bin >/dev/null 2>&1
 	if [ -s "$d/a.bin" ] && cmp -s "$d/a.bin" "$d/b.bin"; then pass "sim/threads-deterministic"; else fail "sim/threads-deterministic" "outputs differ"; fi
+fi
+
+# gfx1201 WMMA, instruction by instruction, against Python (tests/sim/wmma.py)
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$TMP/wmma"
+	/usr/bin/python3 "$HERE/wmma.py" "$SIM" "$MC" "$LLD" "$TMP/wmma"
+else
+	echo "SKIP: sim/wmma (no /usr/bin/python3)"
+fi
+
+# ROCm/aiter's hand-written gfx950 split-K bf16 GEMMs (scalar atomics, spin
+# waits on a semaphore) against a CPU reference, from a fetched copy of aiter
+# named by FLY_AITER (a checkout or a bare git directory; never committed)
+if [ -n "${FLY_AITER:-}" ] && [ -e "$FLY_AITER" ]; then
+	if out=$(FLYRT_LIB="$BIN/../libflyrt.so" /usr/bin/python3 "$FLY_TOP/scripts/aiter_splitk_check.py" "$FLY_AITER" --quick 2>&1); then
+		pass "sim/aiter-splitk-gemm"
+	else fail "sim/aiter-splitk-gemm" "$out"; fi
+else
+	echo "SKIP: sim/aiter-splitk-gemm (set FLY_AITER to a copy of ROCm/aiter)"
 fi
 
 # ---- what must fail ----

@@ -134,4 +134,11 @@ sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k, const uint32_t g
 	return 0;
 }
 
+/* the architectures libflyrt may ask for (sim:gfx950, sim:gfx1201) */
+int
+sim_arch_known(const char *processor)
+{
+	return processor && (!strcmp(processor, "gfx950") || !strcmp(processor, "gfx1201"));
+}
+
 #endif

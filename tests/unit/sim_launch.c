@@ -119,7 +119,7 @@ static void runs_a_kernel(void **state)
 
 static void two_dimensions_and_hidden_args(void **state)
 {
-	SimConfig cfg = { 2, 0, 0 };                                    /* two host threads */
+	SimConfig cfg = { 2, 0, 0, NULL };                                  /* two host threads */
 	SimDevice *d = sim_create(&cfg);
 	enum { GX = 3, GY = 2, BX = 8, BY = 4, W = GX * BX, H = GY * BY };
 	uint64_t o = sim_alloc(d, W * H * 4);
@@ -163,17 +163,32 @@ static void errors(void **state)
 	sim_destroy(d);
 }
 
-static void wave32_is_refused(void **state)
+/* a gfx1201 code object runs in wave32 on a device that takes each code
+ * object's architecture (the violation names a lane of 32 and the wave), and
+ * a gfx950 device refuses it with a reason */
+static void gfx1201_wave32(void **state)
 {
 	CoObject *c = build("gfx1201");
 	assert_non_null(c);
 	SimDevice *d = sim_create(NULL);
 	uint64_t o = sim_alloc(d, 256);
-	uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
+	uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
 	char err[512];
+	/* o[GID + 64] = 1 with 256 bytes: item 0 writes past the end first, in lane 0 of wave 0 */
 	assert_int_equal(sim_launch(d, c, co_find_kernel(c, "oob"), grid, block, &o, sizeof o, err, sizeof err), -1);
-	assert_non_null(strstr(err, "wave32"));
+	assert_non_null(strstr(err, "outside every allocation, lane 0,"));
+	assert_non_null(strstr(err, "kernel oob, workgroup (0,0,0), wave 0, PC oob+0x"));
 	sim_destroy(d);
+	SimConfig cfg = { 1, 0, 0, "gfx950" };
+	d = sim_create(&cfg);
+	assert_non_null(d);
+	assert_string_equal(sim_device_arch(d), "gfx950");
+	o = sim_alloc(d, 1024);
+	assert_int_equal(sim_launch(d, c, co_find_kernel(c, "oob"), grid, block, &o, sizeof o, err, sizeof err), -1);
+	assert_non_null(strstr(err, "code object is for gfx1201, the device is gfx950"));
+	sim_destroy(d);
+	SimConfig bad = { 1, 0, 0, "gfx942" };
+	assert_null(sim_create(&bad));
 	co_free(c);
 }
 
@@ -183,7 +198,7 @@ int main(void)
 		cmocka_unit_test(runs_a_kernel),
 		cmocka_unit_test(two_dimensions_and_hidden_args),
 		cmocka_unit_test(errors),
-		cmocka_unit_test(wave32_is_refused),
+		cmocka_unit_test(gfx1201_wave32),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -21,6 +21,7 @@ static SimWave *wave(void)
 {
 	SimWave *w = calloc(1, sizeof *w);
 	assert_non_null(w);
+	w->arch = &sim_arch_gfx950; w->lanes = 64; w->lanemask = ~0ull;   /* a gfx950 wave64 */
 	sim_set_exec(w, ~0ull);
 	return w;
 }
