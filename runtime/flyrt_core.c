@@ -151,8 +151,7 @@ flyrt_alloc_find(flyrt_device *dev, flyrt_deviceptr p, flyrt_deviceptr *base, ui
 
 	pthread_mutex_lock(&dev->lock);
 	i = alloc_upper(dev, p) - 1;
-	/* inside [base, base + size), or just past the end (an empty tensor there) */
-	if (i >= 0 && p - dev->allocs[i].base <= dev->allocs[i].size) {
+	if (i >= 0 && p - dev->allocs[i].base < dev->allocs[i].size) {
 		*base = dev->allocs[i].base;
 		*size = dev->allocs[i].size;
 		found = 1;

@@ -53,9 +53,8 @@ typedef struct {
 	X("fp8", 8, 1) X("bf8", 8, 1) X("e8m0", 8, 1) X("f8e4m3", 8, 1) X("f8e5m2", 8, 1) \
 	X("fp6", 6, 1) X("bf6", 6, 1) X("fp4", 4, 1) X("i6", 6, 1) X("i4", 4, 1)
 
-/* Bits of element type t (0 if unknown); whether a tensor of type `given` may be
- * passed where `declared` is expected. */
-unsigned flyrt_elem_bits(const char *t);
+/* Whether a tensor of type `given` may be passed where `declared` is expected
+ * (flyrt_elem_bits, in flyrt.h, gives a type's bits). */
 int flyrt_elem_accepts(const char *declared, const char *given);
 
 enum { FLYRT_MAX_RANK = 16 };
@@ -187,7 +186,7 @@ flyrt_status flyrt_check_launch(const flyrt_kernel *k, const FlyrtLaunchEnv *env
                                 const flyrt_launch_config *cfg, const flyrt_arg *args,
                                 int nargs, uint32_t grid[3], uint32_t block[3]);
 
-/* The allocation of dev containing address p (base <= p <= base + size), under the
+/* The allocation of dev containing address p (base <= p < base + size), under the
  * device lock: 1 and *base, *size, or 0 when p is in none. */
 int flyrt_alloc_find(flyrt_device *dev, flyrt_deviceptr p, flyrt_deviceptr *base, uint64_t *size);
 

@@ -283,8 +283,9 @@ known_memory(const flyrt_kernel *k, const FlyrtLaunchEnv *env, int i, const flyr
 		}
 		*before = p - t->storage;
 		*after = t->storage_bytes - *before;
-		snprintf(what, wn, "the tensor's storage (%llu bytes at 0x%llx)",
-		         (unsigned long long)t->storage_bytes, (unsigned long long)t->storage);
+		snprintf(what, wn, "%s (%llu bytes at 0x%llx)", t->ndim >= 0 || (t->dtype && t->dtype[0])
+		         ? "the tensor's storage" : "the buffer", (unsigned long long)t->storage_bytes,
+		         (unsigned long long)t->storage);
 		return 1;
 	}
 	if (t && t->ndim >= 0) {
@@ -380,9 +381,10 @@ check_tensor(const flyrt_kernel *k, const FlyrtLaunchEnv *env, int i, const flyr
 		if (known && ((uint64_t)-blo > before || (uint64_t)bhi > after))
 			return flyrt_fail(FLYRT_ERROR_ARG_TYPE, "kernel '%s': argument %d (%s) is too "
 			                  "small: its layout %s (%s, %u bits each) reaches bytes [%lld, %lld) "
-			                  "from its address; %s holds bytes [-%llu, %llu) from there", kn, i,
+			                  "from its address; %s holds bytes [%s%llu, %llu) from there", kn, i,
 			                  an, lay, decl, dbits, (long long)blo, (long long)bhi, what,
-			                  (unsigned long long)before, (unsigned long long)after);
+			                  before ? "-" : "", (unsigned long long)before,
+			                  (unsigned long long)after);
 	}
 	return FLYRT_SUCCESS;
 }

@@ -176,6 +176,9 @@ typedef enum {
 } flyrt_arg_type;
 
 const char *flyrt_arg_type_name(flyrt_arg_type t);   /* "i32", ...; "?" if unknown */
+/* Bits of a tensor element type as .flyc.meta names it ("bf16" 16, "fp4" 4, ...), 0 if
+ * unknown. */
+unsigned flyrt_elem_bits(const char *type);
 
 /* What a kernel expects for one explicit argument. */
 typedef struct {
