@@ -643,8 +643,14 @@ class Kernel:
         hi = max(hi, lo)
         host = (ctypes.c_char * max(hi - lo, 1)).from_address(t.addr + lo)
         d = self.mod.dev.upload(memoryview(host)[:hi - lo] if hi > lo else b"\0")
-        a.v.tensor = _tensor_desc(d.ptr - lo, t.dtype, t.shape, t.strides,
-                                  (d.ptr, hi - lo) if t.storage else None, keep)
+        data = d.ptr - lo
+        storage = None
+        if t.storage:
+            # the storage's bounds as they map to the device: the check compares against
+            # them and the kernel only reaches what was staged (both inside the storage)
+            base, nbytes = t.storage
+            storage = (data - (t.addr - base), nbytes) if base <= t.addr <= base + nbytes else (data, 0)
+        a.v.tensor = _tensor_desc(data, t.dtype, t.shape, t.strides, storage, keep)
         post.append(_copy_back(self.mod.dev, d, memoryview(host)[:hi - lo] if hi > lo else None))
         return True
 
