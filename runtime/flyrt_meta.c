@@ -451,7 +451,7 @@ layout_line(MetaKernel *k, char *rest, char *err, size_t errlen)
 	for (int i = 0; i < 2 * ns; i++) {
 		Rpn *r = i < ns ? &ma->shape[i] : &ma->stride[i - ns];
 		if (flyrt_rpn_compile(i < ns ? sh[i] : st[i - ns], k->args, k->nargs, r, msg, sizeof msg)) {
-			snprintf(err, errlen, "layout of '%s': %s", ma->name, msg);
+			snprintf(err, errlen, "layout of '%.60s': %.160s", ma->name, msg);
 			layout_free(ma);
 			return -1;
 		}
