@@ -618,7 +618,12 @@ class Kernel:
     def _dlpack_arg(self, arr, a, v, i, ai, post, keep):
         """A DLPack tensor as pointer argument; False if it cannot export (try data_ptr)."""
         try:
-            t = _DLView(v)
+            try:
+                t = _DLView(v)
+            except RuntimeError:
+                if not hasattr(v, "detach"):
+                    raise
+                t = _DLView(v.detach())   # a PyTorch tensor that requires grad: same memory
         except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
             if hasattr(v, "data_ptr"):
                 return False

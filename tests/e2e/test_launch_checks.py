@@ -94,6 +94,9 @@ def t_ew_wrong_dtype():
     refused(lambda: ew(y, y, out.half(), 1.0, n), ARG, "argument 2 (out) is a f16 tensor")
     refused(lambda: ew(y, y, torch.zeros(n, dtype=torch.int32), 1.0, n), ARG, "is a i32 tensor")
     assert torch.isnan(out).all(), "a refused launch wrote its output"
+    # a tensor that requires grad goes through DLPack (detached): checked and staged too
+    g = torch.randn(n, requires_grad=True)
+    refused(lambda: ew(g, y, out, 1.0, n), ARG, "argument 0 (x) is a f32 tensor")
     # int16 holding bf16 bits is accepted (types NumPy/PyTorch cannot name take raw bits)
     ew(y, y, out.view(torch.int16), 1.0, n)
     assert torch.equal(out, ew_ref(y, y, 1.0))
