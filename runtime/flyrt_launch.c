@@ -347,8 +347,10 @@ check_tensor(const flyrt_kernel *k, const FlyrtLaunchEnv *env, int i, const flyr
 		int tn = normalize(t->ndim, t->shape, t->strides, tsh, tst);
 		if (rank >= 0 && dbits >= 8) {
 			int dn = normalize(rank, sh, st, nsh, nst);
-			int same = tn < 0 || dn < 0 || tn == dn;
-			for (int d = 0; same && tn > 0 && d < tn && dn > 0; d++)
+			/* no strides to compare when either side is empty or one element (then
+			 * the extent check below decides) */
+			int same = tn <= 0 || dn <= 0 || tn == dn;
+			for (int d = 0; same && tn > 0 && dn > 0 && d < tn; d++)
 				same = tst[d] == nst[d];
 			if (!same) {
 				fmt_modes(b1, sizeof b1, t->ndim, t->strides);

@@ -644,6 +644,10 @@ launch_checks_memory(void **state)
 	t = tensor(big, "f32", 1, n99, s1, 0, 0);          /* no storage: its own 99 elements */
 	args[2] = flyrt_arg_tensor(&t);
 	expect(k, args, FLYRT_ERROR_ARG_TYPE, "the tensor (its own elements");
+	int64_t n1[] = { 1 };
+	t.shape = n1, t.strides = s2;                      /* one element: its stride says nothing */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "is too small");
+	t.strides = s1;
 	t.shape = n0;                                      /* empty, nothing known around it */
 	expect(k, args, FLYRT_ERROR_ARG_TYPE, "holds bytes [0, 0)");
 	t = tensor(big, "f32", -1, NULL, NULL, 0, 0);      /* nothing known: the allocation */
