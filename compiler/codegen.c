@@ -263,6 +263,14 @@ rpn(Cg *c, Node *n, Str *s)
 		snprintf(buf, sizeof buf, "%lld", (long long)n->u.ival);
 		sput(s, buf);
 		return;
+	case E_MEMBER:   /* device.cus (the checker allows it in grid formulas only) */
+		if (n->u.member.base->kind == E_NAME && !strcmp(n->u.member.base->u.name.id, "device") &&
+		    n->u.member.base->u.name.sym && n->u.member.base->u.name.sym->kind == SYM_BUILTIN &&
+		    !strcmp(n->u.member.id, "cus")) {
+			sput(s, "device.cus");
+			return;
+		}
+		break;
 	case E_NAME:
 		if (n->u.name.sym && n->u.name.sym->kind == SYM_PARAM && n->u.name.sym->type &&
 		    n->u.name.sym->type->kind == TY_SCALAR) {
@@ -375,6 +383,92 @@ rpn(Cg *c, Node *n, Str *s)
 		break;
 	}
 	s->bad = 1;
+}
+
+/* The leaves of one side of a declared layout, flattened in order: values (a
+ * compile-time part) or nodes (run-time formulas). -1 when more than max. */
+typedef struct { const Value *v; Node *n; } MetaLeaf;
+
+static int
+flat_value(const Value *v, MetaLeaf *out, int n, int max)
+{
+	if (v->kind == VAL_INT) {
+		if (n >= max)
+			return -1;
+		out[n].v = v;
+		out[n].n = NULL;
+		return n + 1;
+	}
+	if (v->kind != VAL_TUPLE)
+		return -1;
+	for (int i = 0; i < v->nelems && n >= 0; i++)
+		n = flat_value(v->elems[i], out, n, max);
+	return n;
+}
+
+static int
+flat_node(Node *x, MetaLeaf *out, int n, int max)
+{
+	if (x->cval)
+		return flat_value(x->cval, out, n, max);
+	if (x->kind == E_TUPLE) {
+		for (int i = 0; i < x->u.list.n && n >= 0; i++)
+			n = flat_node(x->u.list.v[i], out, n, max);
+		return n;
+	}
+	if (n >= max)
+		return -1;
+	out[n].v = NULL;
+	out[n].n = x;
+	return n + 1;
+}
+
+static void
+leaf_rpn(Cg *c, const MetaLeaf *l, Str *s)
+{
+	char buf[32];
+	if (l->v) {
+		snprintf(buf, sizeof buf, "%lld", (long long)l->v->i);
+		sput(s, buf);
+	} else {
+		rpn(c, l->n, s);
+	}
+}
+
+/* A tensor parameter's declared layout as the formulas of a .flyc.meta 2 `layout`
+ * record, its modes flattened: (M, K):(K, 1) gives "$M ; $K : $K ; 1". NULL when it
+ * cannot be written (a swizzle, a formula outside the RPN vocabulary): the runtime
+ * then checks what it can without it (docs/metadata.md). */
+static const char *
+layout_meta(Cg *c, Node *lay)
+{
+	enum { MAXM = 16 };
+	MetaLeaf sh[MAXM], st[MAXM];
+	int ns, nd;
+	Str s = { 0 };
+	const char *r;
+
+	if (lay->cval && lay->cval->kind == VAL_LAYOUT) {
+		if (lay->cval->swz.on)
+			return NULL;
+		ns = flat_value(lay->cval->shape, sh, 0, MAXM);
+		nd = flat_value(lay->cval->stride, st, 0, MAXM);
+	} else if (lay->kind == E_LAYOUT) {
+		ns = flat_node(lay->u.binary.l, sh, 0, MAXM);
+		nd = flat_node(lay->u.binary.r, st, 0, MAXM);
+	} else {
+		return NULL;
+	}
+	if (ns < 1 || ns != nd)
+		return NULL;
+	for (int i = 0; i < 2 * ns; i++) {
+		if (i)
+			sput(&s, i == ns ? ":" : ";");
+		leaf_rpn(c, i < ns ? &sh[i] : &st[i - ns], &s);
+	}
+	r = s.bad || !s.p ? NULL : ir_strdup(c->m, s.p);
+	free(s.p);
+	return r;
 }
 
 static const char *
@@ -3331,8 +3425,10 @@ kernel(Cg *c, SemaKernel *k)
 			unsupported(c, s->decl, "a parameter of this type");
 			return;
 		}
-		if (s->type->kind == TY_TENSOR)
-			ir_func_param(c->f, s->name, IR_PARAM_PTR, el, 0);
+		if (s->type->kind == TY_TENSOR) {
+			uint32_t pi = ir_func_param(c->f, s->name, IR_PARAM_PTR, el, 0);
+			c->f->param[pi].elem_name = sema_scalar_names[s->type->scalar];
+		}
 		else if (s->type->kind == TY_SCALAR)
 			ir_func_param(c->f, s->name, IR_PARAM_VAL, el, 0);
 		else {
@@ -3368,6 +3464,7 @@ kernel(Cg *c, SemaKernel *k)
 				unsupported(c, s->decl, "this tensor parameter's layout");
 			return;
 		}
+		c->f->param[i].layout_meta = layout_meta(c, p->type->layout);
 		bind(c, s, ir_b_tensor_global(&c->b, ir_b_arg(&c->b, (uint32_t)i), c->f->param[i].ty, lay,
 		                              IR_ADDR_AUTO, s->name));
 	}

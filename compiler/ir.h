@@ -271,6 +271,10 @@ typedef struct {
 	IrScalar ty;          /* PTR: element type; VAL: value type */
 	uint32_t align;       /* PTR: assumed alignment in bytes */
 	int noalias;
+	const char *elem_name;  /* PTR: the element type as written (fp8, u8, ...), for
+	                           .flyc.meta; NULL: ir_scalar_name(ty) */
+	const char *layout_meta;/* PTR: the declared layout as .flyc.meta 2 `layout`
+	                           formulas ("$N : 1"); NULL: not recorded */
 } IrParam;
 
 typedef struct IrModule IrModule;

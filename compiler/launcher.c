@@ -199,9 +199,15 @@ emit_kernel(Out *o, const char *base, const CoObject *co, int idx, const MetaKer
 		emit(o->h, o, "%s%s: %s", i ? ", " : "", p[i].name, p[i].desc);
 	emit(o->h, o, ")\n");
 	if (mk && mk->has_block)
-		emit(o->h, o, " *   block %u %u %u\n", mk->block[0], mk->block[1], mk->block[2]);
+		emit(o->h, o, " *   block %u %u %u (a cfg->block given must be this)\n", mk->block[0],
+		     mk->block[1], mk->block[2]);
 	if (mk && mk->has_grid)
-		emit(o->h, o, " *   grid from the kernel's formula when cfg is NULL or cfg->grid[0] is 0\n");
+		emit(o->h, o, " *   grid from the kernel's formula when cfg is NULL or cfg->grid[0] is 0;\n"
+		     " *     another grid only with cfg->flags |= FLYRT_LAUNCH_ANY_GRID\n");
+	for (int i = 0; mk && i < mk->nargs; i++)
+		if (mk->args[i].rank >= 0)
+			emit(o->h, o, " *   %s: layout %s (%s elements; an allocation too small for it is "
+			     "FLYRT_ERROR_ARG_TYPE)\n", p[i].name, mk->args[i].layout_text, mk->args[i].elem);
 	for (int i = 0; mk && i < mk->nrequires; i++)
 		emit(o->h, o, " *   requires %s (else FLYRT_ERROR_UNSUPPORTED)\n", mk->requires[i].text);
 	emit(o->h, o, " */\n");

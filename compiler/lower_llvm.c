@@ -1328,7 +1328,7 @@ ir_meta_text(const IrModule *m)
 	if (!b)
 		IR_ICE("out of memory");
 	b[0] = 0;
-	meta_line(&b, &len, &cap, "flyc-meta 1\n");
+	meta_line(&b, &len, &cap, "flyc-meta 2\n");
 	for (uint32_t k = 0; k < m->nfunc; k++) {
 		const IrFunc *f = m->func[k];
 		meta_line(&b, &len, &cap, "kernel %s\n", f->name);
@@ -1343,11 +1343,17 @@ ir_meta_text(const IrModule *m)
 					if (f->req_rpn[r][0] == '@' && !strncmp(f->req_rpn[r] + 1, p->name, nl) &&
 					    f->req_rpn[r][1 + nl] == ' ')
 						al = el ? el : 1;
-				meta_line(&b, &len, &cap, "arg %s ptr %s %u\n", p->name, ir_scalar_name(p->ty), al);
+				meta_line(&b, &len, &cap, "arg %s ptr %s %u\n", p->name,
+				          p->elem_name ? p->elem_name : ir_scalar_name(p->ty), al);
 			}
 			else
 				meta_line(&b, &len, &cap, "arg %s val %s\n", p->name, ir_scalar_name(p->ty));
 		}
+		/* after every arg line: a layout may use scalars declared after its tensor */
+		for (uint32_t i = 0; i < f->nparam; i++)
+			if (f->param[i].kind == IR_PARAM_PTR && f->param[i].layout_meta)
+				meta_line(&b, &len, &cap, "layout %s %s\n", f->param[i].name,
+				          f->param[i].layout_meta);
 		meta_line(&b, &len, &cap, "block %u %u %u\n", f->block[0], f->block[1], f->block[2]);
 		meta_line(&b, &len, &cap, "grid %s ; %s ; %s\n", f->grid_rpn[0] ? f->grid_rpn[0] : "1",
 		          f->grid_rpn[1] ? f->grid_rpn[1] : "1", f->grid_rpn[2] ? f->grid_rpn[2] : "1");

@@ -1084,11 +1084,13 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 				diag_error(s->d, c->span, "grid() takes 1 to 3 sizes");
 				continue;
 			}
+			s->in_grid = true;   /* device.cus may appear */
 			for (j = 0; j < c->args.n; j++) {
 				Type *t = check_int(s, c->args.v[j], "a grid size");
 				(void)t;
 				sk->grid[j] = c->args.v[j];
 			}
+			s->in_grid = false;
 		} else if (!strcmp(c->name, "waves_per_eu")) {
 			Value *v;
 			if (c->args.n != 1) {

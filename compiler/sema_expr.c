@@ -408,6 +408,8 @@ sema_builtins_bind(S *s)
 	/* thread.{x,y,z} and block.{x,y,z}: ids; typed i32 */
 	sym_bind(s, sym_new(s, SYM_BUILTIN, "thread", SPAN_NONE, ty_new(s, TY_TUPLE)));
 	sym_bind(s, sym_new(s, SYM_BUILTIN, "block", SPAN_NONE, ty_new(s, TY_TUPLE)));
+	/* device.cus: the launching device's compute units, known only to grid formulas */
+	sym_bind(s, sym_new(s, SYM_BUILTIN, "device", SPAN_NONE, ty_new(s, TY_TUPLE)));
 }
 
 /* ---- helpers ---- */
@@ -1727,6 +1729,19 @@ check_member(S *s, Node *e)
 			b->type = sym->type;
 			if (strcmp(id, "x") && strcmp(id, "y") && strcmp(id, "z"))
 				return err(s, e, "'%s' has members x, y and z, not '%s'", b->u.name.id, id);
+			return e->type = ty_scalar(SC_I32);
+		}
+	}
+	if (b->kind == E_NAME && !strcmp(b->u.name.id, "device")) {
+		Symbol *sym = sym_lookup(s, b->u.name.id);
+		if (sym && sym->kind == SYM_BUILTIN) {
+			b->u.name.sym = sym;
+			b->type = sym->type;
+			if (strcmp(id, "cus"))
+				return err(s, e, "'device' has one member, cus (its compute units), not '%s'", id);
+			if (!s->in_grid)
+				return err(s, e, "device.cus is known only when the kernel is launched: it may "
+				           "appear in grid(...) formulas only");
 			return e->type = ty_scalar(SC_I32);
 		}
 	}

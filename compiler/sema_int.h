@@ -30,6 +30,7 @@ typedef struct S {
 	int loops;          /* enclosing loops */
 	int blocks;         /* enclosing blocks inside the kernel body (0 = top level) */
 	int pipelines;
+	bool in_grid;       /* checking a grid(...) formula: device.cus is known */
 	int loop_mark;      /* stack height at the innermost loop entry */
 	const char *cur_dir;/* directory of the module being checked */
 	int nextid;

@@ -10,12 +10,18 @@
     out = array.array("f", bytes(4 * n)); c.download(out)
 
 Pointer arguments accept a DeviceBuffer, an int (a device address), an object with
-__dlpack__ (a DLPack capsule: device tensors pass their address, compact host tensors
-are staged through device memory), an object with data_ptr() (a device address, used
-when DLPack export is not available), or a plain Python buffer
+__dlpack__ (a DLPack capsule, e.g. a PyTorch or NumPy tensor: device tensors pass their
+address, host tensors are staged through device memory), an object with data_ptr() (a
+device address, used when DLPack export is not available), or a plain Python buffer
 (bytearray, array.array, memoryview, ...): it is copied to the device before the launch
 and, when writable, copied back after it. Scalars are Python ints and floats, converted
 to the argument's type from the metadata (range-checked).
+
+Before anything runs libflyrt checks the launch (docs/runtime.md, "Launch checks"): a
+tensor's element type and strides against the kernel's declared layout, and that every
+offset the layout reaches lies in the tensor's storage (Python buffers and DeviceBuffers:
+in the buffer); block= must be the kernel's block, grid= its formula's unless
+any_grid=True.
 
 Errors raise FlyrtError (status, message); a kernel whose `requires` rejects the call
 raises Unsupported, the subclass a caller catches to fall back to another
@@ -30,7 +36,7 @@ import os
 import struct
 
 __all__ = ["Device", "Module", "Kernel", "DeviceBuffer", "Tuning", "FlyrtError",
-           "Unsupported", "status_string", "ArgInfo"]
+           "Unsupported", "status_string", "ArgInfo", "dlpack_dtype"]
 
 # ---- the C library -------------------------------------------------------------------
 
@@ -57,14 +63,23 @@ UNSUPPORTED = 16
 _STATUS_NAMES = {}
 
 # flyrt_arg_type values (FLYRT_ARG_TYPES in flyrt.h, in order)
-PTR, I32, U32, I64, U64, F32, F16, BF16, BYTES = range(9)
-_TYPE_NAMES = ["ptr", "i32", "u32", "i64", "u64", "f32", "f16", "bf16", "bytes"]
+PTR, I32, U32, I64, U64, F32, F16, BF16, BYTES, TENSOR = range(10)
+_TYPE_NAMES = ["ptr", "i32", "u32", "i64", "u64", "f32", "f16", "bf16", "bytes", "tensor"]
+ANY_GRID = 1   # FLYRT_LAUNCH_ANY_GRID
 
 
 class _ArgValue(ctypes.Union):
     _fields_ = [("ptr", ctypes.c_uint64), ("i32", ctypes.c_int32), ("u32", ctypes.c_uint32),
                 ("i64", ctypes.c_int64), ("u64", ctypes.c_uint64), ("f32", ctypes.c_float),
-                ("bits16", ctypes.c_uint16), ("bytes", ctypes.c_void_p)]
+                ("bits16", ctypes.c_uint16), ("bytes", ctypes.c_void_p),
+                ("tensor", ctypes.c_void_p)]
+
+
+class _Tensor(ctypes.Structure):   # flyrt_tensor
+    _fields_ = [("data", ctypes.c_uint64), ("dtype", ctypes.c_char_p), ("ndim", ctypes.c_int),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("storage", ctypes.c_uint64), ("storage_bytes", ctypes.c_uint64)]
 
 
 class _Arg(ctypes.Structure):
@@ -74,7 +89,8 @@ class _Arg(ctypes.Structure):
 class _ArgInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("type", ctypes.c_int), ("elem_type", ctypes.c_char_p),
                 ("offset", ctypes.c_uint32), ("size", ctypes.c_uint32),
-                ("align", ctypes.c_uint32), ("typed", ctypes.c_int)]
+                ("align", ctypes.c_uint32), ("typed", ctypes.c_int),
+                ("layout_rank", ctypes.c_int), ("layout", ctypes.c_char_p)]
 
 
 class _KernelInfo(ctypes.Structure):
@@ -89,7 +105,7 @@ class _KernelInfo(ctypes.Structure):
 
 class _LaunchConfig(ctypes.Structure):
     _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3),
-                ("dynamic_lds", ctypes.c_uint32)]
+                ("dynamic_lds", ctypes.c_uint32), ("flags", ctypes.c_uint32)]
 
 
 _vp, _u64, _sz, _int, _cp = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_int, ctypes.c_char_p
@@ -111,6 +127,8 @@ _device_close = _fn("flyrt_device_close", None, _vp)
 _device_backend = _fn("flyrt_device_backend", _int, _vp)
 _device_arch = _fn("flyrt_device_arch", _cp, _vp)
 _device_name = _fn("flyrt_device_name", _cp, _vp)
+_device_cus = _fn("flyrt_device_cus", ctypes.c_uint32, _vp)
+_elem_bits = _fn("flyrt_elem_bits", ctypes.c_uint, _cp)
 _malloc = _fn("flyrt_malloc", _int, _vp, _sz, _P(_u64))
 _free = _fn("flyrt_free", _int, _vp, _u64)
 _htod = _fn("flyrt_memcpy_htod", _int, _vp, _u64, _vp, _sz)
@@ -126,6 +144,8 @@ _kernel_info = _fn("flyrt_kernel_get_info", _int, _vp, _P(_KernelInfo))
 _arg_info = _fn("flyrt_kernel_arg_info", _int, _vp, _int, _P(_ArgInfo))
 _kernel_name = _fn("flyrt_kernel_name", _cp, _vp)
 _requires_text = _fn("flyrt_kernel_requires_text", _cp, _vp, _int)
+_arg_layout = _fn("flyrt_kernel_arg_layout", _int, _vp, _int, _P(_Arg), _int,
+                  _P(ctypes.c_int64), _P(ctypes.c_int64), _int)
 _check = _fn("flyrt_kernel_check", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int, _P(_LaunchConfig))
 _launch = _fn("flyrt_launch", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int)
 _tuning_parse = _fn("flyrt_tuning_parse", _int, _cp, _sz, _P(_vp))
@@ -181,6 +201,11 @@ class Device:
     @property
     def name(self):
         return _device_name(self._h).decode()
+
+    @property
+    def cus(self):
+        """Compute units (what grid formulas see as device.cus); 0 if unknown."""
+        return _device_cus(self._h)
 
     def close(self):
         """Unload every module and release the device (also done by a with-block)."""
@@ -303,21 +328,91 @@ _capsule_get = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_get.restype = ctypes.c_void_p
 _capsule_get.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
+# DLPack type codes (kDLInt, kDLUInt, kDLFloat, kDLBfloat) -> .flyc.meta element names
+_DL_NAMES = {(0, 8): "i8", (0, 16): "i16", (0, 32): "i32", (0, 64): "i64",
+             (1, 8): "u8", (1, 16): "u16", (1, 32): "u32", (1, 64): "u64",
+             (2, 16): "f16", (2, 32): "f32", (2, 64): "f64", (4, 16): "bf16"}
 
-def _dlpack(obj):
-    """(address, nbytes, on_host) of a DLPack-exporting object (a compact tensor)."""
-    cap = obj.__dlpack__()
-    p = _capsule_get(cap, b"dltensor")
-    t = _DLTensor.from_address(p)   # DLManagedTensor starts with its DLTensor
-    n, compact, expect = 1, True, 1
-    for i in reversed(range(t.ndim)):
-        if t.strides and t.shape[i] != 1 and t.strides[i] != expect:
-            compact = False
-        expect *= t.shape[i]
-        n *= t.shape[i]
-    nbytes = n * ((t.dtype.bits * t.dtype.lanes + 7) // 8)
-    on_host = t.device.device_type in (_DL_CPU, _DL_CUDA_HOST, _DL_ROCM_HOST)
-    return (t.data or 0) + t.byte_offset, nbytes, on_host, compact, cap
+
+def dlpack_dtype(code, bits, lanes=1):
+    """The element type name libflyrt checks for a DLPack dtype (e.g. (4, 16) -> "bf16");
+    a description that matches no kernel type for the others."""
+    if lanes == 1 and (code, bits) in _DL_NAMES:
+        return _DL_NAMES[(code, bits)]
+    return "dlpack(code=%d, bits=%d, lanes=%d)" % (code, bits, lanes)
+
+
+class _DLView:
+    """What a DLPack export says: address, dtype name, shape, strides (elements), element
+    bits, whether the memory is the host's, and the capsule (kept alive)."""
+
+    def __init__(self, obj):
+        self.cap = obj.__dlpack__()
+        p = _capsule_get(self.cap, b"dltensor")
+        t = _DLTensor.from_address(p)   # DLManagedTensor starts with its DLTensor
+        self.addr = (t.data or 0) + t.byte_offset
+        self.dtype = dlpack_dtype(t.dtype.code, t.dtype.bits, t.dtype.lanes)
+        self.bits = t.dtype.bits * t.dtype.lanes
+        self.shape = [t.shape[i] for i in range(t.ndim)]
+        if t.strides:
+            self.strides = [t.strides[i] for i in range(t.ndim)]
+        else:   # NULL strides: compact row-major
+            self.strides, acc = [0] * t.ndim, 1
+            for i in reversed(range(t.ndim)):
+                self.strides[i] = acc
+                acc *= self.shape[i]
+        self.on_host = t.device.device_type in (_DL_CPU, _DL_CUDA_HOST, _DL_ROCM_HOST)
+        self.storage = _storage_of(obj)
+
+    def span(self):
+        """Bytes [lo, hi) the tensor's own elements occupy around addr; None if empty."""
+        return _byte_span(self.shape, self.strides, self.bits)
+
+
+def _byte_span(shape, strides, bits):
+    if any(n <= 0 for n in shape):
+        return None
+    lo = sum((n - 1) * d for n, d in zip(shape, strides) if d < 0)
+    hi = sum((n - 1) * d for n, d in zip(shape, strides) if d > 0)
+    return (lo * bits) // 8, -((-(hi + 1) * bits) // 8)
+
+
+def _storage_of(obj):
+    """(address, bytes) of a PyTorch tensor's storage, or None when not known."""
+    try:
+        if hasattr(obj, "untyped_storage"):
+            st = obj.untyped_storage()
+        elif hasattr(obj, "storage") and hasattr(obj, "storage_offset"):
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                st = obj.storage()
+        else:
+            return None
+        return int(st.data_ptr()), int(st.nbytes())
+    except Exception:   # not a PyTorch tensor after all
+        return None
+
+
+def _tensor_desc(data, dtype, shape, strides, storage, keep):
+    """A flyrt_tensor (kept alive in keep)."""
+    t = _Tensor()
+    t.data = data
+    t.dtype = dtype.encode() if dtype else None
+    if shape is None:
+        t.ndim = -1
+    else:
+        n = len(shape)
+        sh, st = (ctypes.c_int64 * max(n, 1))(*shape), (ctypes.c_int64 * max(n, 1))(*strides)
+        keep += [sh, st]
+        t.ndim, t.shape, t.strides = n, sh, st
+    if storage:
+        t.storage, t.storage_bytes = storage
+    keep.append(t)
+    return ctypes.addressof(t)
+
+
+_FORMAT_DTYPES = {"f": "f32", "d": "f64", "e": "f16"}   # Python buffer formats with a float type
 
 
 # ---- modules and kernels -------------------------------------------------------------
@@ -329,6 +424,8 @@ class ArgInfo:
         self.type_code = ai.type
         self.elem_type = (ai.elem_type or b"").decode()
         self.offset, self.size, self.align, self.typed = ai.offset, ai.size, ai.align, bool(ai.typed)
+        self.layout_rank = ai.layout_rank            # -1: no declared layout recorded
+        self.layout = (ai.layout or b"").decode()    # .flyc.meta formulas, e.g. "$N : 1"
 
     def __repr__(self):
         t = "ptr %s align %d" % (self.elem_type or "?", self.align) if self.type == "ptr" else self.type
@@ -354,7 +451,7 @@ class Module:
         _check_status(_get_kernel(self._h, name.encode(), ctypes.byref(h)))
         return Kernel(self, h.value)
 
-    def dispatch(self, tuning, family, *args, grid=None, block=None):
+    def dispatch(self, tuning, family, *args, grid=None, block=None, any_grid=False):
         """Launch the variant of `family` the tuning table (or None) picks; returns its name."""
         rep = None
         if tuning is None:
@@ -371,16 +468,17 @@ class Module:
         cargs, post = rep._marshal(args)
         chosen = _vp()
         st = _dispatch(self._h, tuning._h if tuning else None, family.encode(),
-                       _config(grid, block), cargs, len(args), ctypes.byref(chosen))
+                       _config(grid, block, any_grid), cargs, len(args), ctypes.byref(chosen))
         _finish(post, st == SUCCESS)
         _check_status(st)
         return _kernel_name(chosen).decode()
 
 
-def _config(grid, block):
-    if grid is None and block is None:
+def _config(grid, block, any_grid=False):
+    if grid is None and block is None and not any_grid:
         return None
     c = _LaunchConfig()
+    c.flags = ANY_GRID if any_grid else 0
     for src, dst in ((grid, c.grid), (block, c.block)):
         if src is None:
             continue
@@ -459,6 +557,36 @@ class Kernel:
     def __repr__(self):
         return "<flyrt.Kernel %s(%s)>" % (self.name, ", ".join(map(repr, self.args)))
 
+    def layout(self, arg, *args):
+        """The declared layout of pointer argument `arg` (index or name) for the scalar
+        values among args (a full argument list; pointers may be None): (shape, strides)
+        tuples in elements, or None when the kernel records no layout for it."""
+        infos = self.args
+        i = arg if isinstance(arg, int) else [a.name for a in infos].index(arg)
+        if infos[i].layout_rank < 0:
+            return None
+        arr = self._scalars(args, infos)
+        n = infos[i].layout_rank
+        sh, st = (ctypes.c_int64 * max(n, 1))(), (ctypes.c_int64 * max(n, 1))()
+        r = _arg_layout(self._h, i, arr, len(args), sh, st, n)
+        if r < 0:
+            raise FlyrtError(12, _last_error().decode(errors="replace"))
+        return tuple(sh[:r]), tuple(st[:r])
+
+    def _scalars(self, args, infos):
+        """A flyrt_arg array with the scalar arguments set (pointers left 0)."""
+        if len(args) != len(infos):
+            raise FlyrtError(11, "kernel '%s' takes %d arguments, got %d"
+                             % (self.name, len(infos), len(args)))
+        arr = (_Arg * max(len(args), 1))()
+        keep = []
+        for i, (v, ai) in enumerate(zip(args, infos)):
+            if ai.type_code == PTR:
+                arr[i].type, arr[i].size = PTR, 8
+            else:
+                self._scalar_into(arr[i], v, i, ai, keep)
+        return arr
+
     def _marshal(self, args):
         """ctypes flyrt_arg array for args, and actions to run after the launch."""
         infos = self.args
@@ -475,96 +603,144 @@ class Kernel:
         post.append(lambda ok, keep=keep: keep.clear())
         return arr, post
 
-    def _dlpack_arg(self, a, v, i, ai, post, keep):
+    def _declared_span(self, arr, i, ai):
+        """Bytes [lo, hi) around the pointer that argument i's declared layout reaches for
+        the scalars already in arr, or None (no layout, reaches nothing, not computable)."""
+        bits = _elem_bits(ai.elem_type.encode())
+        if ai.layout_rank < 0 or not bits:
+            return None
+        n = ai.layout_rank
+        sh, st = (ctypes.c_int64 * max(n, 1))(), (ctypes.c_int64 * max(n, 1))()
+        if _arg_layout(self._h, i, arr, len(arr), sh, st, n) != n:
+            return None   # the launch check reports it
+        return _byte_span(sh[:n], st[:n], bits)
+
+    def _dlpack_arg(self, arr, a, v, i, ai, post, keep):
         """A DLPack tensor as pointer argument; False if it cannot export (try data_ptr)."""
         try:
-            addr, nbytes, on_host, compact, cap = _dlpack(v)
+            try:
+                t = _DLView(v)
+            except RuntimeError:
+                if not hasattr(v, "detach"):
+                    raise
+                t = _DLView(v.detach())   # a PyTorch tensor that requires grad: same memory
         except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
             if hasattr(v, "data_ptr"):
                 return False
             raise
-        keep.append(cap)
-        if not on_host:   # device memory: pass its address
-            a.v.ptr = addr
+        keep.append(t.cap)
+        a.type, a.size = TENSOR, 8
+        if not t.on_host:   # device memory: pass its address, shape, strides and storage
+            a.v.tensor = _tensor_desc(t.addr, t.dtype, t.shape, t.strides, t.storage, keep)
             return True
-        if not compact:   # a host tensor is staged byte for byte: it must be compact
-            raise FlyrtError(12, "argument %d (%s): a strided host tensor cannot be staged; "
-                             "pass a contiguous one" % (i, ai.name))
-        host = (ctypes.c_char * max(nbytes, 1)).from_address(addr)
-        d = self.mod.dev.upload(memoryview(host))
-        a.v.ptr = d.ptr
-        post.append(_copy_back(self.mod.dev, d, memoryview(host)))
+        # a host tensor is staged: with its storage known, the bytes of the storage that
+        # the tensor or the declared layout reaches (so the check sees what a GPU would);
+        # else only the tensor's own bytes (nothing else around it is known to exist)
+        spans = [x for x in (t.span(), self._declared_span(arr, i, ai) if t.storage else None) if x]
+        lo = min([x[0] for x in spans] + [0])
+        hi = max([x[1] for x in spans] + [0])
+        if t.storage:
+            base, nbytes = t.storage
+            if base <= t.addr <= base + nbytes:
+                lo, hi = max(lo, base - t.addr), min(hi, base + nbytes - t.addr)
+            else:
+                lo = hi = 0
+        hi = max(hi, lo)
+        host = (ctypes.c_char * max(hi - lo, 1)).from_address(t.addr + lo)
+        d = self.mod.dev.upload(memoryview(host)[:hi - lo] if hi > lo else b"\0")
+        data = d.ptr - lo
+        storage = None
+        if t.storage:
+            # the storage's bounds as they map to the device: the check compares against
+            # them and the kernel only reaches what was staged (both inside the storage)
+            base, nbytes = t.storage
+            storage = (data - (t.addr - base), nbytes) if base <= t.addr <= base + nbytes else (data, 0)
+        a.v.tensor = _tensor_desc(data, t.dtype, t.shape, t.strides, storage, keep)
+        post.append(_copy_back(self.mod.dev, d, memoryview(host)[:hi - lo] if hi > lo else None))
         return True
+
+    def _scalar_into(self, a, v, i, ai, keep):
+        t = ai.type_code
+        if not ai.typed:   # typed from the note: pick by the Python value
+            if isinstance(v, float) and ai.size == 4:
+                t = F32
+            elif isinstance(v, float) and ai.size == 8:
+                raw = ctypes.create_string_buffer(struct.pack("<d", v), 8)
+                keep.append(raw)
+                a.type, a.size, a.v.bytes = BYTES, 8, ctypes.addressof(raw)
+                return
+            elif t == BYTES:
+                raw = ctypes.create_string_buffer(bytes(v), ai.size)
+                if len(bytes(v)) != ai.size:
+                    raise FlyrtError(12, "argument %d (%s) takes %d bytes, got %d"
+                                     % (i, ai.name, ai.size, len(bytes(v))))
+                keep.append(raw)
+                a.type, a.size, a.v.bytes = BYTES, ai.size, ctypes.addressof(raw)
+                return
+        a.type = t
+        if t in _INT_RANGE:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise FlyrtError(12, "argument %d (%s) is %s, got %s"
+                                 % (i, ai.name, _TYPE_NAMES[t], type(v).__name__))
+            lo, hi = _INT_RANGE[t]
+            if not lo <= v <= hi:
+                raise FlyrtError(12, "argument %d (%s) = %d is out of range for %s"
+                                 % (i, ai.name, v, _TYPE_NAMES[t]))
+            a.size = 4 if t in (I32, U32) else 8
+            setattr(a.v, _TYPE_NAMES[t], v)
+        elif t in (F32, F16, BF16):
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                raise FlyrtError(12, "argument %d (%s) is %s, got %s"
+                                 % (i, ai.name, _TYPE_NAMES[t], type(v).__name__))
+            if t == F32:
+                a.size, a.v.f32 = 4, float(v)
+            else:
+                a.size = 2
+                a.v.bits16 = _f16_bits(float(v)) if t == F16 else _bf16_bits(float(v))
+        else:
+            raise FlyrtError(12, "argument %d (%s) has an unsupported type" % (i, ai.name))
 
     def _marshal_into(self, arr, args, infos, post, keep):
         dev = self.mod.dev
+        # scalars first: a host tensor's staging asks for its declared layout, which may
+        # use scalars that come after it
+        for i, (v, ai) in enumerate(zip(args, infos)):
+            if ai.type_code == PTR:
+                arr[i].type, arr[i].size = PTR, 8
+            else:
+                self._scalar_into(arr[i], v, i, ai, keep)
         for i, (v, ai) in enumerate(zip(args, infos)):
             a = arr[i]
-            if ai.type_code == PTR:
-                a.type, a.size = PTR, 8
-                if isinstance(v, DeviceBuffer):
-                    a.v.ptr = v.ptr
-                elif isinstance(v, int) and not isinstance(v, bool):
-                    a.v.ptr = v
-                elif hasattr(v, "__dlpack__") and self._dlpack_arg(a, v, i, ai, post, keep):
-                    pass
-                elif hasattr(v, "data_ptr"):   # e.g. a tensor that cannot export DLPack
-                    a.v.ptr = int(v.data_ptr())
-                else:
-                    try:
-                        mv = memoryview(v).cast("B")
-                    except TypeError:
-                        raise FlyrtError(12, "argument %d (%s) needs a pointer: a DeviceBuffer, "
-                                         "an address, a tensor or a Python buffer, got %s"
-                                         % (i, ai.name, type(v).__name__)) from None
-                    d = dev.upload(mv)
-                    a.v.ptr = d.ptr
-                    post.append(_copy_back(dev, d, None if mv.readonly else mv))
+            if ai.type_code != PTR:
                 continue
-            t = ai.type_code
-            if not ai.typed:   # typed from the note: pick by the Python value
-                if isinstance(v, float) and ai.size == 4:
-                    t = F32
-                elif isinstance(v, float) and ai.size == 8:
-                    raw = ctypes.create_string_buffer(struct.pack("<d", v), 8)
-                    keep.append(raw)
-                    a.type, a.size, a.v.bytes = BYTES, 8, ctypes.addressof(raw)
-                    continue
-                elif t == BYTES:
-                    raw = ctypes.create_string_buffer(bytes(v), ai.size)
-                    if len(bytes(v)) != ai.size:
-                        raise FlyrtError(12, "argument %d (%s) takes %d bytes, got %d"
-                                         % (i, ai.name, ai.size, len(bytes(v))))
-                    keep.append(raw)
-                    a.type, a.size, a.v.bytes = BYTES, ai.size, ctypes.addressof(raw)
-                    continue
-            a.type = t
-            if t in _INT_RANGE:
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise FlyrtError(12, "argument %d (%s) is %s, got %s"
-                                     % (i, ai.name, _TYPE_NAMES[t], type(v).__name__))
-                lo, hi = _INT_RANGE[t]
-                if not lo <= v <= hi:
-                    raise FlyrtError(12, "argument %d (%s) = %d is out of range for %s"
-                                     % (i, ai.name, v, _TYPE_NAMES[t]))
-                a.size = 4 if t in (I32, U32) else 8
-                setattr(a.v, _TYPE_NAMES[t], v)
-            elif t in (F32, F16, BF16):
-                if not isinstance(v, (int, float)) or isinstance(v, bool):
-                    raise FlyrtError(12, "argument %d (%s) is %s, got %s"
-                                     % (i, ai.name, _TYPE_NAMES[t], type(v).__name__))
-                if t == F32:
-                    a.size, a.v.f32 = 4, float(v)
-                else:
-                    a.size = 2
-                    a.v.bits16 = _f16_bits(float(v)) if t == F16 else _bf16_bits(float(v))
+            if isinstance(v, DeviceBuffer):
+                a.v.ptr = v.ptr
+            elif isinstance(v, int) and not isinstance(v, bool):
+                a.v.ptr = v
+            elif hasattr(v, "__dlpack__") and self._dlpack_arg(arr, a, v, i, ai, post, keep):
+                pass
+            elif hasattr(v, "data_ptr"):   # e.g. a tensor that cannot export DLPack
+                a.v.ptr = int(v.data_ptr())
             else:
-                raise FlyrtError(12, "argument %d (%s) has an unsupported type" % (i, ai.name))
+                try:
+                    mv = memoryview(v)
+                    fmt = mv.format.lstrip("@=<>!")
+                    mv = mv.cast("B")
+                except TypeError:
+                    raise FlyrtError(12, "argument %d (%s) needs a pointer: a DeviceBuffer, "
+                                     "an address, a tensor or a contiguous Python buffer, got %s"
+                                     % (i, ai.name, type(v).__name__)) from None
+                d = dev.upload(mv)
+                # a buffer of known size (and, for float formats, element type)
+                a.type, a.size = TENSOR, 8
+                a.v.tensor = _tensor_desc(d.ptr, _FORMAT_DTYPES.get(fmt), None, None,
+                                          (d.ptr, len(mv)), keep)
+                post.append(_copy_back(dev, d, None if mv.readonly else mv))
 
-    def check(self, *args, grid=None, block=None):
+    def check(self, *args, grid=None, block=None, any_grid=False):
         """None if a launch with these arguments would be accepted, else the FlyrtError."""
         cargs, post = self._marshal(args)
-        st = _check(self._h, _config(grid, block), cargs, len(args), None)
+        st = _check(self._h, _config(grid, block, any_grid), cargs, len(args), None)
         err = None
         if st != SUCCESS:
             detail = _last_error().decode(errors="replace")
@@ -572,10 +748,11 @@ class Kernel:
         _finish(post, False)   # no copy-back for a check
         return err
 
-    def __call__(self, *args, grid=None, block=None):
-        """Launch; host buffers passed as pointers are copied back after it."""
+    def __call__(self, *args, grid=None, block=None, any_grid=False):
+        """Launch; host buffers passed as pointers are copied back after it. block= must be
+        the kernel's block; grid= its grid formula's, unless any_grid=True."""
         cargs, post = self._marshal(args)
-        st = _launch(self._h, _config(grid, block), cargs, len(args))
+        st = _launch(self._h, _config(grid, block, any_grid), cargs, len(args))
         _finish(post, st == SUCCESS)
         _check_status(st)
 

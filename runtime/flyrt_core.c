@@ -117,34 +117,121 @@ flyrt_device_close(flyrt_device *dev)
 	flyrt_module_free_all(dev);
 	dev->be->close(dev);
 	pthread_mutex_destroy(&dev->lock);
+	free(dev->allocs);
 	free(dev);
 }
 
 flyrt_backend flyrt_device_backend(const flyrt_device *dev) { return dev ? dev->kind : 0; }
 const char *flyrt_device_arch(const flyrt_device *dev) { return dev ? dev->arch : ""; }
 const char *flyrt_device_name(const flyrt_device *dev) { return dev ? dev->name : ""; }
+uint32_t flyrt_device_cus(const flyrt_device *dev) { return dev ? dev->cus : 0; }
 
 /* ---- memory ---------------------------------------------------------------------- */
+
+/* The allocation table: every live flyrt_malloc allocation, sorted by base, under the
+ * device lock; the launch checks look pointer arguments up in it. */
+
+/* Index of the first allocation with base > p. */
+static int
+alloc_upper(const flyrt_device *dev, flyrt_deviceptr p)
+{
+	int lo = 0, hi = dev->nallocs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (dev->allocs[mid].base <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+flyrt_alloc_find(flyrt_device *dev, flyrt_deviceptr p, flyrt_deviceptr *base, uint64_t *size)
+{
+	int i, found = 0;
+
+	pthread_mutex_lock(&dev->lock);
+	i = alloc_upper(dev, p) - 1;
+	if (i >= 0 && p - dev->allocs[i].base < dev->allocs[i].size) {
+		*base = dev->allocs[i].base;
+		*size = dev->allocs[i].size;
+		found = 1;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return found;
+}
 
 flyrt_status
 flyrt_malloc(flyrt_device *dev, size_t bytes, flyrt_deviceptr *out)
 {
+	flyrt_status st;
+	int i;
+
 	if (!dev || !out)
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_malloc: NULL device or out");
 	*out = 0;
 	if (bytes == 0)
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_malloc: zero bytes");
-	return dev->be->alloc(dev, bytes, out);
+	pthread_mutex_lock(&dev->lock);
+	if (dev->nallocs == dev->capallocs) {
+		int cap = dev->capallocs ? 2 * dev->capallocs : 16;
+		void *na = realloc(dev->allocs, sizeof *dev->allocs * (size_t)cap);
+		if (!na) {
+			pthread_mutex_unlock(&dev->lock);
+			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+		dev->allocs = na;
+		dev->capallocs = cap;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	st = dev->be->alloc(dev, bytes, out);
+	if (st != FLYRT_SUCCESS)
+		return st;
+	pthread_mutex_lock(&dev->lock);
+	if (dev->nallocs == dev->capallocs) {   /* another thread took the room */
+		int cap = 2 * dev->capallocs;
+		void *na = realloc(dev->allocs, sizeof *dev->allocs * (size_t)cap);
+		if (!na) {
+			pthread_mutex_unlock(&dev->lock);
+			dev->be->free(dev, *out);
+			*out = 0;
+			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+		dev->allocs = na;
+		dev->capallocs = cap;
+	}
+	i = alloc_upper(dev, *out);
+	memmove(&dev->allocs[i + 1], &dev->allocs[i], sizeof *dev->allocs * (size_t)(dev->nallocs - i));
+	dev->allocs[i].base = *out;
+	dev->allocs[i].size = bytes;
+	dev->nallocs++;
+	pthread_mutex_unlock(&dev->lock);
+	return FLYRT_SUCCESS;
 }
 
 flyrt_status
 flyrt_free(flyrt_device *dev, flyrt_deviceptr p)
 {
+	flyrt_status st;
+	int i;
+
 	if (!dev)
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_free: NULL device");
 	if (!p)
 		return FLYRT_SUCCESS;
-	return dev->be->free(dev, p);
+	st = dev->be->free(dev, p);
+	if (st != FLYRT_SUCCESS)
+		return st;
+	pthread_mutex_lock(&dev->lock);
+	i = alloc_upper(dev, p) - 1;
+	if (i >= 0 && dev->allocs[i].base == p) {
+		memmove(&dev->allocs[i], &dev->allocs[i + 1],
+		        sizeof *dev->allocs * (size_t)(dev->nallocs - i - 1));
+		dev->nallocs--;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return FLYRT_SUCCESS;
 }
 
 flyrt_status

@@ -23,6 +23,7 @@
  * depth checked, so evaluation cannot fail except by division by zero. */
 typedef enum {
 	RPN_NUM, RPN_VAL, RPN_ADDR,          /* literal; $NAME; @NAME (arg = index) */
+	RPN_CUS,                             /* device.cus: the device's compute units */
 	RPN_ADD, RPN_SUB, RPN_MUL, RPN_DIV, RPN_MOD,
 	RPN_EQ, RPN_NE, RPN_LT, RPN_LE, RPN_GT, RPN_GE,
 	RPN_AND, RPN_OR, RPN_NOT, RPN_MIN, RPN_MAX, RPN_CEILDIV
@@ -38,7 +39,25 @@ typedef struct {
 	RpnTok *toks;
 	int ntoks;
 	char *text;       /* requires: the source text after " ; "; else NULL */
+	int uses_cus;     /* has a device.cus token */
 } Rpn;
+
+/* Element types of tensor arguments, as .flyc.meta spells them: name, bits, and
+ * whether an integer tensor of the same storage width (8 bits for the packed 4- and
+ * 6-bit types) is accepted in its place, holding the bits: the types PyTorch or NumPy
+ * cannot express. i4/i6 are what flyc wrote for fp4/fp6 in .flyc.meta version 1. */
+#define FLYRT_ELEM_TYPES(X) \
+	X("f64", 64, 0) X("f32", 32, 0) X("f16", 16, 0) X("bf16", 16, 1) X("tf32", 32, 1) \
+	X("i64", 64, 0) X("i32", 32, 0) X("i16", 16, 0) X("i8", 8, 0) \
+	X("u64", 64, 1) X("u32", 32, 1) X("u16", 16, 1) X("u8", 8, 0) \
+	X("fp8", 8, 1) X("bf8", 8, 1) X("e8m0", 8, 1) X("f8e4m3", 8, 1) X("f8e5m2", 8, 1) \
+	X("fp6", 6, 1) X("bf6", 6, 1) X("fp4", 4, 1) X("i6", 6, 1) X("i4", 4, 1)
+
+/* Whether a tensor of type `given` may be passed where `declared` is expected
+ * (flyrt_elem_bits, in flyrt.h, gives a type's bits). */
+int flyrt_elem_accepts(const char *declared, const char *given);
+
+enum { FLYRT_MAX_RANK = 16 };
 
 typedef struct {
 	char name[CO_NAME_MAX];
@@ -46,6 +65,9 @@ typedef struct {
 	flyrt_arg_type type;        /* FLYRT_ARG_PTR or the scalar type */
 	char elem[32];              /* pointers: element type */
 	uint32_t align;             /* pointers: assumed alignment (bytes) */
+	int rank;                   /* pointers: modes of the declared layout; -1 none */
+	Rpn *shape, *stride;        /*   rank formulas each (version 2 `layout` line) */
+	char *layout_text;          /*   the line's formulas, for messages; else NULL */
 } MetaArg;
 
 typedef struct {
@@ -64,6 +86,7 @@ typedef struct {
 typedef struct {
 	MetaKernel *kernels;
 	int nkernels;
+	int version;                /* 1 or 2 */
 } FlyMeta;
 
 /* Parse .flyc.meta text. Returns 0, or -1 with a message naming the line. */
@@ -76,8 +99,10 @@ int flyrt_rpn_compile(const char *src, const MetaArg *args, int nargs, Rpn *out,
 void flyrt_rpn_free(Rpn *r);
 /* Evaluate with vals[i] = value (scalars) or address (pointers) of argument i.
  * Returns 0 and *out, or -1 on division by zero or a + - * result outside
- * int64 (never a wrapped value). */
+ * int64 (never a wrapped value). flyrt_rpn_eval_cus gives device.cus its value (cus
+ * 0: unknown, a formula using it fails); flyrt_rpn_eval is that with cus 0. */
 int flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out);
+int flyrt_rpn_eval_cus(const Rpn *r, const int64_t *vals, int64_t cus, int64_t *out);
 
 /* ---- backends ------------------------------------------------------------------------ */
 
@@ -105,7 +130,11 @@ struct flyrt_device {
 	char arch[32];                /* "gfx950" */
 	char name[320];
 	uint32_t lds_limit;           /* bytes of LDS per workgroup */
-	pthread_mutex_t lock;         /* the module cache (the simulator backend has its own) */
+	uint32_t cus;                 /* compute units (device.cus); 0 if unknown */
+	pthread_mutex_t lock;         /* the module cache and the allocation table (the
+	                                 simulator backend has its own) */
+	struct { flyrt_deviceptr base; uint64_t size; } *allocs;   /* flyrt_malloc'd, by base */
+	int nallocs, capallocs;
 	flyrt_module *modules;        /* the cache: every live module on this device */
 	void *be_state;               /* the backend's own state */
 };
@@ -138,6 +167,29 @@ struct flyrt_module {
 	void *be_mod;                 /* the backend's module handle */
 };
 
+/* Describe kernel ck's explicit arguments into k (nargs, explicit_idx, info), merging
+ * the AMDGPU note with meta (may be NULL); k->mod is not touched. flyrt_kernel_release
+ * frees what it allocated. (Also used by flyc-sim, which has no flyrt_module.) */
+flyrt_status flyrt_kernel_describe(flyrt_kernel *k, const CoKernel *ck, const MetaKernel *meta);
+void flyrt_kernel_release(flyrt_kernel *k);
+
+/* What the launch checks need to know of the device (flyrt_launch.c). */
+typedef struct {
+	uint32_t lds_limit;           /* bytes */
+	uint32_t cus;                 /* device.cus; 0 unknown */
+	flyrt_device *dev;            /* its allocation table, or NULL for none */
+} FlyrtLaunchEnv;
+
+/* Every launch check (docs/runtime.md, "Launch checks") against env; on success grid
+ * and block hold what the launch uses. */
+flyrt_status flyrt_check_launch(const flyrt_kernel *k, const FlyrtLaunchEnv *env,
+                                const flyrt_launch_config *cfg, const flyrt_arg *args,
+                                int nargs, uint32_t grid[3], uint32_t block[3]);
+
+/* The allocation of dev containing address p (base <= p < base + size), under the
+ * device lock: 1 and *base, *size, or 0 when p is in none. */
+int flyrt_alloc_find(flyrt_device *dev, flyrt_deviceptr p, flyrt_deviceptr *base, uint64_t *size);
+
 /* Set this thread's last error message; returns st (for `return fail(...)`). */
 flyrt_status flyrt_fail(flyrt_status st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -146,6 +198,8 @@ void flyrt_clear_error(void);
 /* Backend constructors: fill dev (be, arch, name, lds_limit, be_state) or fail. */
 flyrt_status flyrt_hip_open(flyrt_device *dev, int ordinal);
 flyrt_status flyrt_sim_open(flyrt_device *dev, const char *arch);   /* arch: "gfx950", "gfx1201" */
+/* The simulator's CU count for arch (FLY_SIM_CUS overrides; flyrt_sim.c). */
+uint32_t flyrt_sim_cus(const char *arch);
 
 /* Unload every module left on a device (flyrt_device_close). */
 void flyrt_module_free_all(flyrt_device *dev);

@@ -1,12 +1,17 @@
 /*
- * flyrt_meta.c — the `.flyc.meta` section (docs/metadata.md): parsing, and the RPN
- * formulas of `grid` and `requires`.
+ * flyrt_meta.c — the `.flyc.meta` section (docs/metadata.md): parsing, the RPN
+ * formulas of `grid`, `requires` and `layout`, and the element-type vocabulary.
  *
  * A formula is compiled once, at load time: `$NAME`/`@NAME` are resolved to argument
  * indices (an unknown name, a `$` on a float or pointer, an `@` on a scalar, an
  * unknown token, or a stack that does not end with exactly one value is a load-time
  * error, never a silent pass). Evaluating a compiled formula can then only fail by
- * dividing by zero or by a result outside 64 bits (+ - * are exact or fail).
+ * dividing by zero, by a result outside 64 bits (+ - * are exact or fail), or by
+ * using `device.cus` where the CU count is unknown.
+ *
+ * Version 1 has arg, block, grid, lds and requires records; version 2 adds `layout`
+ * records (a tensor argument's declared shape and strides) and the `device.cus`
+ * token. Either version is read; a version 2 feature in a version 1 text is an error.
  *
  * Example: with args (A ptr f32 16) (K val i32),
  *   "$K 64 % 0 ==" compiles to [VAL 1][NUM 64][MOD][NUM 0][EQ] and gives 1 for K = 128.
@@ -100,6 +105,9 @@ flyrt_rpn_compile(const char *src, const MetaArg *args, int nargs, Rpn *out,
 			}
 			tok.op = t[0] == '$' ? RPN_VAL : RPN_ADDR;
 			tok.arg = a;
+		} else if (tn == 10 && !memcmp(t, "device.cus", 10)) {
+			tok.op = RPN_CUS;
+			out->uses_cus = 1;
 		} else if (parse_int(t, tn, &tok.num) == 0) {
 			tok.op = RPN_NUM;
 		} else {
@@ -160,6 +168,12 @@ flyrt_rpn_free(Rpn *r)
 int
 flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out)
 {
+	return flyrt_rpn_eval_cus(r, vals, 0, out);
+}
+
+int
+flyrt_rpn_eval_cus(const Rpn *r, const int64_t *vals, int64_t cus, int64_t *out)
+{
 	int64_t st[RPN_MAX_DEPTH + 1];
 	int sp = 0;
 
@@ -169,6 +183,11 @@ flyrt_rpn_eval(const Rpn *r, const int64_t *vals, int64_t *out)
 		switch (t->op) {
 		case RPN_NUM: st[sp++] = t->num; continue;
 		case RPN_VAL: case RPN_ADDR: st[sp++] = vals[t->arg]; continue;
+		case RPN_CUS:
+			if (cus <= 0)
+				return -1;
+			st[sp++] = cus;
+			continue;
 		case RPN_NOT: st[sp - 1] = !st[sp - 1]; continue;
 		default: break;
 		}
@@ -235,19 +254,49 @@ static const struct { const char *name; flyrt_arg_type type; } scalar_types[] = 
 	{ "bf16", FLYRT_ARG_BF16 },
 };
 
+static const struct { const char *name; unsigned bits; int raw; } elem_types[] = {
+#define X(name, bits, raw) { name, bits, raw },
+	FLYRT_ELEM_TYPES(X)
+#undef X
+};
+
+static int
+elem_index(const char *t)
+{
+	for (size_t i = 0; t && i < sizeof elem_types / sizeof elem_types[0]; i++)
+		if (!strcmp(elem_types[i].name, t))
+			return (int)i;
+	return -1;
+}
+
+unsigned
+flyrt_elem_bits(const char *t)
+{
+	int i = elem_index(t);
+	return i < 0 ? 0 : elem_types[i].bits;
+}
+
+int
+flyrt_elem_accepts(const char *declared, const char *given)
+{
+	int d = elem_index(declared), g = elem_index(given);
+	unsigned width;
+
+	if (!strcmp(declared, given))
+		return 1;
+	if (d < 0 || g < 0 || !elem_types[d].raw || (given[0] != 'i' && given[0] != 'u') ||
+	    !strcmp(given, "i4") || !strcmp(given, "i6"))
+		return 0;
+	width = elem_types[d].bits < 8 ? 8 : elem_types[d].bits;
+	return elem_types[g].bits == width;
+}
+
 /* Element sizes for the default pointer alignment; unknown types get 1. */
 static uint32_t
 elem_size(const char *t)
 {
-	static const struct { const char *name; uint32_t size; } sizes[] = {
-		{ "f64", 8 }, { "i64", 8 }, { "u64", 8 }, { "f32", 4 }, { "i32", 4 }, { "u32", 4 },
-		{ "tf32", 4 }, { "f16", 2 }, { "bf16", 2 }, { "i16", 2 }, { "u16", 2 }, { "i8", 1 },
-		{ "u8", 1 }, { "fp8", 1 }, { "bf8", 1 }, { "f8e4m3", 1 }, { "f8e5m2", 1 },
-	};
-	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-		if (!strcmp(sizes[i].name, t))
-			return sizes[i].size;
-	return 1;
+	unsigned b = flyrt_elem_bits(t);
+	return b ? (b + 7) / 8 : 1;
 }
 
 /* Split s at single spaces into at most max fields (NUL-terminating in place). */
@@ -280,8 +329,25 @@ parse_u32(const char *s, uint32_t *out)
 }
 
 static void
+layout_free(MetaArg *a)
+{
+	for (int i = 0; a->shape && i < a->rank; i++)
+		flyrt_rpn_free(&a->shape[i]);
+	for (int i = 0; a->stride && i < a->rank; i++)
+		flyrt_rpn_free(&a->stride[i]);
+	free(a->shape);
+	free(a->stride);
+	free(a->layout_text);
+	a->shape = a->stride = NULL;
+	a->layout_text = NULL;
+	a->rank = -1;
+}
+
+static void
 kernel_free(MetaKernel *k)
 {
+	for (int i = 0; i < k->nargs; i++)
+		layout_free(&k->args[i]);
 	free(k->args);
 	for (int i = 0; i < 3; i++)
 		flyrt_rpn_free(&k->grid[i]);
@@ -317,13 +383,103 @@ grow(void *p, int n, size_t elem)
 	return realloc(p, elem * (size_t)(n + 1));
 }
 
+/* Split s in place at every " ; " into at most max parts; the count, or -1 if more. */
+static int
+split_semi(char *s, char **parts, int max)
+{
+	int n = 0;
+	for (;;) {
+		char *e = strstr(s, " ; ");
+		if (n == max)
+			return -1;
+		parts[n++] = s;
+		if (!e)
+			return n;
+		*e = 0;
+		s = e + 3;
+	}
+}
+
+/* "layout NAME S0 ; S1 ... : D0 ; D1 ...": pointer argument NAME's declared shape and
+ * strides. rest (writable) is everything after "layout ". */
+static int
+layout_line(MetaKernel *k, char *rest, char *err, size_t errlen)
+{
+	char *sh[FLYRT_MAX_RANK + 1], *st[FLYRT_MAX_RANK + 1], *colon, *sp, msg[256];
+	char *text;
+	int a, ns, nd;
+	MetaArg *ma;
+
+	sp = strchr(rest, ' ');
+	if (!sp || !(colon = strstr(sp, " : ")) || strstr(colon + 3, " : ")) {
+		snprintf(err, errlen, "'layout' needs NAME SHAPE... : STRIDE... (formulas separated by ' ; ')");
+		return -1;
+	}
+	*sp = 0;
+	a = find_arg(k->args, k->nargs, rest, strlen(rest));
+	if (a < 0 || !k->args[a].is_ptr) {
+		snprintf(err, errlen, "'layout' names '%s', which is not a pointer argument listed before it", rest);
+		return -1;
+	}
+	ma = &k->args[a];
+	if (ma->rank >= 0) {
+		snprintf(err, errlen, "second 'layout' for '%s'", rest);
+		return -1;
+	}
+	if (!(text = strdup(sp + 1))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*colon = 0;
+	ns = split_semi(sp + 1, sh, FLYRT_MAX_RANK);
+	nd = split_semi(colon + 3, st, FLYRT_MAX_RANK);
+	if (ns < 0 || nd < 0 || ns != nd) {
+		snprintf(err, errlen, "layout of '%s': %s", ma->name, ns < 0 || nd < 0
+		         ? "more than 16 modes" : "as many strides as extents are needed");
+		free(text);
+		return -1;
+	}
+	ma->shape = calloc((size_t)ns, sizeof *ma->shape);
+	ma->stride = calloc((size_t)ns, sizeof *ma->stride);
+	ma->layout_text = text;
+	ma->rank = ns;
+	if (!ma->shape || !ma->stride) {
+		layout_free(ma);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < 2 * ns; i++) {
+		Rpn *r = i < ns ? &ma->shape[i] : &ma->stride[i - ns];
+		if (flyrt_rpn_compile(i < ns ? sh[i] : st[i - ns], k->args, k->nargs, r, msg, sizeof msg)) {
+			snprintf(err, errlen, "layout of '%.60s': %.160s", ma->name, msg);
+			layout_free(ma);
+			return -1;
+		}
+		for (int t = 0; t < r->ntoks; t++)
+			if (r->toks[t].op == RPN_ADDR || r->toks[t].op == RPN_CUS) {
+				snprintf(err, errlen, "layout of '%s': only integer scalar arguments and "
+				         "numbers may appear", ma->name);
+				layout_free(ma);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* One line of a kernel record; line is writable. 0 or -1 with err set. */
 static int
-kernel_line(MetaKernel *k, char *line, char *err, size_t errlen)
+kernel_line(MetaKernel *k, int version, char *line, char *err, size_t errlen)
 {
 	char *f[8], msg[256];
 	char *semi;
 
+	if (!strncmp(line, "layout ", 7)) {
+		if (version < 2) {
+			snprintf(err, errlen, "'layout' needs 'flyc-meta 2'");
+			return -1;
+		}
+		return layout_line(k, line + 7, err, errlen);
+	}
 	if (!strncmp(line, "arg ", 4)) {
 		int n = split(line + 4, f, 5);
 		if (n < 3 || n > 4) {
@@ -340,6 +496,7 @@ kernel_line(MetaKernel *k, char *line, char *err, size_t errlen)
 		}
 		MetaArg a;
 		memset(&a, 0, sizeof a);
+		a.rank = -1;
 		snprintf(a.name, sizeof a.name, "%s", f[0]);
 		if (!strcmp(f[1], "ptr")) {
 			a.is_ptr = 1;
@@ -409,6 +566,10 @@ kernel_line(MetaKernel *k, char *line, char *err, size_t errlen)
 				snprintf(err, errlen, "grid: %s", msg);
 				return -1;
 			}
+			if (k->grid[d].uses_cus && version < 2) {
+				snprintf(err, errlen, "grid: 'device.cus' needs 'flyc-meta 2'");
+				return -1;
+			}
 			if (end)
 				p = end + 3;
 		}
@@ -425,6 +586,11 @@ kernel_line(MetaKernel *k, char *line, char *err, size_t errlen)
 		*semi = 0;
 		if (flyrt_rpn_compile(line + 9, k->args, k->nargs, &r, msg, sizeof msg)) {
 			snprintf(err, errlen, "requires: %s", msg);
+			return -1;
+		}
+		if (r.uses_cus && version < 2) {
+			flyrt_rpn_free(&r);
+			snprintf(err, errlen, "requires: 'device.cus' needs 'flyc-meta 2'");
 			return -1;
 		}
 		r.text = strdup(semi + 3);
@@ -479,11 +645,12 @@ flyrt_meta_parse(const char *text, size_t len, FlyMeta *out, char *err, size_t e
 		if (ll == 0 || line[0] == '#')
 			continue;
 		if (!seen_header) {
-			if (strcmp(line, "flyc-meta 1")) {
-				snprintf(err, errlen, ".flyc.meta:%d: expected 'flyc-meta 1', got '%.40s'",
-				         lineno, line);
+			if (strcmp(line, "flyc-meta 1") && strcmp(line, "flyc-meta 2")) {
+				snprintf(err, errlen, ".flyc.meta:%d: expected 'flyc-meta 1' or 'flyc-meta 2', "
+				         "got '%.40s'", lineno, line);
 				goto fail;
 			}
+			out->version = line[10] - '0';
 			seen_header = 1;
 			continue;
 		}
@@ -521,13 +688,13 @@ flyrt_meta_parse(const char *text, size_t len, FlyMeta *out, char *err, size_t e
 			in_kernel = 0;
 			continue;
 		}
-		if (kernel_line(&cur, line, msg, sizeof msg)) {
+		if (kernel_line(&cur, out->version, line, msg, sizeof msg)) {
 			snprintf(err, errlen, ".flyc.meta:%d: %s", lineno, msg);
 			goto fail;
 		}
 	}
 	if (!seen_header) {
-		snprintf(err, errlen, ".flyc.meta: empty (no 'flyc-meta 1' line)");
+		snprintf(err, errlen, ".flyc.meta: empty (no 'flyc-meta 1' or 'flyc-meta 2' line)");
 		goto fail;
 	}
 	if (in_kernel) {

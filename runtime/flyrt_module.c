@@ -35,10 +35,8 @@ module_free(flyrt_module *m)
 	if (!m)
 		return;
 	m->dev->be->module_unload(m->dev, m);
-	for (int i = 0; i < m->nkernels; i++) {
-		free(m->kernels[i].explicit_idx);
-		free(m->kernels[i].info);
-	}
+	for (int i = 0; i < m->nkernels; i++)
+		flyrt_kernel_release(&m->kernels[i]);
 	free(m->kernels);
 	flyrt_meta_free(&m->meta);
 	co_free(m->co);
@@ -58,15 +56,23 @@ type_size(flyrt_arg_type t)
 	}
 }
 
+void
+flyrt_kernel_release(flyrt_kernel *k)
+{
+	free(k->explicit_idx);
+	free(k->info);
+	k->explicit_idx = NULL;
+	k->info = NULL;
+}
+
 /* Describe kernel k's explicit arguments, merging the note with .flyc.meta. */
-static flyrt_status
-kernel_init(flyrt_module *m, flyrt_kernel *k, const CoKernel *ck)
+flyrt_status
+flyrt_kernel_describe(flyrt_kernel *k, const CoKernel *ck, const MetaKernel *meta)
 {
 	int n = 0;
 
-	k->mod = m;
 	k->co = ck;
-	k->meta = flyrt_meta_find(&m->meta, ck->name);
+	k->meta = meta;
 	for (int i = 0; i < ck->nargs; i++)
 		if (ck->args[i].kind != CO_ARG_HIDDEN)
 			n++;
@@ -96,6 +102,8 @@ kernel_init(flyrt_module *m, flyrt_kernel *k, const CoKernel *ck)
 		inf->name = a->name;
 		inf->elem_type = "";
 		inf->align = 1;
+		inf->layout_rank = -1;
+		inf->layout = "";
 		if (k->meta) {
 			const MetaArg *ma = &k->meta->args[n];
 			inf->name = ma->name;
@@ -104,6 +112,8 @@ kernel_init(flyrt_module *m, flyrt_kernel *k, const CoKernel *ck)
 			if (ma->is_ptr) {
 				inf->elem_type = ma->elem;
 				inf->align = ma->align;
+				inf->layout_rank = ma->rank;
+				inf->layout = ma->layout_text ? ma->layout_text : "";
 				if (a->kind != CO_ARG_GLOBAL_BUFFER || a->size != 8)
 					return flyrt_fail(FLYRT_ERROR_INVALID_METADATA,
 					                  "kernel '%s': argument '%s' is a pointer in .flyc.meta "
@@ -188,7 +198,9 @@ module_build(flyrt_device *dev, const void *data, size_t size, flyrt_module *m)
 		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 	for (int i = 0; i < m->co->nkernels; i++) {
 		m->nkernels = i + 1;
-		st = kernel_init(m, &m->kernels[i], &m->co->kernels[i]);
+		m->kernels[i].mod = m;
+		st = flyrt_kernel_describe(&m->kernels[i], &m->co->kernels[i],
+		                           flyrt_meta_find(&m->meta, m->co->kernels[i].name));
 		if (st != FLYRT_SUCCESS)
 			return st;
 	}

@@ -5,7 +5,8 @@
  * simulator are serialized by a lock of this backend (the simulator may run a
  * launch on several threads of its own; SimConfig.nthreads, from FLY_SIM_THREADS).
  *
- * Environment: FLY_SIM_THREADS (default 1), FLY_SIM_RACECHECK=1, FLY_SIM_TRACE=1.
+ * Environment: FLY_SIM_THREADS (default 1), FLY_SIM_RACECHECK=1, FLY_SIM_TRACE=1,
+ * FLY_SIM_CUS (the CU count grid formulas see as device.cus; default the chip's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,21 @@ static const Backend sim_backend = {
 	sim_module_load, sim_module_unload, sim_launch_,
 };
 
+/* CUs of the chip the simulator stands for (MI355X 256, RX 9070 XT 64;
+ * /work/shared/docs/amdgpu-facts.md), or FLY_SIM_CUS when set (1..65536). */
+uint32_t
+flyrt_sim_cus(const char *arch)
+{
+	const char *v = getenv("FLY_SIM_CUS");
+	if (v && *v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*end && n >= 1 && n <= 65536)
+			return (uint32_t)n;
+	}
+	return !strcmp(arch, "gfx1201") ? 64 : 256;
+}
+
 static int
 env_int(const char *name, int def)
 {
@@ -182,5 +198,6 @@ flyrt_sim_open(flyrt_device *dev, const char *arch)
 	dev->lds_limit = !strcmp(arch, "gfx1201") ? 64 * 1024 : 160 * 1024;
 	snprintf(dev->arch, sizeof dev->arch, "%s", arch);
 	snprintf(dev->name, sizeof dev->name, "simulator (%s)", arch);
+	dev->cus = flyrt_sim_cus(dev->arch);
 	return FLYRT_SUCCESS;
 }

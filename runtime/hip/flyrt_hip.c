@@ -40,7 +40,7 @@
 enum {
 	HIP_SUCCESS = 0, HIP_ERROR_NO_DEVICE = 100, HIP_ERROR_INVALID_IMAGE = 200,
 	HIP_ERROR_NO_BINARY_FOR_GPU = 209, HIP_ERROR_OUT_OF_MEMORY = 2,
-	HIP_ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 74,
+	HIP_ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 74, HIP_ATTR_MULTIPROCESSOR_COUNT = 63,
 	HIP_MEMCPY_H2D = 1, HIP_MEMCPY_D2H = 2, HIP_MEMCPY_D2D = 3,
 	PROP_BUFFER = 8192, PROP_GCN_ARCH_NAME = 1160, GCN_ARCH_NAME_LEN = 256,
 };
@@ -227,7 +227,7 @@ flyrt_hip_open(flyrt_device *dev, int ordinal)
 {
 	char why[512] = "";
 	Hip *h;
-	int e, count = 0, lds = 0;
+	int e, count = 0, lds = 0, cus = 0;
 	unsigned char *prop;
 	const char *arch;
 	void *sym;
@@ -295,6 +295,10 @@ flyrt_hip_open(flyrt_device *dev, int ordinal)
 	    HIP_SUCCESS || lds <= 0)
 		lds = 64 * 1024;
 	dev->lds_limit = (uint32_t)lds;
+	if (h->hipDeviceGetAttribute(&cus, HIP_ATTR_MULTIPROCESSOR_COUNT, ordinal) != HIP_SUCCESS ||
+	    cus <= 0)
+		cus = 0;   /* unknown: a grid formula using device.cus is then an error */
+	dev->cus = (uint32_t)cus;
 	dev->be = &hip_backend;
 	dev->kind = FLYRT_BACKEND_HIP;
 	dev->be_state = h;

@@ -29,11 +29,16 @@
  *   flyrt_module_get_kernel(mod, "vadd", &k);
  *   flyrt_malloc(dev, n * 4, &a);  flyrt_memcpy_htod(dev, a, host, n * 4);
  *   flyrt_arg args[] = { flyrt_arg_ptr(a), flyrt_arg_ptr(b), flyrt_arg_ptr(c), flyrt_arg_i32(n) };
- *   flyrt_launch_config cfg = { { (n + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0 };
- *   flyrt_status st = flyrt_launch(k, &cfg, args, 4);  // or NULL: the kernel's own grid
+ *   flyrt_status st = flyrt_launch(k, NULL, args, 4);  // the kernel's own grid and block
  *   if (st == FLYRT_ERROR_UNSUPPORTED) ... use another implementation ...
  *   flyrt_synchronize(dev);  flyrt_memcpy_dtoh(dev, host, c, n * 4);
  *   flyrt_free(dev, a);  flyrt_module_unload(mod);  flyrt_device_close(dev);
+ *
+ * Launch checks (docs/runtime.md, "Launch checks"): before anything runs, the block
+ * must equal the kernel's block(...), the grid its grid formula (unless the caller sets
+ * FLYRT_LAUNCH_ANY_GRID), and every pointer argument whose memory is known (a
+ * flyrt_tensor, or an address inside a flyrt_malloc allocation) must have the declared
+ * element type and strides and hold every offset the declared layout reaches.
  *
  * Thread safety: all calls on one device may be made from several threads; the
  * module cache and the simulator are protected by a per-device lock. Destroying an
@@ -108,9 +113,15 @@ flyrt_backend flyrt_device_backend(const flyrt_device *dev);
 const char *flyrt_device_arch(const flyrt_device *dev);
 /* A human-readable name, e.g. "simulator (gfx950)" or "HIP device 0 (gfx950:sramecc+:xnack-)". */
 const char *flyrt_device_name(const flyrt_device *dev);
+/* The number of compute units (the `device.cus` of grid formulas): 256 on the gfx950
+ * simulator (FLY_SIM_CUS overrides), hipDeviceAttributeMultiprocessorCount on HIP; 0 if
+ * unknown (a grid formula using it is then an error). */
+uint32_t flyrt_device_cus(const flyrt_device *dev);
 
 /* ---- memory -------------------------------------------------------------------- */
 
+/* Allocations are remembered (base and size) until freed: a pointer argument inside one
+ * is checked against it at launch (docs/runtime.md, "Launch checks"). */
 flyrt_status flyrt_malloc(flyrt_device *dev, size_t bytes, flyrt_deviceptr *out);
 flyrt_status flyrt_free(flyrt_device *dev, flyrt_deviceptr p);     /* 0 is a no-op */
 flyrt_status flyrt_memcpy_htod(flyrt_device *dev, flyrt_deviceptr dst, const void *src, size_t bytes);
@@ -154,7 +165,8 @@ flyrt_status flyrt_module_get_kernel(const flyrt_module *mod, const char *name, 
 	X(FLYRT_ARG_F32,   "f32",   4) \
 	X(FLYRT_ARG_F16,   "f16",   2) \
 	X(FLYRT_ARG_BF16,  "bf16",  2) \
-	X(FLYRT_ARG_BYTES, "bytes", 0)
+	X(FLYRT_ARG_BYTES, "bytes", 0) \
+	X(FLYRT_ARG_TENSOR, "tensor", 8)
 
 typedef enum {
 #define X(name, text, size) name,
@@ -164,6 +176,9 @@ typedef enum {
 } flyrt_arg_type;
 
 const char *flyrt_arg_type_name(flyrt_arg_type t);   /* "i32", ...; "?" if unknown */
+/* Bits of a tensor element type as .flyc.meta names it ("bf16" 16, "fp4" 4, ...), 0 if
+ * unknown. */
+unsigned flyrt_elem_bits(const char *type);
 
 /* What a kernel expects for one explicit argument. */
 typedef struct {
@@ -176,6 +191,10 @@ typedef struct {
 	uint32_t offset, size;   /* place in the kernarg segment */
 	uint32_t align;          /* pointers: alignment the kernel assumes (1 if unknown) */
 	int typed;               /* 1 when the type comes from .flyc.meta (checked exactly) */
+	int layout_rank;         /* pointers: modes of the declared layout (.flyc.meta 2
+	                            `layout`, flattened); -1 when none is recorded */
+	const char *layout;      /* pointers: that layout's formulas as .flyc.meta writes
+	                            them ("$N : 1"), or "" */
 } flyrt_arg_info;
 
 typedef struct {
@@ -199,6 +218,21 @@ const char *flyrt_kernel_requires_text(const flyrt_kernel *k, int i);
 
 /* ---- launching ----------------------------------------------------------------- */
 
+/* A pointer argument together with what is known of the memory behind it: a DLPack or
+ * PyTorch tensor, or any buffer of known size. The kernel receives `data`. Unknown
+ * parts are not checked: dtype NULL or ""; ndim -1 (no shape and strides); storage 0
+ * (then a tensor with a shape is taken to own exactly the elements it spans).
+ * The pointed-to arrays must stay valid for the call. */
+typedef struct {
+	flyrt_deviceptr data;         /* the address of the element at coordinate 0 */
+	const char *dtype;            /* "f32", "bf16", "u8", "i32", ... (docs/runtime.md) */
+	int ndim;                     /* modes in shape and strides, or -1 */
+	const int64_t *shape;         /* ndim extents */
+	const int64_t *strides;       /* ndim strides, in elements (may be negative or 0) */
+	flyrt_deviceptr storage;      /* the memory the tensor lives in: */
+	uint64_t storage_bytes;       /*   [storage, storage + storage_bytes) */
+} flyrt_tensor;
+
 /* One argument value. Build with the flyrt_arg_* helpers below. */
 typedef struct {
 	flyrt_arg_type type;
@@ -212,6 +246,7 @@ typedef struct {
 		float f32;                /* FLYRT_ARG_F32 */
 		uint16_t bits16;          /* FLYRT_ARG_F16 and FLYRT_ARG_BF16: the raw bits */
 		const void *bytes;        /* FLYRT_ARG_BYTES: size bytes copied as they are */
+		const flyrt_tensor *tensor; /* FLYRT_ARG_TENSOR: for a pointer argument */
 	} v;
 } flyrt_arg;
 
@@ -224,26 +259,42 @@ static inline flyrt_arg flyrt_arg_f32(float x) { flyrt_arg a; a.type = FLYRT_ARG
 static inline flyrt_arg flyrt_arg_f16(uint16_t bits) { flyrt_arg a; a.type = FLYRT_ARG_F16; a.size = 2; a.v.bits16 = bits; return a; }
 static inline flyrt_arg flyrt_arg_bf16(uint16_t bits) { flyrt_arg a; a.type = FLYRT_ARG_BF16; a.size = 2; a.v.bits16 = bits; return a; }
 static inline flyrt_arg flyrt_arg_bytes(const void *p, uint32_t n) { flyrt_arg a; a.type = FLYRT_ARG_BYTES; a.size = n; a.v.bytes = p; return a; }
+static inline flyrt_arg flyrt_arg_tensor(const flyrt_tensor *t) { flyrt_arg a; a.type = FLYRT_ARG_TENSOR; a.size = 8; a.v.tensor = t; return a; }
 
 /* grid counts workgroups (blocks), as hipModuleLaunchKernel does. A zero grid[0] means
  * "use the kernel's grid formula from .flyc.meta"; a zero block[0] means "use the
- * kernel's block from .flyc.meta". Passing no config at all means both. */
+ * kernel's block from .flyc.meta". Passing no config at all means both. A block given
+ * must equal the kernel's; a grid given must equal its formula's unless flags has
+ * FLYRT_LAUNCH_ANY_GRID. */
 typedef struct {
 	uint32_t grid[3];
 	uint32_t block[3];
 	uint32_t dynamic_lds;         /* extra LDS bytes (HIP's sharedMemBytes) */
+	uint32_t flags;               /* FLYRT_LAUNCH_* */
 } flyrt_launch_config;
 
+/* Launch a grid other than the kernel's grid formula (the caller knows the kernel
+ * guards every access for it, e.g. a partial grid in a test). */
+#define FLYRT_LAUNCH_ANY_GRID 1u
+
 /* Check everything a launch would check, without launching: argument count, types,
- * sizes, null and misaligned pointers, the grid and block, then the requires
- * predicates (FLYRT_ERROR_UNSUPPORTED when one is false). resolved (may be NULL)
- * receives the grid and block the launch would use. */
+ * sizes, null and misaligned pointers, the requires predicates (FLYRT_ERROR_UNSUPPORTED
+ * when one is false), tensor element types, strides and extents, then the block and
+ * grid. resolved (may be NULL) receives the grid and block the launch would use. */
 flyrt_status flyrt_kernel_check(const flyrt_kernel *k, const flyrt_launch_config *cfg,
                                 const flyrt_arg *args, int nargs, flyrt_launch_config *resolved);
 /* flyrt_kernel_check, then launch. Launches are asynchronous on HIP; on the simulator
  * the kernel has run when this returns. */
 flyrt_status flyrt_launch(const flyrt_kernel *k, const flyrt_launch_config *cfg,
                           const flyrt_arg *args, int nargs);
+
+/* The declared layout of pointer argument i for the scalar values in args (all nargs
+ * arguments, as for a launch; pointer values are not read): writes up to max extents
+ * and strides (in elements, the layout flattened) and returns the rank, or -1 with
+ * flyrt_last_error set (no layout recorded, bad index, a formula that divides by zero
+ * or leaves 64 bits). */
+int flyrt_kernel_arg_layout(const flyrt_kernel *k, int i, const flyrt_arg *args, int nargs,
+                            int64_t *shape, int64_t *strides, int max);
 
 /* ---- variants and dispatch ----------------------------------------------------- */
 

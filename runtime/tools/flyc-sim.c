@@ -1,13 +1,20 @@
 /*
  * flyc-sim — run one kernel of a gfx950 code object on the simulator.
  *
- *   flyc-sim CODE_OBJECT KERNEL --grid=GX[,GY[,GZ]] --block=BX[,BY[,BZ]] ARG...
+ *   flyc-sim CODE_OBJECT KERNEL [--grid=GX[,GY[,GZ]]] [--block=BX[,BY[,BZ]]] ARG...
  *   flyc-sim --list-mnemonics CODE_OBJECT
  *
  * ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]
  * Arguments are packed at the metadata's offsets and sizes (count and size
  * must match), or with --raw-kernarg in order at natural alignment.
- * Options: --threads=N, --racecheck, --trace[=2], --stats. Exit 0 on success.
+ * Options: --any-grid, --threads=N, --racecheck, --trace[=2], --stats. Exit 0 on success.
+ *
+ * Before anything runs, the call goes through libflyrt's launch checks
+ * (flyrt_check_launch, docs/runtime.md "Launch checks") with each buf= as a buffer of
+ * known size: the block must be the kernel's block(...), the grid its formula (unless
+ * --any-grid), the requires predicates must hold and every buffer must hold what the
+ * declared layout reaches. --grid/--block default to the kernel's own from .flyc.meta.
+ * With --raw-kernarg the arguments are not checked, only the block.
  */
 /* messages are cut to their buffers on purpose */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -18,6 +25,7 @@
 #include <time.h>
 #include "codeobj.h"
 #include "fileio.h"
+#include "flyrt_internal.h"
 #include "sim/sim.h"
 #include "sim/sim_int.h"
 
@@ -34,10 +42,12 @@ typedef struct {
 static int usage(void)
 {
 	fprintf(stderr,
-	        "usage: flyc-sim CODE_OBJECT KERNEL --grid=GX[,GY[,GZ]] --block=BX[,BY[,BZ]] ARG...\n"
+	        "usage: flyc-sim CODE_OBJECT KERNEL [--grid=GX[,GY[,GZ]]] [--block=BX[,BY[,BZ]]] ARG...\n"
 	        "       flyc-sim --list-mnemonics CODE_OBJECT\n"
 	        "ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]\n"
-	        "options: --raw-kernarg --threads=N --racecheck --trace[=2] --stats\n");
+	        "options: --any-grid --raw-kernarg --threads=N --racecheck --trace[=2] --stats\n"
+	        "--grid and --block default to the kernel's .flyc.meta; a block other than the kernel's\n"
+	        "is refused, and a grid other than its formula's unless --any-grid\n");
 	return 2;
 }
 
@@ -116,6 +126,40 @@ static char *dup_path(const char *p)
 
 static const char *const known_prefix = "";
 
+enum { SIM_LDS_LIMIT = 160 * 1024 };   /* gfx950's LDS per workgroup, as libflyrt's simulator */
+
+/* Argument a as the flyrt_arg libflyrt's checks take for explicit argument inf: a
+ * buffer as a tensor of known storage, a scalar by its bits in the declared type
+ * (flyc-sim's i32=/u32=/... give sizes, the metadata the type). */
+static flyrt_arg
+check_arg(const Arg *a, const flyrt_arg_info *inf, flyrt_tensor *t)
+{
+	flyrt_arg f;
+	memset(&f, 0, sizeof f);
+	if (a->kind == 2) {
+		memset(t, 0, sizeof *t);
+		t->data = a->va;
+		t->ndim = -1;
+		t->storage = a->va;
+		t->storage_bytes = a->bufsize;
+		return flyrt_arg_tensor(t);
+	}
+	if (inf->type == FLYRT_ARG_PTR && a->size == 8) {
+		uint64_t p;
+		memcpy(&p, a->val, 8);
+		return flyrt_arg_ptr(p);
+	}
+	f.type = inf->typed && inf->type != FLYRT_ARG_PTR ? inf->type
+	       : a->size == 4 ? FLYRT_ARG_I32 : FLYRT_ARG_I64;
+	f.size = (uint32_t)a->size;
+	memcpy(&f.v, a->val, a->size < sizeof f.v ? a->size : sizeof f.v);
+	if (a->size != 4 && a->size != 8) {   /* no flyc-sim scalar has another size */
+		f.type = FLYRT_ARG_BYTES;
+		f.v.bytes = a->val;
+	}
+	return f;
+}
+
 static int list_mnemonics(const char *path)
 {
 	size_t size;
@@ -180,7 +224,7 @@ int main(int argc, char **argv)
 	if (argc < 3) return usage();
 	const char *path = NULL, *kname = NULL;
 	uint32_t grid[3] = { 0, 0, 0 }, block[3] = { 0, 0, 0 };
-	int have_grid = 0, have_block = 0, raw = 0, stats = 0;
+	int have_grid = 0, have_block = 0, raw = 0, stats = 0, any_grid = 0;
 	SimConfig cfg = { 0, 0, 0, NULL };
 	Arg *args = calloc((size_t)argc, sizeof *args);
 	int nargs = 0, rc = 1;
@@ -191,6 +235,7 @@ int main(int argc, char **argv)
 		if (!strncmp(a, "--grid=", 7)) { if (parse_dims(a + 7, grid)) { fprintf(stderr, "flyc-sim: bad %s\n", a); goto out; } have_grid = 1; }
 		else if (!strncmp(a, "--block=", 8)) { if (parse_dims(a + 8, block)) { fprintf(stderr, "flyc-sim: bad %s\n", a); goto out; } have_block = 1; }
 		else if (!strcmp(a, "--raw-kernarg")) raw = 1;
+		else if (!strcmp(a, "--any-grid")) any_grid = 1;
 		else if (!strcmp(a, "--racecheck")) cfg.racecheck = 1;
 		else if (!strcmp(a, "--stats")) stats = 1;
 		else if (!strcmp(a, "--trace")) cfg.trace = 1;
@@ -201,7 +246,7 @@ int main(int argc, char **argv)
 		else if (!kname) kname = a;
 		else if (parse_arg(a, &args[nargs++], err, sizeof err)) { fprintf(stderr, "flyc-sim: %s\n", err); goto out; }
 	}
-	if (!path || !kname || !have_grid || !have_block) { rc = usage(); goto out; }
+	if (!path || !kname || (raw && (!have_grid || !have_block))) { rc = usage(); goto out; }
 	size_t size;
 	uint8_t *data = read_file(path, &size);
 	if (!data) { fprintf(stderr, "flyc-sim: cannot read %s: %s\n", path, strerror(errno)); goto out; }
@@ -215,12 +260,33 @@ int main(int argc, char **argv)
 	SimDevice *d = NULL;
 	uint8_t *ka = NULL;
 	size_t kasize = 0;
+	FlyMeta meta;
+	memset(&meta, 0, sizeof meta);
+	flyrt_kernel fk;
+	memset(&fk, 0, sizeof fk);
+	int *amap = NULL;   /* args index of explicit argument i */
 	if (!k) {
 		fprintf(stderr, "flyc-sim: no kernel '%s' in %s (kernels:", kname, path);
 		for (int i = 0; i < co->nkernels; i++) fprintf(stderr, " %s", co->kernels[i].name);
 		fprintf(stderr, ")\n");
 		goto done;
 	}
+	if (co->flyc_meta && flyrt_meta_parse(co->flyc_meta, co->flyc_meta_size, &meta, err, sizeof err)) {
+		fprintf(stderr, "flyc-sim: %s: %s\n", path, err);
+		goto done;
+	}
+	if (flyrt_kernel_describe(&fk, k, flyrt_meta_find(&meta, k->name)) != FLYRT_SUCCESS) {
+		fprintf(stderr, "flyc-sim: %s: %s\n", path, flyrt_last_error());
+		goto done;
+	}
+	if (raw && fk.meta && fk.meta->has_block && memcmp(block, fk.meta->block, sizeof block)) {
+		fprintf(stderr, "flyc-sim: FLYRT_ERROR_INVALID_LAUNCH: kernel '%s': block %ux%ux%u differs "
+		        "from the kernel's block(%u, %u, %u)\n", k->name, block[0], block[1], block[2],
+		        fk.meta->block[0], fk.meta->block[1], fk.meta->block[2]);
+		goto done;
+	}
+	amap = calloc((size_t)fk.nargs + 1, sizeof *amap);
+	if (!amap) goto done;
 	d = sim_create(&cfg);
 	if (!d) { fprintf(stderr, "flyc-sim: out of memory\n"); goto done; }
 	/* place the arguments */
@@ -237,12 +303,14 @@ int main(int argc, char **argv)
 	} else {
 		int ne = 0;
 		for (int i = 0; i < k->nargs; i++) if (k->args[i].kind != CO_ARG_HIDDEN) ne++;
-		int ai = 0;
+		int ai = 0, nex = 0;
 		size_t o = 0;
 		for (int i = 0; i < nargs; i++) {
 			if (args[i].kind == 1) { offs[i] = o; o += args[i].size; continue; }  /* pad: raw bytes at the cursor */
 			while (ai < k->nargs && k->args[ai].kind == CO_ARG_HIDDEN) ai++;
 			if (ai >= k->nargs) { fprintf(stderr, "flyc-sim: too many arguments: kernel %s takes %d\n", k->name, ne); free(offs); goto done; }
+			if (nex < fk.nargs) amap[nex] = i;
+			nex++;
 			const CoArg *m = &k->args[ai++];
 			if (m->size != args[i].size) {
 				fprintf(stderr, "flyc-sim: argument %d is %zu bytes, kernel %s expects %u (%s%s%s)\n", i + 1, args[i].size, k->name,
@@ -285,6 +353,30 @@ int main(int argc, char **argv)
 		} else if (a->kind == 0) memcpy(ka + offs[i], a->val, a->size);
 	}
 	free(offs);
+	if (!raw) {   /* libflyrt's launch checks, before anything runs */
+		flyrt_arg *fa = calloc((size_t)fk.nargs + 1, sizeof *fa);
+		flyrt_tensor *ft = calloc((size_t)fk.nargs + 1, sizeof *ft);
+		flyrt_launch_config lc;
+		FlyrtLaunchEnv env = { SIM_LDS_LIMIT, 0, NULL };
+		flyrt_status st = FLYRT_ERROR_OUT_OF_MEMORY;
+		env.cus = flyrt_sim_cus("gfx950");
+		memset(&lc, 0, sizeof lc);
+		if (have_grid) memcpy(lc.grid, grid, sizeof grid);
+		if (have_block) memcpy(lc.block, block, sizeof block);
+		lc.flags = any_grid ? FLYRT_LAUNCH_ANY_GRID : 0;
+		if (fa && ft) {
+			for (int i = 0; i < fk.nargs; i++)
+				fa[i] = check_arg(&args[amap[i]], &fk.info[i], &ft[i]);
+			st = flyrt_check_launch(&fk, &env, &lc, fa, fk.nargs, grid, block);
+		}
+		free(fa);
+		free(ft);
+		if (st != FLYRT_SUCCESS) {
+			fprintf(stderr, "flyc-sim: %s: %s\n", flyrt_status_name(st),
+			        st == FLYRT_ERROR_OUT_OF_MEMORY ? "out of memory" : flyrt_last_error());
+			goto done;
+		}
+	}
 	clock_t c0 = clock();
 	if (sim_launch(d, co, k, grid, block, ka, kasize, err, sizeof err)) {
 		fprintf(stderr, "flyc-sim: %s\n", err);
@@ -310,6 +402,9 @@ int main(int argc, char **argv)
 		free(buf); free(p);
 	}
 done:
+	free(amap);
+	flyrt_kernel_release(&fk);
+	flyrt_meta_free(&meta);
 	free(ka);
 	sim_destroy(d);
 	co_free(co);

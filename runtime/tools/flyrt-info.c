@@ -1,7 +1,7 @@
 /*
  * flyrt-info — list the kernels of a code object or offload bundle as libflyrt sees
- * them on a device: arguments (name, type, offset, size, alignment), block, grid
- * formula, requires predicates, registers and LDS.
+ * them on a device: arguments (name, type, offset, size, alignment), declared tensor
+ * layouts, block, grid formula, requires predicates, registers and LDS.
  *
  *   flyrt-info [--device=auto|sim|hip|hip:N] FILE
  *
@@ -63,6 +63,12 @@ main(int argc, char **argv)
 			if (ai.type == FLYRT_ARG_PTR && ai.elem_type[0])
 				printf(" %s align %u", ai.elem_type, ai.align);
 			printf("  offset %u size %u%s\n", ai.offset, ai.size, ai.typed ? "" : "  (from the AMDGPU note)");
+		}
+		for (int a = 0; a < ki.nargs; a++) {
+			flyrt_arg_info ai;
+			flyrt_kernel_arg_info(k, a, &ai);
+			if (ai.layout_rank >= 0)
+				printf("  layout %s %s\n", ai.name, ai.layout);
 		}
 		if (ki.block[0])
 			printf("  block %u %u %u\n", ki.block[0], ki.block[1], ki.block[2]);

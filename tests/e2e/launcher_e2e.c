@@ -80,6 +80,31 @@ run_ew(flyrt_device *dev, ew_fn fn, const char *which, int n)
 	if (n == 1000) {
 		st = fn(dev, NULL, dx, 0, dout, 1.0f, n);
 		report(st == FLYRT_ERROR_NULL_POINTER, "a null pointer is a status, not a crash", flyrt_status_name(st));
+		/* the launch checks, before anything runs: the output keeps its sentinels */
+		flyrt_deviceptr dshort;
+		memset(o, 0x7F, bytes);
+		flyrt_malloc(dev, bytes - 2, &dshort);
+		flyrt_memcpy_htod(dev, dout, o, bytes);
+		flyrt_memcpy_htod(dev, dshort, o, bytes - 2);
+		flyrt_launch_config half = { { 0, 0, 0 }, { 128, 1, 1 }, 0, 0 };   /* block(256) */
+		st = fn(dev, &half, dx, dy, dout, 1.0f, n);
+		report(st == FLYRT_ERROR_INVALID_LAUNCH && strstr(flyrt_last_error(), "block 128x1x1 differs"),
+		       "a block of 128 for a block(256) kernel is refused", flyrt_last_error());
+		flyrt_launch_config two = { { 2, 1, 1 }, { 0, 0, 0 }, 0, 0 };     /* the formula gives 1 */
+		st = fn(dev, &two, dx, dy, dout, 1.0f, n);
+		report(st == FLYRT_ERROR_INVALID_LAUNCH && strstr(flyrt_last_error(), "which gives 1x1x1"),
+		       "a grid other than the formula's is refused", flyrt_last_error());
+		st = fn(dev, NULL, dx, dy, dshort, 1.0f, n);
+		report(st == FLYRT_ERROR_ARG_TYPE && strstr(flyrt_last_error(), "argument 2 (out) is too small"),
+		       "an output allocation one element short is refused", flyrt_last_error());
+		uint16_t probe[2];
+		flyrt_memcpy_dtoh(dev, probe, dout, 4);
+		report(probe[0] == 0x7F7F && probe[1] == 0x7F7F, "nothing ran for the refused launches",
+		       "the output was written");
+		two.flags = FLYRT_LAUNCH_ANY_GRID;
+		st = fn(dev, &two, dx, dy, dout, 1.0f, n);
+		report(st == FLYRT_SUCCESS, "FLYRT_LAUNCH_ANY_GRID launches another grid", flyrt_last_error());
+		flyrt_free(dev, dshort);
 	}
 	flyrt_free(dev, dx);
 	flyrt_free(dev, dy);
@@ -133,6 +158,12 @@ main(void)
 		report(st == FLYRT_ERROR_UNSUPPORTED && ((unsigned char *)out)[0] == 0x5A,
 		       "red_row_sum with C=100 (requires C % 64 == 0) returns UNSUPPORTED, nothing written",
 		       flyrt_status_name(st));
+		st = red_row_sum(dev, NULL, dx, dout, drm, R + 1, C, G);   /* x holds R rows */
+		flyrt_memcpy_dtoh(dev, out, dout, sizeof out);
+		report(st == FLYRT_ERROR_ARG_TYPE && strstr(flyrt_last_error(), "argument 0 (x) is too small") &&
+		       ((unsigned char *)out)[0] == 0x5A,
+		       "red_row_sum with R one row beyond x's allocation is refused, nothing written",
+		       flyrt_last_error());
 		flyrt_free(dev, dx);
 		flyrt_free(dev, dout);
 		flyrt_free(dev, drm);

@@ -133,7 +133,9 @@ raw_object(const uint8_t *orig, size_t n)
 	verdict("corrupt: msgpack metadata note", bad, cnt);
 
 	bad = 0, cnt = 0;
-	size_t meta = find(orig, n, "flyc-meta 1");
+	size_t meta = find(orig, n, "flyc-meta ");
+	if (!meta)
+		bad = 1;   /* no .flyc.meta text found: nothing would be tested */
 	static const char subst[] = { ' ', '\n', '0', ';', '$', '@', '\0', '9', '-' };
 	for (size_t i = meta; meta && i < n && orig[i] && i < meta + 600; i++)
 		for (size_t s = 0; s < sizeof subst; s++, cnt++) {

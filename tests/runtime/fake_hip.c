@@ -22,7 +22,7 @@ static int inited, current = -1, loaded, launches;
 int hipInit(unsigned flags) { (void)flags; inited = 1; return 0; }
 int hipGetDeviceCount(int *n) { *n = inited ? FAKE_DEVICES : 0; return inited ? (FAKE_DEVICES ? 0 : 100) : 3; }
 int hipSetDevice(int d) { if (d >= FAKE_DEVICES) return 101; current = d; return 0; }
-int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : 0; return 0; }
+int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : attr == 63 ? 256 : 0; return 0; }
 int
 hipGetDevicePropertiesR0600(void *prop, int dev)
 {

@@ -51,6 +51,32 @@ main(void)
 	       flyrt_status_name(st));
 	st = rtk_vadd(dev, NULL, da, 0, dc, N);
 	report(st == FLYRT_ERROR_NULL_POINTER, "launcher: null pointer is a status", flyrt_status_name(st));
+	/* the launch checks: block, grid (ANY_GRID), the allocation's size */
+	flyrt_launch_config blk = { { 0, 0, 0 }, { 128, 1, 1 }, 0, 0 };
+	st = rtk_vadd(dev, &blk, da, db, dc, N);
+	report(st == FLYRT_ERROR_INVALID_LAUNCH && strstr(flyrt_last_error(), "block 128x1x1 differs"),
+	       "launcher: a block other than the kernel's is refused", flyrt_last_error());
+	for (int i = 0; i < N; i++)
+		c[i] = -1.0f;
+	flyrt_memcpy_htod(dev, dc, c, sizeof c);
+	flyrt_launch_config grid = { { 2, 1, 1 }, { 0, 0, 0 }, 0, 0 };
+	st = rtk_vadd(dev, &grid, da, db, dc, N);
+	report(st == FLYRT_ERROR_INVALID_LAUNCH && strstr(flyrt_last_error(), "differs from the kernel's grid formula"),
+	       "launcher: a grid other than the formula's is refused", flyrt_last_error());
+	grid.flags = FLYRT_LAUNCH_ANY_GRID;
+	st = rtk_vadd(dev, &grid, da, db, dc, N);
+	report(st == FLYRT_SUCCESS, "launcher: ... and launched with FLYRT_LAUNCH_ANY_GRID", flyrt_last_error());
+	flyrt_memcpy_dtoh(dev, c, dc, sizeof c);
+	ok = 1;
+	for (int i = 0; i < N; i++)
+		ok &= i < 128 ? c[i] == a[i] + b[i] : c[i] == -1.0f;
+	report(ok, "launcher: the 2-workgroup grid wrote exactly the first 128 elements", "results differ");
+	flyrt_deviceptr small;
+	flyrt_malloc(dev, sizeof c / 2, &small);
+	st = rtk_vadd(dev, NULL, da, db, small, N);
+	report(st == FLYRT_ERROR_ARG_TYPE && strstr(flyrt_last_error(), "argument 2 (c) is too small"),
+	       "launcher: an output allocation smaller than the layout reaches is refused", flyrt_last_error());
+	flyrt_free(dev, small);
 	report(rtk_codeobj_size > 1000 && !memcmp(rtk_codeobj, "\177ELF", 4),
 	       "launcher: the code object is embedded", "rtk_codeobj is not an ELF image");
 	flyrt_free(dev, da);

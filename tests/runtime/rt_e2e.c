@@ -156,12 +156,23 @@ main(int argc, char **argv)
 	flyrt_memcpy_dtoh(dev, c, dc, sizeof c);
 	report(same(c, ref, N, detail, sizeof detail), "c: vadd matches the CPU", detail);
 
-	/* an explicit grid smaller than needed computes only a prefix */
+	/* an explicit grid smaller than needed computes only a prefix: only when asked for */
 	float init[N];
 	for (int i = 0; i < N; i++)
 		init[i] = 7.0f;
 	flyrt_memcpy_htod(dev, dc, init, sizeof init);
-	flyrt_launch_config cfg = { { 4, 1, 1 }, { 64, 1, 1 }, 0 };
+	flyrt_launch_config cfg = { { 4, 1, 1 }, { 64, 1, 1 }, 0, 0 };
+	CHECK_ST("c: a grid other than the formula's is refused", flyrt_launch(vadd, &cfg, args, 4),
+	         FLYRT_ERROR_INVALID_LAUNCH);
+	report(strstr(flyrt_last_error(), "differs from the kernel's grid formula") != NULL,
+	       "c: the message says the grid differs from the formula", flyrt_last_error());
+	flyrt_launch_config half = { { 0, 0, 0 }, { 32, 1, 1 }, 0, FLYRT_LAUNCH_ANY_GRID };
+	CHECK_ST("c: a block other than the kernel's is refused, even with ANY_GRID",
+	         flyrt_launch(vadd, &half, args, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	flyrt_memcpy_dtoh(dev, c, dc, sizeof c);
+	report(c[0] == 7.0f && c[N - 1] == 7.0f, "c: nothing ran for the refused launches",
+	       "the output was written");
+	cfg.flags = FLYRT_LAUNCH_ANY_GRID;
 	CHECK_ST("c: vadd launches with an explicit grid", flyrt_launch(vadd, &cfg, args, 4), FLYRT_SUCCESS);
 	flyrt_memcpy_dtoh(dev, c, dc, sizeof c);
 	int ok = same(c, ref, 256, detail, sizeof detail);
@@ -171,6 +182,20 @@ main(int argc, char **argv)
 			ok = 0;
 		}
 	report(ok, "c: explicit grid of 4x64 writes exactly 256 elements", detail);
+
+	/* an output allocation one element short: refused before anything runs */
+	flyrt_deviceptr dshort;
+	flyrt_malloc(dev, sizeof c - 4, &dshort);
+	flyrt_memcpy_htod(dev, dshort, init, sizeof c - 4);
+	args[2] = flyrt_arg_ptr(dshort);
+	CHECK_ST("c: an allocation smaller than the layout (n):(1) reaches is refused",
+	         flyrt_launch(vadd, NULL, args, 4), FLYRT_ERROR_ARG_TYPE);
+	report(strstr(flyrt_last_error(), "argument 2 (c) is too small") != NULL,
+	       "c: the message names the argument", flyrt_last_error());
+	flyrt_memcpy_dtoh(dev, c, dshort, sizeof c - 4);
+	report(c[0] == 7.0f, "c: nothing ran for the too-small allocation", "the output was written");
+	flyrt_free(dev, dshort);
+	args[2] = flyrt_arg_ptr(dc);
 
 	/* requires: n > 0 and a 16-byte aligned; both are "unsupported", nothing runs */
 	args[3] = flyrt_arg_i32(0);
@@ -199,7 +224,7 @@ main(int argc, char **argv)
 	flyrt_malloc(dev, sizeof xi, &dxi);
 	flyrt_memcpy_htod(dev, dxi, xi, sizeof xi);
 	flyrt_arg sargs[] = { flyrt_arg_ptr(dxi), flyrt_arg_i32(-3), flyrt_arg_i64(11) };
-	flyrt_launch_config scfg = { { 4, 1, 1 }, { 64, 1, 1 }, 0 };
+	flyrt_launch_config scfg = { { 4, 1, 1 }, { 64, 1, 1 }, 0, 0 };
 	CHECK_ST("c: scale (note-only metadata) launches", flyrt_launch(scale, &scfg, sargs, 3), FLYRT_SUCCESS);
 	flyrt_memcpy_dtoh(dev, xi, dxi, sizeof xi);
 	report(!memcmp(xi, xiref, sizeof xi), "c: scale matches the CPU", "integer results differ");

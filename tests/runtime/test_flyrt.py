@@ -92,8 +92,60 @@ def t_vadd_explicit_grid():
     n = 256
     a = array.array("f", [1.0] * n)
     c = array.array("f", [-1.0] * n)
-    mod.kernel("vadd")(a, a, c, n, grid=(2, 1, 1), block=64)
+    k = mod.kernel("vadd")
+    # a grid other than the kernel's formula (ceil(256 / 64) = 4) only with any_grid=True
+    e = expect_raises(flyrt.FlyrtError, lambda: k(a, a, c, n, grid=(2, 1, 1), block=64),
+                      "grid 2x1x1 differs from the kernel's grid formula, which gives 4x1x1")
+    assert e.name == "FLYRT_ERROR_INVALID_LAUNCH", e.name
+    assert list(c) == [-1.0] * n, "a refused launch wrote its output"
+    k(a, a, c, n, grid=(2, 1, 1), block=64, any_grid=True)
     assert list(c) == [2.0] * 128 + [-1.0] * 128, list(c)[120:136]
+    # the block must be the kernel's block(64), any_grid or not
+    expect_raises(flyrt.FlyrtError, lambda: k(a, a, c, n, block=128),
+                  "block 128x1x1 differs from the kernel's block(64, 1, 1)")
+    expect_raises(flyrt.FlyrtError, lambda: k(a, a, c, n, grid=8, block=32, any_grid=True),
+                  "block 32x1x1 differs")
+    k(a, a, c, n, grid=4, block=64)   # the formula's own grid, given explicitly
+    assert list(c) == [2.0] * n
+    assert k.check(a, a, c, n, grid=3) is not None
+    assert k.check(a, a, c, n, grid=3, any_grid=True) is None
+    assert dev.cus == 256, dev.cus
+
+
+def t_buffer_sizes():
+    k = mod.kernel("vadd")   # a, b, c: f32 with the layout (n):(1)
+    n = 100
+    a = array.array("f", [1.0] * n)
+    short = array.array("f", [5.0] * (n - 1))
+    e = expect_raises(flyrt.FlyrtError, lambda: k(a, a, short, n),
+                      "argument 2 (c) is too small: its layout (100):(1)")
+    assert e.name == "FLYRT_ERROR_ARG_TYPE", e.name
+    assert list(short) == [5.0] * (n - 1), "a refused launch wrote its output"
+    expect_raises(flyrt.FlyrtError, lambda: k(a, a, bytearray(4 * n - 1), n), "too small")
+    k(a, a, bytearray(4 * n), n)
+    d = dev.alloc(4 * (n - 1))
+    expect_raises(flyrt.FlyrtError, lambda: k(a, a, d, n), "the allocation of 396 bytes")
+    d.free()
+    big = dev.alloc(4 * n)
+    k(a, a, big.ptr, n)
+    expect_raises(flyrt.FlyrtError, lambda: k(a, a, big.ptr + 16, n), "holds bytes [-16, 384)")
+    # a Python buffer of floats carries its element type; raw bytes do not
+    e = expect_raises(flyrt.FlyrtError, lambda: k(array.array("d", [0.0] * n), a, big, n),
+                      "argument 0 (a) is a f64 tensor, the kernel expects f32 elements")
+    assert e.name == "FLYRT_ERROR_ARG_TYPE"
+    k(bytearray(4 * n), memoryview(bytearray(4 * n)), big, n)
+    # DLPack: the element type and the tensor's own extent
+    e = expect_raises(flyrt.FlyrtError, lambda: k(FakeDLPack(big.ptr, n, 10, dtype=(4, 16)), a, big, n),
+                      "argument 0 (a) is a bf16 tensor, the kernel expects f32 elements")
+    expect_raises(flyrt.FlyrtError, lambda: k(a, a, FakeDLPack(big.ptr, n - 1, 10), n),
+                  "the tensor (its own elements")
+    k(a, a, FakeDLPack(big.ptr, n, 10), n)
+    # saxpy_any declares no layout: a strided tensor is refused, sizes are not known
+    sx = mod.kernel("saxpy_any")
+    wide = (ctypes.c_float * (2 * n))()
+    expect_raises(flyrt.FlyrtError, lambda: sx(FakeDLPack(ctypes.addressof(wide), n, 1, stride=2),
+                                              a, 1.0, n), "declares no layout")
+    big.free()
 
 
 def t_requires_unsupported():
@@ -137,13 +189,13 @@ class _DLManaged(ctypes.Structure):
 class FakeDLPack:
     """A DLPack exporter: a capsule named "dltensor" describing a 1-D f32 tensor."""
 
-    def __init__(self, addr, n, device_type, stride=None):
+    def __init__(self, addr, n, device_type, stride=None, dtype=(2, 32)):
         self.shape = (ctypes.c_int64 * 1)(n)
         self.strides = (ctypes.c_int64 * 1)(stride or 1)
         self.m = _DLManaged()
         t = self.m.dl_tensor
         t.data, t.device.device_type, t.ndim = addr, device_type, 1
-        t.dtype.code, t.dtype.bits, t.dtype.lanes = 2, 32, 1
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = dtype[0], dtype[1], 1
         t.shape = ctypes.cast(self.shape, ctypes.POINTER(ctypes.c_int64))
         if stride is not None:
             t.strides = ctypes.cast(self.strides, ctypes.POINTER(ctypes.c_int64))
@@ -172,10 +224,12 @@ def t_tensor_protocols():
     host = (ctypes.c_float * n)(*([0.0] * n))
     mod.kernel("vadd")(a, b, FakeDLPack(ctypes.addressof(host), n, 1), n)
     assert list(host) == [7.0] * n, list(host)[:4]
-    # a strided host tensor cannot be staged byte for byte: a clear error, nothing leaks
+    # a strided host tensor where the layout (n):(1) is declared: a clear error, nothing leaks
     wide = (ctypes.c_float * (2 * n))()
-    expect_raises(flyrt.FlyrtError, lambda: mod.kernel("vadd")(a, b, FakeDLPack(
-        ctypes.addressof(wide), n, 1, stride=2), n), "strided host tensor")
+    e = expect_raises(flyrt.FlyrtError, lambda: mod.kernel("vadd")(a, b, FakeDLPack(
+        ctypes.addressof(wide), n, 1, stride=2), n), "argument 2 (c) has strides (2)")
+    assert e.name == "FLYRT_ERROR_ARG_TYPE"
+    assert list(wide) == [0.0] * (2 * n)
     # an object whose DLPack export fails falls back to data_ptr()
 
     class NoExport(FakeTensor):
@@ -251,7 +305,8 @@ def t_half_conversions():
 for name, fn in [("kernels and arguments are described", t_describe),
                  ("vadd on device buffers matches the CPU", t_vadd_device_buffers),
                  ("vadd on plain Python buffers", t_vadd_host_buffers),
-                 ("explicit grid and block", t_vadd_explicit_grid),
+                 ("explicit grid and block: the kernel's, or any_grid=True", t_vadd_explicit_grid),
+                 ("buffers of known size, element types and extents are checked", t_buffer_sizes),
                  ("requires failure raises Unsupported", t_requires_unsupported),
                  ("bad arguments raise clear errors", t_bad_arguments),
                  ("data_ptr() and DLPack tensors", t_tensor_protocols),

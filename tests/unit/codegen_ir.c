@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "emit.h"
+#include "flyrt_internal.h"
 #include "ir.h"
 #include "lower_llvm.h"
 #include "target/target.h"
@@ -462,13 +463,25 @@ meta_text(void **state)
 
 	ir_func_param(f, "A", IR_PARAM_PTR, IR_BF16, 16);
 	ir_func_param(f, "K", IR_PARAM_VAL, IR_I32, 0);
+	ir_func_param(f, "Q", IR_PARAM_PTR, IR_I8, 1);
+	f->param[0].layout_meta = "$K : 1";          /* version 2: after every arg line */
+	f->param[2].elem_name = "fp8";               /* the element type as written */
 	f->block[0] = 256;
-	f->grid_rpn[0] = "$K 64 ceil_div";
+	f->grid_rpn[0] = "device.cus $K 64 ceil_div min";
 	ir_func_requires(f, "$K 64 % 0 ==", "K % 64 == 0");
 	ir_b_ret(&b);
 	char *t = ir_meta_text(m);
-	assert_string_equal(t, "flyc-meta 1\nkernel gemm\narg A ptr bf16 16\narg K val i32\nblock 256 1 1\n"
-	                       "grid $K 64 ceil_div ; 1 ; 1\nlds 0\nrequires $K 64 % 0 == ; K % 64 == 0\nend\n");
+	assert_string_equal(t, "flyc-meta 2\nkernel gemm\narg A ptr bf16 16\narg K val i32\narg Q ptr fp8 1\n"
+	                       "layout A $K : 1\nblock 256 1 1\n"
+	                       "grid device.cus $K 64 ceil_div min ; 1 ; 1\nlds 0\n"
+	                       "requires $K 64 % 0 == ; K % 64 == 0\nend\n");
+	/* and libflyrt reads it back */
+	FlyMeta fm;
+	char err[256];
+	assert_int_equal(flyrt_meta_parse(t, strlen(t), &fm, err, sizeof err), 0);
+	assert_int_equal(fm.kernels[0].args[0].rank, 1);
+	assert_true(fm.kernels[0].grid[0].uses_cus);
+	flyrt_meta_free(&fm);
 	free(t);
 	ir_module_free(m);
 }

@@ -4,8 +4,10 @@
  * refusal here), device memory, loading raw code objects and bundles built by clang-22
  * at test time, arch mismatches, .flyc.meta, argument checks, requires, grid
  * formulas, the kernarg layout handed to the simulator, variant dispatch and the
- * thread-safe module cache. Kernels: tests/runtime/kernels/rt.cl (+ rt.meta); run
- * from the repository root (scripts/check.sh does).
+ * thread-safe module cache; the launch checks (block, grid and FLYRT_LAUNCH_ANY_GRID,
+ * device.cus, tensors' element types, strides and extents, allocations). Kernels:
+ * tests/runtime/kernels/rt.cl (+ rt.meta, and layouts.meta written here); run from the
+ * repository root (scripts/check.sh does).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,6 +80,14 @@ setup(void **state)
 	       "printf 'flyc-meta 1\\nkernel vadd\\nblock x\\nend\\n' > %s/bad.meta && "
 	       "%s/llvm-objcopy --add-section=.flyc.meta=%s/bad.meta %s/gfx950.hsaco %s/badmeta.hsaco",
 	       dir, bin, dir, dir, dir, dir, bin, dir, dir, dir))
+		return -1;
+	/* vadd with a reversed a (n):(-1), a broadcast b (4, n):(0, 1), a two-column c
+	 * (n, 2):(2, 1) and a persistent grid min(device.cus, n) */
+	if (sh("printf 'flyc-meta 2\\nkernel vadd\\narg a ptr f32\\narg b ptr f32\\narg c ptr f32\\n"
+	       "arg n val i32\\nlayout a $n : -1\\nlayout b 4 ; $n : 0 ; 1\\nlayout c $n ; 2 : 2 ; 1\\n"
+	       "block 64 1 1\\ngrid device.cus $n min ; 1 ; 1\\nend\\n' > %s/layouts.meta && "
+	       "%s/llvm-objcopy --add-section=.flyc.meta=%s/layouts.meta %s/gfx950.hsaco %s/layouts.hsaco",
+	       dir, bin, dir, dir, dir))
 		return -1;
 	if (sh("cd %s && : > empty && %s/clang-offload-bundler -type=o -bundle-align=4096 "
 	       "-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1201,"
@@ -335,7 +345,7 @@ launch_checks_arguments(void **state)
 	flyrt_module *m;
 	flyrt_kernel *k = kernel(dev, &m, "vadd");
 	flyrt_deviceptr a, b, c;
-	flyrt_launch_config cfg = { { 2, 1, 1 }, { 64, 1, 1 }, 0 }, res;
+	flyrt_launch_config cfg = { { 2, 1, 1 }, { 64, 1, 1 }, 0, 0 }, res;
 
 	(void)state;
 	assert_int_equal(flyrt_malloc(dev, 4096, &a), FLYRT_SUCCESS);
@@ -373,10 +383,11 @@ launch_checks_arguments(void **state)
 	assert_int_equal(dbl.launches, 0);
 
 	/* block too large for the kernel; a zero grid needs the formula */
-	flyrt_launch_config big = { { 1, 1, 1 }, { 2048, 1, 1 }, 0 };
+	flyrt_launch_config big = { { 1, 1, 1 }, { 2048, 1, 1 }, 0, FLYRT_LAUNCH_ANY_GRID };
 	assert_int_equal(flyrt_launch(k, &big, ok, 4), FLYRT_ERROR_INVALID_LAUNCH);
-	flyrt_launch_config lds = { { 1, 1, 1 }, { 64, 1, 1 }, 1u << 20 };
+	flyrt_launch_config lds = { { 0, 1, 1 }, { 64, 1, 1 }, 1u << 20, 0 };
 	assert_int_equal(flyrt_launch(k, &lds, ok, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	assert_non_null(strstr(flyrt_last_error(), "bytes of LDS"));
 
 	/* the kernel's own grid and block: n = 100 -> ceil(100/64) = 2 workgroups of 64 */
 	assert_int_equal(flyrt_kernel_check(k, NULL, ok, 4, &res), FLYRT_SUCCESS);
@@ -398,11 +409,14 @@ launch_checks_arguments(void **state)
 	assert_int_equal(rd(dbl.kernarg + 44, 2), 64);   /* hidden_group_size_x */
 	assert_int_equal(rd(dbl.kernarg + 46, 2), 1);    /* hidden_group_size_y */
 	assert_int_equal(rd(dbl.kernarg + 96, 2), 1);    /* hidden_grid_dims */
-	/* an explicit config wins */
-	flyrt_launch_config two_d = { { 3, 2, 1 }, { 32, 2, 1 }, 0 };
+	/* another grid only with FLYRT_LAUNCH_ANY_GRID */
+	flyrt_launch_config two_d = { { 3, 2, 1 }, { 64, 1, 1 }, 0, 0 };
+	assert_int_equal(flyrt_launch(k, &two_d, ok, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	two_d.flags = FLYRT_LAUNCH_ANY_GRID;
 	assert_int_equal(flyrt_launch(k, &two_d, ok, 4), FLYRT_SUCCESS);
 	assert_int_equal(dbl.grid[0], 3);
-	assert_int_equal(rd(dbl.kernarg + 44, 2), 32);
+	assert_int_equal(dbl.grid[1], 2);
+	assert_int_equal(rd(dbl.kernarg + 44, 2), 64);
 	assert_int_equal(rd(dbl.kernarg + 96, 2), 2);
 	/* a failing simulator run is LAUNCH_FAILED with its message */
 	dbl.fail_next = 1;
@@ -434,6 +448,314 @@ launch_checks_arguments(void **state)
 	s[1] = flyrt_arg_bytes(&raw, 4);
 	assert_int_equal(flyrt_launch(k, &cfg, s, 3), FLYRT_SUCCESS);
 	assert_int_equal(rd(dbl.kernarg + 8, 4), 9);
+	flyrt_module_unload(m);
+	flyrt_device_close(dev);
+}
+
+static void
+launch_checks_block_and_grid(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_module *m;
+	flyrt_kernel *k = kernel(dev, &m, "vadd");
+	flyrt_deviceptr a;
+	flyrt_launch_config res;
+
+	(void)state;
+	assert_int_equal(flyrt_malloc(dev, 4096, &a), FLYRT_SUCCESS);
+	flyrt_arg args[] = { flyrt_arg_ptr(a), flyrt_arg_ptr(a), flyrt_arg_ptr(a), flyrt_arg_i32(100) };
+	dbl.launches = 0;
+	/* the formula's grid (ceil(100 / 64) = 2) given explicitly is accepted */
+	flyrt_launch_config c = { { 2, 1, 1 }, { 64, 1, 1 }, 0, 0 };
+	assert_int_equal(flyrt_launch(k, &c, args, 4), FLYRT_SUCCESS);
+	assert_int_equal(dbl.launches, 1);
+	/* a block of 128 threads for a block(64) kernel: never, not even with ANY_GRID */
+	flyrt_launch_config b = { { 0, 0, 0 }, { 128, 1, 1 }, 0, 0 };
+	assert_int_equal(flyrt_launch(k, &b, args, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	assert_non_null(strstr(flyrt_last_error(), "block 128x1x1 differs from the kernel's block(64, 1, 1)"));
+	b.flags = FLYRT_LAUNCH_ANY_GRID;
+	assert_int_equal(flyrt_launch(k, &b, args, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	flyrt_launch_config b2 = { { 0, 0, 0 }, { 64, 2, 1 }, 0, 0 };
+	assert_int_equal(flyrt_kernel_check(k, &b2, args, 4, NULL), FLYRT_ERROR_INVALID_LAUNCH);
+	flyrt_launch_config b3 = { { 0, 0, 0 }, { 64, 0, 0 }, 0, 0 };   /* 0 counts as 1 */
+	assert_int_equal(flyrt_kernel_check(k, &b3, args, 4, &res), FLYRT_SUCCESS);
+	assert_int_equal(res.grid[0], 2);
+	/* a grid other than the formula's: refused, unless the caller opts in */
+	flyrt_launch_config g = { { 1, 1, 1 }, { 0, 0, 0 }, 0, 0 };
+	assert_int_equal(flyrt_launch(k, &g, args, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	assert_non_null(strstr(flyrt_last_error(), "grid 1x1x1 differs from the kernel's grid "
+	                                            "formula, which gives 2x1x1"));
+	flyrt_launch_config g2 = { { 2, 2, 1 }, { 0, 0, 0 }, 0, 0 };
+	assert_int_equal(flyrt_launch(k, &g2, args, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	assert_int_equal(dbl.launches, 1);
+	g.flags = FLYRT_LAUNCH_ANY_GRID;
+	assert_int_equal(flyrt_launch(k, &g, args, 4), FLYRT_SUCCESS);
+	assert_int_equal(dbl.launches, 2);
+	assert_int_equal(dbl.grid[0], 1);
+	assert_int_equal(dbl.block[0], 64);
+	assert_int_equal(flyrt_kernel_check(k, &g, args, 4, &res), FLYRT_SUCCESS);
+	assert_int_equal(res.flags, FLYRT_LAUNCH_ANY_GRID);
+	g.flags = 2;   /* unknown flags are refused */
+	assert_int_equal(flyrt_launch(k, &g, args, 4), FLYRT_ERROR_INVALID_VALUE);
+	flyrt_module_unload(m);
+
+	/* a kernel without .flyc.meta: any grid and block the code object allows */
+	k = kernel(dev, &m, "scale");
+	flyrt_arg s[] = { flyrt_arg_ptr(a), flyrt_arg_i32(3), flyrt_arg_i64(1) };
+	flyrt_launch_config free_cfg = { { 7, 1, 1 }, { 32, 1, 1 }, 0, 0 };
+	assert_int_equal(flyrt_launch(k, &free_cfg, s, 3), FLYRT_SUCCESS);
+	assert_int_equal(dbl.grid[0], 7);
+	assert_int_equal(dbl.block[0], 32);
+	flyrt_module_unload(m);
+
+	/* device.cus in a grid formula: the simulator's 256 CUs, or FLY_SIM_CUS */
+	assert_int_equal(flyrt_device_cus(dev), 256);
+	assert_int_equal(flyrt_module_load_file(dev, path("layouts.hsaco"), &m), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_get_kernel(m, "vadd", &k), FLYRT_SUCCESS);
+	flyrt_arg big[] = { flyrt_arg_ptr(a + 4 * 999), flyrt_arg_ptr(a), flyrt_arg_ptr(a),
+	                    flyrt_arg_i32(1000) };
+	flyrt_deviceptr h;
+	assert_int_equal(flyrt_malloc(dev, 8 * 1000, &h), FLYRT_SUCCESS);
+	big[0] = flyrt_arg_ptr(h + 4 * 999);
+	big[1] = flyrt_arg_ptr(h);
+	big[2] = flyrt_arg_ptr(h);
+	assert_int_equal(flyrt_kernel_check(k, NULL, big, 4, &res), FLYRT_SUCCESS);
+	assert_int_equal(res.grid[0], 256);          /* min(256, 1000) */
+	big[3] = flyrt_arg_i32(10);
+	assert_int_equal(flyrt_kernel_check(k, NULL, big, 4, &res), FLYRT_SUCCESS);
+	assert_int_equal(res.grid[0], 10);
+	flyrt_module_unload(m);
+	flyrt_device_close(dev);
+	setenv("FLY_SIM_CUS", "3", 1);
+	dev = sim();
+	unsetenv("FLY_SIM_CUS");
+	assert_int_equal(flyrt_device_cus(dev), 3);
+	assert_int_equal(flyrt_malloc(dev, 8 * 1000, &h), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_load_file(dev, path("layouts.hsaco"), &m), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_get_kernel(m, "vadd", &k), FLYRT_SUCCESS);
+	big[0] = flyrt_arg_ptr(h + 4 * 999);
+	big[1] = flyrt_arg_ptr(h);
+	big[2] = flyrt_arg_ptr(h);
+	big[3] = flyrt_arg_i32(1000);
+	assert_int_equal(flyrt_kernel_check(k, NULL, big, 4, &res), FLYRT_SUCCESS);
+	assert_int_equal(res.grid[0], 3);
+	flyrt_launch_config three = { { 256, 1, 1 }, { 64, 1, 1 }, 0, 0 };
+	assert_int_equal(flyrt_kernel_check(k, &three, big, 4, NULL), FLYRT_ERROR_INVALID_LAUNCH);
+	flyrt_module_unload(m);
+	flyrt_device_close(dev);
+}
+
+static flyrt_tensor
+tensor(flyrt_deviceptr data, const char *dtype, int ndim, const int64_t *shape,
+       const int64_t *strides, flyrt_deviceptr storage, uint64_t bytes)
+{
+	flyrt_tensor t;
+	t.data = data;
+	t.dtype = dtype;
+	t.ndim = ndim;
+	t.shape = shape;
+	t.strides = strides;
+	t.storage = storage;
+	t.storage_bytes = bytes;
+	return t;
+}
+
+/* flyrt_launch(k, NULL, args, 4) gives want and, for a failure, a message with text. */
+static void
+expect(const flyrt_kernel *k, const flyrt_arg *args, flyrt_status want, const char *text)
+{
+	int before = dbl.launches;
+	flyrt_status st = flyrt_launch(k, NULL, args, 4);
+	if (st != want)
+		fail_msg("got %s (%s), expected %s", flyrt_status_name(st), flyrt_last_error(),
+		         flyrt_status_name(want));
+	if (text && !strstr(flyrt_last_error(), text))
+		fail_msg("message '%s' lacks '%s'", flyrt_last_error(), text);
+	assert_int_equal(dbl.launches, before + (want == FLYRT_SUCCESS));
+}
+
+static void
+launch_checks_memory(void **state)
+{
+	flyrt_device *dev = sim();
+	flyrt_module *m;
+	flyrt_kernel *k = kernel(dev, &m, "vadd");   /* a, b, c: f32 (n):(1) */
+	flyrt_deviceptr a, c, big;
+	flyrt_tensor t;
+
+	(void)state;
+	assert_int_equal(flyrt_malloc(dev, 4096, &a), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_malloc(dev, 256, &c), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_malloc(dev, 4096, &big), FLYRT_SUCCESS);
+	flyrt_arg args[] = { flyrt_arg_ptr(a), flyrt_arg_ptr(a), flyrt_arg_ptr(c), flyrt_arg_i32(64) };
+	dbl.launches = 0;
+	expect(k, args, FLYRT_SUCCESS, NULL);        /* 64 floats fill the 256 bytes */
+	/* allocations: 100 floats do not fit in 256 bytes; nothing runs */
+	args[3] = flyrt_arg_i32(100);
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "argument 2 (c) is too small: its layout (100):(1) "
+	       "(f32, 32 bits each) reaches bytes [0, 400) from its address; the allocation of 256 bytes");
+	/* an address inside an allocation: what is left of it from there */
+	args[2] = flyrt_arg_ptr(big + 4096 - 400);
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	args[2] = flyrt_arg_ptr(big + 4096 - 396);
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "holds bytes [-3700, 396)");
+	/* a freed allocation is forgotten (its memory is no longer known) */
+	assert_int_equal(flyrt_free(dev, c), FLYRT_SUCCESS);
+	args[2] = flyrt_arg_ptr(c);
+	expect(k, args, FLYRT_SUCCESS, NULL);
+
+	/* tensors: element type, strides, storage */
+	int64_t n100[] = { 100 }, s1[] = { 1 }, s2[] = { 2 }, n99[] = { 99 }, n0[] = { 0 };
+	int64_t sh2[] = { 4, 25 }, st2[] = { 25, 1 }, tsh[] = { 25, 4 }, tst[] = { 1, 25 };
+	int64_t gsh[] = { 10, 10 }, gst[] = { 20, 1 }, one[] = { 1, 100 }, onest[] = { 7, 1 };
+	t = tensor(big, "f32", 1, n100, s1, big, 400);
+	args[2] = flyrt_arg_tensor(&t);
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	assert_int_equal(rd(dbl.kernarg + 16, 8), big);   /* the kernel gets the data pointer */
+	t.dtype = "bf16";                                  /* the f32 <-> bf16 mix-up */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "argument 2 (c) is a bf16 tensor, the kernel expects f32 elements");
+	t.dtype = "i32";
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "is a i32 tensor");
+	t.dtype = NULL;                                    /* unknown: not checked */
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	t.dtype = "f32";
+	t.strides = s2;                                    /* every other element */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "argument 2 (c) has strides (2) (shape (100)); the "
+	       "kernel's layout (100):(1) needs other strides");
+	t.ndim = 2, t.shape = sh2, t.strides = st2;        /* contiguous (4, 25) is (100):(1) */
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	t.shape = tsh, t.strides = tst;                    /* its transpose is not */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "has strides (1, 25) (shape (25, 4))");
+	t.shape = gsh, t.strides = gst;                    /* rows with gaps */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "has strides (20, 1)");
+	t.shape = one, t.strides = onest;                  /* an extent-1 mode's stride is free */
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	t.ndim = 1, t.shape = n100, t.strides = s1;
+	t.storage_bytes = 396;                             /* storage one element short */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "the tensor's storage (396 bytes at");
+	t.storage_bytes = 400;
+	t.data = big + 8;                                  /* a storage offset past the end */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "reaches bytes [0, 400) from its address; the "
+	       "tensor's storage (400 bytes at");
+	t.storage_bytes = 408;
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	t.data = big - 4;                                  /* before its storage */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "lies outside the tensor's storage");
+	t = tensor(big, "f32", 1, n99, s1, 0, 0);          /* no storage: its own 99 elements */
+	args[2] = flyrt_arg_tensor(&t);
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "the tensor (its own elements");
+	int64_t n1[] = { 1 };
+	t.shape = n1, t.strides = s2;                      /* one element: its stride says nothing */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "is too small");
+	t.strides = s1;
+	t.shape = n0;                                      /* empty, nothing known around it */
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "holds bytes [0, 0)");
+	t = tensor(big, "f32", -1, NULL, NULL, 0, 0);      /* nothing known: the allocation */
+	expect(k, args, FLYRT_SUCCESS, NULL);
+	t.ndim = 17;
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "modes");
+	t.ndim = 1, t.shape = NULL;
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "without shape or strides");
+	int64_t neg[] = { -1 };
+	t.shape = neg, t.strides = s1;
+	expect(k, args, FLYRT_ERROR_ARG_TYPE, "negative");
+	t = tensor(0, "f32", 1, n100, s1, big, 400);
+	expect(k, args, FLYRT_ERROR_NULL_POINTER, NULL);
+	t = tensor(big + 2, "f32", 1, n100, s1, big, 4096);
+	expect(k, args, FLYRT_ERROR_MISALIGNED_POINTER, NULL);
+	args[2].v.tensor = NULL;
+	expect(k, args, FLYRT_ERROR_INVALID_VALUE, "NULL");
+	args[2] = flyrt_arg_ptr(big);
+	args[3] = flyrt_arg_i32(0);                         /* requires n > 0 declines first */
+	expect(k, args, FLYRT_ERROR_UNSUPPORTED, "n > 0");
+	/* the declared layout for given scalars */
+	int64_t lsh[4], lst[4];
+	args[3] = flyrt_arg_i32(77);
+	assert_int_equal(flyrt_kernel_arg_layout(k, 2, args, 4, lsh, lst, 4), 1);
+	assert_int_equal(lsh[0], 77);
+	assert_int_equal(lst[0], 1);
+	assert_int_equal(flyrt_kernel_arg_layout(k, 3, args, 4, lsh, lst, 4), -1);
+	assert_int_equal(flyrt_kernel_arg_layout(k, 9, args, 4, lsh, lst, 4), -1);
+	flyrt_arg_info ai;
+	assert_int_equal(flyrt_kernel_arg_info(k, 1, &ai), FLYRT_SUCCESS);
+	assert_int_equal(ai.layout_rank, 1);
+	assert_string_equal(ai.layout, "$n : 1");
+	flyrt_module_unload(m);
+
+	/* saxpy_any declares no layouts: sizes unknown, but a tensor must be contiguous */
+	k = kernel(dev, &m, "saxpy_any");
+	assert_int_equal(flyrt_malloc(dev, 16, &c), FLYRT_SUCCESS);
+	flyrt_arg sx[] = { flyrt_arg_ptr(c), flyrt_arg_ptr(big), flyrt_arg_f32(1.0f), flyrt_arg_i32(1000) };
+	expect(k, sx, FLYRT_SUCCESS, NULL);
+	t = tensor(big, "f32", 1, n100, s2, 0, 0);
+	sx[1] = flyrt_arg_tensor(&t);
+	expect(k, sx, FLYRT_ERROR_ARG_TYPE, "declares no layout for it, so it takes a contiguous tensor");
+	t.strides = s1;
+	expect(k, sx, FLYRT_SUCCESS, NULL);
+	t.dtype = "f16";
+	expect(k, sx, FLYRT_ERROR_ARG_TYPE, "is a f16 tensor");
+	assert_int_equal(flyrt_kernel_arg_info(k, 1, &ai), FLYRT_SUCCESS);
+	assert_int_equal(ai.layout_rank, -1);
+	assert_string_equal(ai.layout, "");
+	flyrt_module_unload(m);
+
+	/* negative and zero strides, two-mode layouts, zero extents (layouts.meta) */
+	assert_int_equal(flyrt_module_load_file(dev, path("layouts.hsaco"), &m), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_module_get_kernel(m, "vadd", &k), FLYRT_SUCCESS);
+	flyrt_deviceptr rv;
+	assert_int_equal(flyrt_malloc(dev, 400, &rv), FLYRT_SUCCESS);
+	flyrt_arg l[] = { flyrt_arg_ptr(rv + 396), flyrt_arg_ptr(big), flyrt_arg_ptr(big),
+	                  flyrt_arg_i32(100) };
+	expect(k, l, FLYRT_SUCCESS, NULL);           /* a: (100):(-1) ends at rv */
+	l[0] = flyrt_arg_ptr(rv + 392);               /* one element below the allocation */
+	expect(k, l, FLYRT_ERROR_ARG_TYPE, "reaches bytes [-396, 4) from its address; the "
+	       "allocation of 400 bytes");
+	int64_t rneg[] = { -1 }, bsh[] = { 4, 100 }, bst[] = { 0, 1 }, bct[] = { 100, 1 };
+	flyrt_tensor ta = tensor(rv + 396, "f32", 1, n100, rneg, rv, 400);   /* numpy's x[::-1] */
+	l[0] = flyrt_arg_tensor(&ta);
+	expect(k, l, FLYRT_SUCCESS, NULL);
+	ta.strides = s1;                              /* the same memory read forwards */
+	expect(k, l, FLYRT_ERROR_ARG_TYPE, "has strides (1)");
+	ta.strides = rneg;
+	ta.storage = 0, ta.storage_bytes = 0;         /* its own span: [-396, 4) */
+	expect(k, l, FLYRT_SUCCESS, NULL);
+	flyrt_tensor tb = tensor(big, "f32", 2, bsh, bst, big, 400);   /* torch expand(4, 100) */
+	l[1] = flyrt_arg_tensor(&tb);
+	expect(k, l, FLYRT_SUCCESS, NULL);
+	tb.strides = bct;                             /* a contiguous (4, 100) is not broadcast */
+	expect(k, l, FLYRT_ERROR_ARG_TYPE, "has strides (100, 1)");
+	tb.strides = bst;
+	tb.storage_bytes = 396;
+	expect(k, l, FLYRT_ERROR_ARG_TYPE, "too small");
+	tb.storage_bytes = 400;
+	int64_t csh[] = { 100, 2 }, cst[] = { 2, 1 }, cfl[] = { 200 };
+	flyrt_tensor tc = tensor(big, "f32", 2, csh, cst, big, 800);
+	l[2] = flyrt_arg_tensor(&tc);
+	expect(k, l, FLYRT_SUCCESS, NULL);
+	tc.ndim = 1, tc.shape = cfl, tc.strides = s1; /* the same memory, flat */
+	expect(k, l, FLYRT_SUCCESS, NULL);
+	tc.storage_bytes = 796;
+	expect(k, l, FLYRT_ERROR_ARG_TYPE, "reaches bytes [0, 800)");
+	/* n = 0: every layout reaches nothing (no size is needed); the grid min(cus, 0) is
+	 * 0 workgroups, so only an explicit grid with ANY_GRID launches */
+	flyrt_tensor tiny = tensor(big, "f32", 1, n0, s1, big, 0);
+	l[0] = l[1] = l[2] = flyrt_arg_tensor(&tiny);
+	l[3] = flyrt_arg_i32(0);
+	assert_int_equal(flyrt_launch(k, NULL, l, 4), FLYRT_ERROR_INVALID_LAUNCH);
+	assert_non_null(strstr(flyrt_last_error(), "gives 0 workgroups"));
+	flyrt_launch_config any = { { 1, 1, 1 }, { 64, 1, 1 }, 0, FLYRT_LAUNCH_ANY_GRID };
+	assert_int_equal(flyrt_launch(k, &any, l, 4), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_kernel_arg_layout(k, 1, l, 4, lsh, lst, 1), 2);   /* max 1: one written */
+	assert_int_equal(lsh[0], 4);
+	assert_int_equal(lst[0], 0);
+	/* a layout whose reach leaves 64 bits */
+	l[3] = flyrt_arg_i32(INT32_MAX);
+	int64_t huge[] = { INT32_MAX, 2 }, hst[] = { 2, 1 };
+	flyrt_tensor th = tensor(big, "f32", 2, huge, hst, big, 400);
+	l[2] = flyrt_arg_tensor(&th);
+	l[0] = flyrt_arg_ptr(rv + 396);
+	l[1] = flyrt_arg_ptr(big);
+	expect(k, l, FLYRT_ERROR_ARG_TYPE, NULL);
 	flyrt_module_unload(m);
 	flyrt_device_close(dev);
 }
@@ -571,6 +893,8 @@ main(void)
 		cmocka_unit_test(modules_load_and_describe_kernels),
 		cmocka_unit_test(images_are_checked),
 		cmocka_unit_test(launch_checks_arguments),
+		cmocka_unit_test(launch_checks_block_and_grid),
+		cmocka_unit_test(launch_checks_memory),
 		cmocka_unit_test(dispatch_picks_variants),
 		cmocka_unit_test(module_cache_is_thread_safe),
 	};

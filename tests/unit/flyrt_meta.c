@@ -1,6 +1,7 @@
 /*
- * flyrt_meta.c — tests of the .flyc.meta parser, the RPN formulas of `grid` and
- * `requires`, and the tuning table parser. Formulas are checked against the same
+ * flyrt_meta.c — tests of the .flyc.meta parser (versions 1 and 2: `layout` records,
+ * `device.cus`), the RPN formulas of `grid` and `requires`, the element-type
+ * vocabulary of the launch checks, and the tuning table parser. Formulas are checked against the same
  * expression computed in C over a whole grid of values (including negatives and
  * zero divisors), and every malformed input must be refused with a message.
  */
@@ -17,10 +18,10 @@
 #include "flyrt_internal.h"
 
 static const MetaArg two_args[] = {
-	{ "A", 1, FLYRT_ARG_PTR, "f32", 16 },
-	{ "M", 0, FLYRT_ARG_I32, "", 0 },
-	{ "K", 0, FLYRT_ARG_I64, "", 0 },
-	{ "s", 0, FLYRT_ARG_F32, "", 0 },
+	{ "A", 1, FLYRT_ARG_PTR, "f32", 16, -1, NULL, NULL, NULL },
+	{ "M", 0, FLYRT_ARG_I32, "", 0, -1, NULL, NULL, NULL },
+	{ "K", 0, FLYRT_ARG_I64, "", 0, -1, NULL, NULL, NULL },
+	{ "s", 0, FLYRT_ARG_F32, "", 0, -1, NULL, NULL, NULL },
 };
 
 static int64_t
@@ -220,7 +221,7 @@ meta_refuses_malformed(void **state)
 {
 	static const char *bad[] = {
 		"",
-		"flyc-meta 2\n",
+		"flyc-meta 3\n",
 		"kernel k\nend\n",
 		"flyc-meta 1\nkernel k\n",
 		"flyc-meta 1\narg a ptr f32\n",
@@ -260,6 +261,28 @@ meta_refuses_malformed(void **state)
 	assert_non_null(strstr(err, ":3:"));
 }
 
+/* Every copy of text (n bytes) with one byte replaced by one of subst[0..ns) either
+ * parses or is refused with a message; never a crash (ASan/UBSan watch). */
+static void
+mutations_parse_or_fail(const char *text, size_t n, const char *subst, size_t ns)
+{
+	char *buf = malloc(n + 1), err[256];
+	FlyMeta m;
+
+	assert_non_null(buf);
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < ns; c++) {
+			memcpy(buf, text, n);
+			buf[i] = subst[c];
+			err[0] = 0;
+			if (flyrt_meta_parse(buf, n, &m, err, sizeof err) == 0)
+				flyrt_meta_free(&m);
+			else
+				assert_true(strlen(err) > 0);
+		}
+	free(buf);
+}
+
 static void
 meta_truncations_never_crash(void **state)
 {
@@ -276,16 +299,132 @@ meta_truncations_never_crash(void **state)
 			assert_true(strlen(err) > 0);
 	}
 	/* and every single-byte change */
-	char buf[sizeof good_meta];
-	for (size_t i = 0; i < sizeof good_meta - 1; i++) {
-		static const char subst[] = { ' ', '\n', '0', ';', '$', 'x', '\0', '-' };
-		for (size_t s = 0; s < sizeof subst; s++) {
-			memcpy(buf, good_meta, sizeof good_meta);
-			buf[i] = subst[s];
-			if (flyrt_meta_parse(buf, sizeof good_meta - 1, &m, err, sizeof err) == 0)
-				flyrt_meta_free(&m);
-		}
+	mutations_parse_or_fail(good_meta, sizeof good_meta - 1, " \n0;$x\0-", 8);
+}
+
+static const char v2_meta[] =
+	"flyc-meta 2\n"
+	"kernel t\n"
+	"arg x ptr bf16\n"
+	"arg y ptr fp4\n"
+	"arg z ptr f32\n"
+	"arg M val i32\n"
+	"arg K val i64\n"
+	"layout x $M ; $K : $K ; 1\n"
+	"layout y $M 2 * : -1\n"
+	"grid device.cus $M min ; 1 ; 1\n"
+	"requires device.cus 0 > ; device.cus > 0\n"
+	"end\n";
+
+static void
+meta_v2_layouts_and_cus(void **state)
+{
+	FlyMeta m;
+	char err[256] = "";
+	const MetaKernel *k;
+	int64_t vals[6] = { 0x1000, 0x2000, 0x3000, 3, 5, 0 }, v;
+
+	(void)state;
+	assert_int_equal(flyrt_meta_parse(v2_meta, sizeof v2_meta - 1, &m, err, sizeof err), 0);
+	assert_int_equal(m.version, 2);
+	k = flyrt_meta_find(&m, "t");
+	assert_non_null(k);
+	/* x: (M, K):(K, 1) */
+	assert_int_equal(k->args[0].rank, 2);
+	assert_string_equal(k->args[0].layout_text, "$M ; $K : $K ; 1");
+	assert_int_equal(flyrt_rpn_eval(&k->args[0].shape[0], vals, &v), 0);
+	assert_int_equal(v, 3);
+	assert_int_equal(flyrt_rpn_eval(&k->args[0].shape[1], vals, &v), 0);
+	assert_int_equal(v, 5);
+	assert_int_equal(flyrt_rpn_eval(&k->args[0].stride[0], vals, &v), 0);
+	assert_int_equal(v, 5);
+	assert_int_equal(flyrt_rpn_eval(&k->args[0].stride[1], vals, &v), 0);
+	assert_int_equal(v, 1);
+	/* y: (2M):(-1); z: none */
+	assert_int_equal(k->args[1].rank, 1);
+	assert_int_equal(flyrt_rpn_eval(&k->args[1].shape[0], vals, &v), 0);
+	assert_int_equal(v, 6);
+	assert_int_equal(flyrt_rpn_eval(&k->args[1].stride[0], vals, &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(k->args[2].rank, -1);
+	assert_null(k->args[2].layout_text);
+	/* device.cus: its value when known, a failure when not */
+	assert_true(k->grid[0].uses_cus);
+	assert_false(k->grid[1].uses_cus);
+	assert_int_equal(flyrt_rpn_eval_cus(&k->grid[0], vals, 256, &v), 0);
+	assert_int_equal(v, 3);
+	assert_int_equal(flyrt_rpn_eval_cus(&k->grid[0], vals, 2, &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(flyrt_rpn_eval_cus(&k->grid[0], vals, 0, &v), -1);
+	assert_int_equal(flyrt_rpn_eval(&k->grid[0], vals, &v), -1);
+	assert_int_equal(flyrt_rpn_eval_cus(&k->requires[0], vals, 64, &v), 0);
+	assert_int_equal(v, 1);
+	flyrt_meta_free(&m);
+
+	/* version 1 texts may not use version 2 records; malformed layouts are refused */
+	static const char *bad[] = {
+		"flyc-meta 1\nkernel k\narg x ptr f32\nlayout x 4 : 1\nend\n",
+		"flyc-meta 1\nkernel k\ngrid device.cus ; 1 ; 1\nend\n",
+		"flyc-meta 1\nkernel k\nrequires device.cus 0 > ; cus\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout y 4 : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg n val i32\nlayout n 4 : 1\nend\n",
+		"flyc-meta 2\nkernel k\nlayout x 4 : 1\narg x ptr f32\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 4 ; 4 : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 4 : 1\nlayout x 4 : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x @x : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x device.cus : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 4\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 4 : 1 : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 1 2 : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x  : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x $n : 1\narg n val i32\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\narg f val f32\nlayout x $f : 1\nend\n",
+		"flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; "
+		"1 ; 1 ; 1 ; 1 ; 1 : 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1\nend\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = 0;
+		if (flyrt_meta_parse(bad[i], strlen(bad[i]), &m, err, sizeof err) == 0)
+			fail_msg("meta #%zu was accepted:\n%s", i, bad[i]);
+		assert_non_null(strstr(err, ".flyc.meta:"));
 	}
+	assert_int_equal(flyrt_meta_parse(bad[0], strlen(bad[0]), &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, "needs 'flyc-meta 2'"));
+	/* 16 modes is the limit, not beyond it */
+	static const char sixteen[] = "flyc-meta 2\nkernel k\narg x ptr f32\nlayout x 1 ; 1 ; 1 ; 1 ; 1 ; "
+		"1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 2 : 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; 1 ; "
+		"1 ; 1 ; 1 ; 1\nend\n";
+	assert_int_equal(flyrt_meta_parse(sixteen, sizeof sixteen - 1, &m, err, sizeof err), 0);
+	assert_int_equal(m.kernels[0].args[0].rank, 16);
+	flyrt_meta_free(&m);
+	/* every single-byte change of a version 2 text parses or is refused, never crashes */
+	mutations_parse_or_fail(v2_meta, sizeof v2_meta - 1, " \n0;:$\0-", 8);
+}
+
+static void
+element_types(void **state)
+{
+	static const struct { const char *declared, *given; int ok; } cases[] = {
+		{ "bf16", "bf16", 1 }, { "bf16", "f32", 0 }, { "bf16", "f16", 0 },
+		{ "bf16", "u16", 1 }, { "bf16", "i16", 1 }, { "bf16", "u8", 0 },
+		{ "f16", "u16", 0 }, { "f32", "i32", 0 }, { "f32", "f64", 0 }, { "f64", "f64", 1 },
+		{ "fp8", "u8", 1 }, { "fp8", "i8", 1 }, { "fp8", "u16", 0 }, { "bf8", "u8", 1 },
+		{ "fp4", "u8", 1 }, { "fp4", "i4", 0 }, { "fp6", "u8", 1 }, { "e8m0", "u8", 1 },
+		{ "u32", "i32", 1 }, { "i32", "u32", 0 }, { "u8", "i8", 0 }, { "i8", "u8", 0 },
+		{ "i4", "u8", 1 }, { "zz", "zz", 1 }, { "zz", "u8", 0 },
+		{ "f32", "dlpack(code=5, bits=64, lanes=1)", 0 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		if (flyrt_elem_accepts(cases[i].declared, cases[i].given) != cases[i].ok)
+			fail_msg("%s given for %s: expected %s", cases[i].given, cases[i].declared,
+			         cases[i].ok ? "accepted" : "refused");
+	assert_int_equal(flyrt_elem_bits("fp4"), 4);
+	assert_int_equal(flyrt_elem_bits("fp6"), 6);
+	assert_int_equal(flyrt_elem_bits("bf16"), 16);
+	assert_int_equal(flyrt_elem_bits("f64"), 64);
+	assert_int_equal(flyrt_elem_bits("nope"), 0);
+	assert_int_equal(flyrt_elem_bits(NULL), 0);
 }
 
 static void
@@ -377,6 +516,8 @@ main(void)
 		cmocka_unit_test(meta_parses),
 		cmocka_unit_test(meta_refuses_malformed),
 		cmocka_unit_test(meta_truncations_never_crash),
+		cmocka_unit_test(meta_v2_layouts_and_cus),
+		cmocka_unit_test(element_types),
 		cmocka_unit_test(tuning_tables_parse),
 		cmocka_unit_test(status_strings),
 	};
