@@ -65,6 +65,19 @@ ops_variant_at(int i)
 	return i >= 0 && i < NVARIANTS ? &variants[i] : NULL;
 }
 
+const OpVariant *
+ops_find_variant(const char *arch, flyops_op op, const char *dtypes, const char *layout,
+                 const char *variant)
+{
+	for (int i = 0; i < NVARIANTS; i++) {
+		const OpVariant *v = &variants[i];
+		if (v->op == op && !strcmp(v->arch, arch) && !strcmp(v->dtypes, dtypes) &&
+		    !strcmp(v->layout, layout) && !strcmp(v->variant, variant))
+			return v;
+	}
+	return NULL;
+}
+
 const char *
 flyops_op_name(flyops_op op)
 {
@@ -112,25 +125,24 @@ is_dir(const char *p)
 /* The kernel library: given, $FLYC_KERNEL_DIR, or beside the file holding this code
  * (libflyrt.so, or a program linked with libflyrt.a): DIR/flyc/kernels (installed
  * PREFIX/lib), DIR/lib/flyc/kernels (the build folder), DIR/../lib/flyc/kernels (bin/). */
-static void
-find_kernel_dir(flyops_context *ctx, const char *given)
+int
+ops_kernel_dir(const char *given, char **dir, char *why, size_t whylen)
 {
 	static const char *const rel[] = { "flyc/kernels", "lib/flyc/kernels", "../lib/flyc/kernels" };
 	const char *env = getenv("FLYC_KERNEL_DIR");
-	char where[2][PATH_MAX], cand[PATH_MAX + 32];
+	char where[2][PATH_MAX], cand[PATH_MAX + 32], seen[600] = "";
 	int nwhere = 0;
 	size_t wl = 0;
 	Dl_info di;
 
+	*dir = NULL;
 	if (given || (env && *env)) {
 		const char *d = given ? given : env;
-		if (is_dir(d))
-			ctx->kernel_dir = strdup(d);
-		else
-			snprintf(ctx->kernel_dir_why, sizeof ctx->kernel_dir_why, "the kernel library "
-			         "'%.900s' (%s) is not a directory", d, given ? "flyops_options.kernel_dir" :
-			         "FLYC_KERNEL_DIR");
-		return;
+		if (is_dir(d) && (*dir = strdup(d)))
+			return 0;
+		snprintf(why, whylen, "the kernel library '%.900s' (%s) is not a directory", d,
+		         given ? "flyops_options.kernel_dir" : "FLYC_KERNEL_DIR");
+		return -1;
 	}
 	if (dladdr((void *)(uintptr_t)&flyops_create, &di) && di.dli_fname &&
 	    realpath(di.dli_fname, where[nwhere]))
@@ -141,7 +153,6 @@ find_kernel_dir(flyops_context *ctx, const char *given)
 		if (nwhere == 0 || strcmp(where[0], where[1]))
 			nwhere++;
 	}
-	char seen[600] = "";
 	for (int w = 0; w < nwhere; w++) {
 		char *slash = strrchr(where[w], '/');
 		if (!slash)
@@ -151,16 +162,17 @@ find_kernel_dir(flyops_context *ctx, const char *given)
 			snprintf(cand, sizeof cand, "%s/%s", where[w], rel[r]);
 			if (is_dir(cand)) {
 				char real[PATH_MAX];
-				ctx->kernel_dir = strdup(realpath(cand, real) ? real : cand);
-				return;
+				*dir = strdup(realpath(cand, real) ? real : cand);
+				return *dir ? 0 : -1;
 			}
 		}
 		if (wl < sizeof seen)
 			wl += (size_t)snprintf(seen + wl, sizeof seen - wl, "%s%.250s", wl ? ", " : "", where[w]);
 	}
-	snprintf(ctx->kernel_dir_why, sizeof ctx->kernel_dir_why, "no kernel library found (looked "
-	         "for flyc/kernels, lib/flyc/kernels and ../lib/flyc/kernels beside %s): build it "
-	         "with make, or set FLYC_KERNEL_DIR", wl ? seen : "nothing");
+	snprintf(why, whylen, "no kernel library found (looked for flyc/kernels, lib/flyc/kernels "
+	         "and ../lib/flyc/kernels beside %s): build it with make, or set FLYC_KERNEL_DIR",
+	         wl ? seen : "nothing");
+	return -1;
 }
 
 flyrt_status
@@ -186,7 +198,8 @@ flyops_create(const flyops_options *opt, flyops_context **out)
 		kind = env;
 	if (kind && !strncmp(kind, "hip:", 4))
 		ctx->hip_ordinal = atoi(kind + 4);
-	find_kernel_dir(ctx, opt ? opt->kernel_dir : NULL);
+	ops_kernel_dir(opt ? opt->kernel_dir : NULL, &ctx->kernel_dir, ctx->kernel_dir_why,
+	               sizeof ctx->kernel_dir_why);
 	db = opt && opt->tuning_db ? opt->tuning_db : getenv("FLYC_TUNING_DB");
 	if (db && *db) {
 		if ((st = flyrt_tuning_load(db, &ctx->tuning)) != FLYRT_SUCCESS)
@@ -225,6 +238,19 @@ flyops_destroy(flyops_context *ctx)
 
 flyrt_device *flyops_device(const flyops_context *ctx) { return ctx ? ctx->dev : NULL; }
 const char *flyops_kernel_dir(const flyops_context *ctx) { return ctx && ctx->kernel_dir ? ctx->kernel_dir : ""; }
+uint64_t
+flyops_launches(flyops_context *ctx)
+{
+	uint64_t n;
+
+	if (!ctx)
+		return 0;
+	pthread_mutex_lock(&ctx->lock);
+	n = ctx->launches;
+	pthread_mutex_unlock(&ctx->lock);
+	return n;
+}
+
 const char *flyops_tuning_path(const flyops_context *ctx) { return ctx && ctx->tuning_path ? ctx->tuning_path : ""; }
 
 int
@@ -362,8 +388,11 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 		if (!a->output && (st = ft_copy(ctx, v, stage[i].host, 1)) == FLYRT_SUCCESS)
 			st = flyrt_memcpy_htod(ctx->dev, stage[i].ptr, stage[i].host, bytes);
 	}
-	if (st == FLYRT_SUCCESS)
-		st = flyrt_launch(k, NULL, args, L->nargs);
+	if (st == FLYRT_SUCCESS && (st = flyrt_launch(k, NULL, args, L->nargs)) == FLYRT_SUCCESS) {
+		pthread_mutex_lock(&ctx->lock);
+		ctx->launches++;
+		pthread_mutex_unlock(&ctx->lock);
+	}
 	if (st == FLYRT_SUCCESS && staged)
 		st = flyrt_synchronize(ctx->dev);
 	for (int i = 0; i < L->nargs && st == FLYRT_SUCCESS; i++) {

@@ -66,7 +66,8 @@ struct flyops_context {
 	char kernel_dir_why[1200];
 	char *tuning_path;       /* NULL: none */
 	flyrt_tuning *tuning;
-	pthread_mutex_t lock;    /* the module list */
+	uint64_t launches;       /* kernels launched (flyops_launches) */
+	pthread_mutex_t lock;    /* the module list and launches */
 	struct CtxModule {
 		char name[64];       /* code object name, e.g. "gemm" */
 		flyrt_module *mod;   /* NULL: loading failed with st and err */
@@ -145,8 +146,14 @@ int ops_bucket_dims(flyops_op op, const char **dims, int max);
 /* Load (once) the code object holding a variant; FLYRT_ERROR_UNSUPPORTED naming the
  * missing file when the kernel library lacks it. */
 flyrt_status ops_module(flyops_context *ctx, const char *codeobj, flyrt_module **out);
+/* Find the kernel library (given, $FLYC_KERNEL_DIR, or beside libflyrt): 0 and a malloc'd
+ * *dir, or -1 with why. */
+int ops_kernel_dir(const char *given, char **dir, char *why, size_t whylen);
 /* Path of the kernel library file for (arch, codeobj) into buf; -1 without a library. */
 int ops_codeobj_path(const flyops_context *ctx, const char *arch, const char *codeobj,
                      char *buf, size_t n);
+/* The variant table's entry for (arch, op, dtypes, layout, variant), or NULL. */
+const OpVariant *ops_find_variant(const char *arch, flyops_op op, const char *dtypes,
+                                  const char *layout, const char *variant);
 
 #endif

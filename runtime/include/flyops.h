@@ -91,6 +91,8 @@ void flyops_destroy(flyops_context *ctx);                   /* NULL is a no-op *
 flyrt_device *flyops_device(const flyops_context *ctx);
 const char *flyops_kernel_dir(const flyops_context *ctx);   /* "" when not found */
 const char *flyops_tuning_path(const flyops_context *ctx);  /* "" when none */
+/* Kernels launched through ctx so far (a plan or a call needing no kernel adds none). */
+uint64_t flyops_launches(flyops_context *ctx);
 
 /* How one call runs. Zero-initialise; NULL means all defaults. */
 typedef struct {
