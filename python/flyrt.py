@@ -607,7 +607,8 @@ class Tuning:
         for r in rows:
             v = r.get("variants", "")
             row = dict(arch="*", dtypes="", layout="", bucket="*", times_us="", flyc_version="",
-                       codeobj_hash="", **r)
+                       codeobj_hash="")
+            row.update(r)
             row["variants"] = v if isinstance(v, str) else " ".join(v)
             c = _TuningRow(*(str(row[f]).encode() for f, _ in _TuningRow._fields_))
             _check_status(_tuning_add(self._h, ctypes.byref(c)))
