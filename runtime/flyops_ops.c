@@ -531,13 +531,13 @@ flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int 
 	if (!x || !values || !indices)
 		return INVALID("topk: x, values and indices are required");
 	TRY(ft_view(ctx, &vx, x, "x", 0, plan));
-	TRY(ft_view(ctx, &vv, values, "values", 1, plan));
-	TRY(ft_view(ctx, &vi, indices, "indices", 1, plan));
 	if (vx.ndim < 1)
 		return UNSUPPORTED("topk: a 0-d x (flyc's topk works on the last dim of a tensor)");
 	int64_t N = vx.shape[vx.ndim - 1], rows = rows_of(&vx);
 	if (k < 0 || k > N)
 		return INVALID("topk: k = %lld is outside 0..%lld (the last dim)", (long long)k, (long long)N);
+	TRY(ft_view(ctx, &vv, values, "values", 1, plan));
+	TRY(ft_view(ctx, &vi, indices, "indices", 1, plan));
 	TRY(want_like(op, &vv, &vx, k, "x's shape with the last dim k"));
 	TRY(want_dtype(op, &vv, vx.dtype, "x's dtype"));
 	TRY(want_like(op, &vi, &vx, k, "x's shape with the last dim k"));

@@ -163,7 +163,7 @@ def topk(x, k, *, largest=True, sorted=True):
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError("topk: k must be an int, got %s" % type(k).__name__)
     sx = _shape(x)
-    shape = sx[:-1] + (k,) if sx else (k,)
+    shape = sx[:-1] + (max(k, 0),) if sx else (max(k, 0),)
     outs = [("values", None, shape, getattr(x, "dtype", None)), ("indices", None, shape, _i64_like(x))]
     return _exec("topk", [("x", x)], outs,
                  lambda i, o: [i["x"], k, 1 if largest else 0, 1 if sorted else 0, o[0], o[1]],
