@@ -59,7 +59,8 @@ usage(FILE *f)
 	        "       flyc-tune --dump DB\n"
 	        "Writes the SQLite tuning database the operators read (docs/ops.md, \"Tuning\").\n"
 	        "  --measurements=FILE  CSV arch,op,dtypes,layout,shape,variant,time_us\n"
-	        "  --rows=FILE          CSV arch,family,dtypes,layout,bucket,variants (hand-written)\n"
+	        "  --rows=FILE          CSV arch,family,dtypes,layout,bucket,variants[,times_us,\n"
+	        "                       flyc_version,codeobj_hash] (written by hand, or --dump's)\n"
 	        "  --merge              keep the rows of an existing DB that no new row replaces\n"
 	        "  --device=KIND        sim, hip, hip:N, auto (FLY_DEVICE overrides)\n");
 }
@@ -408,7 +409,8 @@ rank_rows(Meas *ms, int n, const char *kdir, flyrt_tuning *t, int verbose)
 	return 0;
 }
 
-/* --rows: arch,family,dtypes,layout,bucket,variants[,flyc_version,codeobj_hash] */
+/* --rows: arch,family,dtypes,layout,bucket,variants[,times_us,flyc_version,codeobj_hash]
+ * (the last three together: what --dump prints) */
 static int
 read_rows(const char *path, flyrt_tuning *t)
 {
@@ -423,19 +425,19 @@ read_rows(const char *path, flyrt_tuning *t)
 		return err("%s: contains a NUL byte", path);
 	}
 	for (char *line; (line = next_line(&cur)); ) {
-		char *f[9], *s = trim(line);
+		char *f[10], *s = trim(line);
 		int nf;
 		lineno++;
 		if (!*s || *s == '#' || (nrows == 0 && !strncmp(s, "arch,", 5)))
 			continue;
-		nf = fields(s, f, 8);
-		if (nf != 6 && nf != 8) {
+		nf = fields(s, f, 9);
+		if (nf != 6 && nf != 9) {
 			rc = err("%s:%d: expected arch,family,dtypes,layout,bucket,variants"
-			         "[,flyc_version,codeobj_hash]", path, lineno);
+			         "[,times_us,flyc_version,codeobj_hash]", path, lineno);
 			break;
 		}
-		flyrt_tuning_row row = { f[0], f[1], f[2], f[3], f[4], f[5], "", nf == 8 ? f[6] : "",
-		                         nf == 8 ? f[7] : "" };
+		flyrt_tuning_row row = { f[0], f[1], f[2], f[3], f[4], f[5], nf == 9 ? f[6] : "",
+		                         nf == 9 ? f[7] : "", nf == 9 ? f[8] : "" };
 		if (flyrt_tuning_add(t, &row) != FLYRT_SUCCESS) {
 			rc = err("%s:%d: %s", path, lineno, flyrt_last_error());
 			break;
