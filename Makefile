@@ -181,16 +181,31 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
+# make install: binaries, libraries (the C API and the operator kernel library), headers,
+# the stdlib, the Python packages (PREFIX/share/flyc/python: put it on PYTHONPATH), the
+# CMake package (PREFIX/lib/cmake/flyc) and pkg-config files (PREFIX/lib/pkgconfig).
+empty :=
+space := $(empty) $(empty)
+PKG_SUBST = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@FLYC_VERSION@|$(FLYC_VERSION)|g' \
+            -e 's|@LLVM_LIBS_LIST@|$(subst $(space),;,$(strip $(LLVM_LIBS)))|g' \
+            -e 's|@LLVM_LIBS@|$(strip $(LLVM_LIBS))|g'
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/flyc/python \
-	           $(DESTDIR)$(PREFIX)/share/doc/flyc
+	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/flyc/python/flyc \
+	           $(DESTDIR)$(PREFIX)/share/doc/flyc $(DESTDIR)$(PREFIX)/lib/cmake/flyc \
+	           $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(FLYC) $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBFLYRT) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOFLYRT) $(DESTDIR)$(PREFIX)/lib/
+	for k in $(KERNELS); do install -D -m 644 $$k $(DESTDIR)$(PREFIX)/lib/flyc/kernels/$${k#$(KERNEL_DIR)/} || exit 1; done
 	install -m 644 runtime/include/*.h $(DESTDIR)$(PREFIX)/include/
 	cp -R stdlib/. $(DESTDIR)$(PREFIX)/share/flyc/stdlib/
 	install -m 644 python/flyrt.py $(DESTDIR)$(PREFIX)/share/flyc/python/
+	install -m 644 python/flyc/*.py $(DESTDIR)$(PREFIX)/share/flyc/python/flyc/
+	sed $(PKG_SUBST) cmake/flycConfig.cmake.in >$(DESTDIR)$(PREFIX)/lib/cmake/flyc/flycConfig.cmake
+	sed $(PKG_SUBST) cmake/flycConfigVersion.cmake.in >$(DESTDIR)$(PREFIX)/lib/cmake/flyc/flycConfigVersion.cmake
+	sed $(PKG_SUBST) cmake/flyrt.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/flyrt.pc
+	sed $(PKG_SUBST) cmake/flyrt-static.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/flyrt-static.pc
 	cp -R docs/. README.md $(DESTDIR)$(PREFIX)/share/doc/flyc/
 
 clean:
