@@ -234,7 +234,9 @@ def supported(name, *args, **kwargs):
         if name not in _OPS:
             raise
         return False, str(e)
-    except (_lib.flyrt.FlyrtError, TypeError) as e:
+    except _lib.flyrt.FlyrtError as e:
+        return False, e.detail or str(e)
+    except TypeError as e:
         return False, str(e)
     return True, ("variant " + chosen) if chosen else "no kernel needed"
 

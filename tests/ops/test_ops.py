@@ -324,6 +324,19 @@ def t_deterministic():
     check(len(set(outs)) == 1, "results differ across FLY_SIM_THREADS: %s" % outs)
 
 
+def t_variants_agree():
+    # every variant accumulates an output over K in the same order (docs/ops.md)
+    g = torch.Generator().manual_seed(13)
+    a, bt = rand_bf16(256, 256, gen=g), rand_bf16(256, 128, gen=g)
+    outs = {}
+    for v in SHAPES:
+        with flyc.ops.using_variant(v):
+            outs[v] = flyc.ops.mm(a[:, :128], bt.t()).view(torch.int16)
+    first = next(iter(outs.values()))
+    check(all(torch.equal(o, first) for o in outs.values()),
+          "variants differ: %s" % [v for v, o in outs.items() if not torch.equal(o, first)])
+
+
 def t_plan_writes_nothing():
     a, bt = rand_bf16(128, 64), rand_bf16(128, 64)
     out = Guarded((128, 128))
@@ -554,6 +567,7 @@ def main():
               ("mm/hostile strides, offsets and outs", t_hostile_layouts),
               ("mm/out overlapping an input", t_out_overlaps_input),
               ("mm/plans write and launch nothing", t_plan_writes_nothing),
+              ("mm/every variant gives the same bits", t_variants_agree),
               ("mm/numpy", t_numpy), ("grouped_mm/checks", t_grouped_mm),
               ("scaled_mm/checks", t_scaled_mm), ("rms_norm/checks", t_rms_norm),
               ("rms_norm_backward/checks", t_rms_norm_backward), ("topk/checks", t_topk),
