@@ -37,6 +37,23 @@ begin(flyops_context *ctx, flyops_exec *exec, const char *op)
 
 static int plan_of(const flyops_exec *exec) { return exec && exec->plan_only; }
 
+/* A call's tensors and their views, ended by { NULL }. */
+typedef struct {
+	FtView *v;
+	const DLTensor *t;
+	const char *name;
+	int output;
+} ViewOf;
+
+/* View each tensor in order; the first malformed one fails. */
+static flyrt_status
+view_all(flyops_context *ctx, const flyops_exec *exec, const ViewOf *vs)
+{
+	for (; vs->v; vs++)
+		TRY(ft_view(ctx, vs->v, vs->t, vs->name, vs->output, plan_of(exec)));
+	return FLYRT_SUCCESS;
+}
+
 /* v must be ndim-D with the given extents (-1: any). */
 static flyrt_status
 want_shape(const char *op, const FtView *v, int ndim, const int64_t *ext, const char *what)
@@ -170,10 +187,9 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	TRY(begin(ctx, exec, op));
 	if (!a || !b || !out)
 		return INVALID("mm: a, b and out are required");
-	TRY(ft_view(ctx, &va, a, "a", 0, plan));
-	TRY(ft_view(ctx, &vb, b, "b", 0, plan));
-	TRY(ft_view(ctx, &vbias, bias, "bias", 0, plan));
-	TRY(ft_view(ctx, &vout, out, "out", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &va, a, "a", 0 }, { &vb, b, "b", 0 },
+	                                   { &vbias, bias, "bias", 0 }, { &vout, out, "out", 1 },
+	                                   { NULL } }));
 	if (va.ndim != 2 || vb.ndim != 2)
 		return INVALID("mm: a and b must be 2-D (a is %d-D, b is %d-D)", va.ndim, vb.ndim);
 	int64_t M = va.shape[0], K = va.shape[1], N = vb.shape[1];
@@ -255,10 +271,9 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 	TRY(begin(ctx, exec, op));
 	if (!a || !b || !offs || !out)
 		return INVALID("grouped_mm: a, b, offs and out are required");
-	TRY(ft_view(ctx, &va, a, "a", 0, plan));
-	TRY(ft_view(ctx, &vb, b, "b", 0, plan));
-	TRY(ft_view(ctx, &vo, offs, "offs", 0, plan));
-	TRY(ft_view(ctx, &vout, out, "out", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &va, a, "a", 0 }, { &vb, b, "b", 0 },
+	                                   { &vo, offs, "offs", 0 }, { &vout, out, "out", 1 },
+	                                   { NULL } }));
 	if (va.ndim != 2 || vb.ndim != 3 || vo.ndim != 1)
 		return INVALID("grouped_mm: a must be 2-D [sum M_g, K], b 3-D [G, K, N] and offs 1-D [G] "
 		               "(got %d-D, %d-D, %d-D)", va.ndim, vb.ndim, vo.ndim);
@@ -332,12 +347,10 @@ flyops_scaled_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, cons
 		return INVALID("scaled_mm: format %d (expected mxfp8 or mxfp4)", (int)format);
 	if (!a || !b || !scale_a || !scale_b || !out)
 		return INVALID("scaled_mm: a, b, scale_a, scale_b and out are required");
-	TRY(ft_view(ctx, &va, a, "a", 0, plan));
-	TRY(ft_view(ctx, &vb, b, "b", 0, plan));
-	TRY(ft_view(ctx, &vsa, scale_a, "scale_a", 0, plan));
-	TRY(ft_view(ctx, &vsb, scale_b, "scale_b", 0, plan));
-	TRY(ft_view(ctx, &vbias, bias, "bias", 0, plan));
-	TRY(ft_view(ctx, &vout, out, "out", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &va, a, "a", 0 }, { &vb, b, "b", 0 },
+	                                   { &vsa, scale_a, "scale_a", 0 },
+	                                   { &vsb, scale_b, "scale_b", 0 }, { &vbias, bias, "bias", 0 },
+	                                   { &vout, out, "out", 1 }, { NULL } }));
 	const char *fmt = format == FLYOPS_MXFP8 ? "mxfp8" : "mxfp4";
 	for (int i = 0; i < 4; i++) {
 		const FtView *v = (const FtView *[]){ &va, &vb, &vsa, &vsb }[i];
@@ -438,12 +451,9 @@ flyops_rms_norm(flyops_context *ctx, const DLTensor *x, const DLTensor *weight, 
 		eps = FLT_EPSILON;
 	if (!(eps >= 0) || isinf(eps))
 		return INVALID("rms_norm: eps = %g; it must be finite and non-negative", eps);
-	TRY(ft_view(ctx, &vx, x, "x", 0, plan));
-	TRY(ft_view(ctx, &vw, weight, "weight", 0, plan));
-	TRY(ft_view(ctx, &vr, residual, "residual", 0, plan));
-	TRY(ft_view(ctx, &vy, y, "y", 1, plan));
-	TRY(ft_view(ctx, &vrs, rstd, "rstd", 1, plan));
-	TRY(ft_view(ctx, &vh, h, "h", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vx, x, "x", 0 }, { &vw, weight, "weight", 0 },
+	                                   { &vr, residual, "residual", 0 }, { &vy, y, "y", 1 },
+	                                   { &vrs, rstd, "rstd", 1 }, { &vh, h, "h", 1 }, { NULL } }));
 	if (vx.ndim < 1)
 		return INVALID("rms_norm: x must have at least one dim");
 	TRY(want_float(op, &vx));
@@ -486,12 +496,10 @@ flyops_rms_norm_backward(flyops_context *ctx, const DLTensor *grad_y, const DLTe
 		return INVALID("rms_norm_backward: grad_y, x, rstd and grad_x are required");
 	if (!weight != !grad_weight)
 		return INVALID("rms_norm_backward: grad_weight is written exactly when weight is given");
-	TRY(ft_view(ctx, &vg, grad_y, "grad_y", 0, plan));
-	TRY(ft_view(ctx, &vx, x, "x", 0, plan));
-	TRY(ft_view(ctx, &vw, weight, "weight", 0, plan));
-	TRY(ft_view(ctx, &vrs, rstd, "rstd", 0, plan));
-	TRY(ft_view(ctx, &vgx, grad_x, "grad_x", 1, plan));
-	TRY(ft_view(ctx, &vgw, grad_weight, "grad_weight", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vg, grad_y, "grad_y", 0 }, { &vx, x, "x", 0 },
+	                                   { &vw, weight, "weight", 0 }, { &vrs, rstd, "rstd", 0 },
+	                                   { &vgx, grad_x, "grad_x", 1 },
+	                                   { &vgw, grad_weight, "grad_weight", 1 }, { NULL } }));
 	if (vx.ndim < 1)
 		return INVALID("rms_norm_backward: x must have at least one dim");
 	TRY(want_float(op, &vx));
@@ -524,20 +532,19 @@ flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int 
 {
 	static const char op[] = "topk";
 	FtView vx, vv, vi;
-	int plan = plan_of(exec);
 	char dtypes[48];
 
 	TRY(begin(ctx, exec, op));
 	if (!x || !values || !indices)
 		return INVALID("topk: x, values and indices are required");
-	TRY(ft_view(ctx, &vx, x, "x", 0, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vx, x, "x", 0 }, { NULL } }));
 	if (vx.ndim < 1)
 		return UNSUPPORTED("topk: a 0-d x (flyc's topk works on the last dim of a tensor)");
 	int64_t N = vx.shape[vx.ndim - 1], rows = rows_of(&vx);
 	if (k < 0 || k > N)
 		return INVALID("topk: k = %lld is outside 0..%lld (the last dim)", (long long)k, (long long)N);
-	TRY(ft_view(ctx, &vv, values, "values", 1, plan));
-	TRY(ft_view(ctx, &vi, indices, "indices", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vv, values, "values", 1 }, { &vi, indices, "indices", 1 },
+	                                   { NULL } }));
 	TRY(want_like(op, &vv, &vx, k, "x's shape with the last dim k"));
 	TRY(want_dtype(op, &vv, vx.dtype, "x's dtype"));
 	TRY(want_like(op, &vi, &vx, k, "x's shape with the last dim k"));
@@ -632,11 +639,8 @@ flyops_attention(flyops_context *ctx, const DLTensor *q, const DLTensor *k, cons
 	TRY(begin(ctx, exec, op));
 	if (!q || !k || !v || !out)
 		return INVALID("attention: q, k, v and out are required");
-	TRY(ft_view(ctx, &vq, q, "q", 0, plan));
-	TRY(ft_view(ctx, &vk, k, "k", 0, plan));
-	TRY(ft_view(ctx, &vv, v, "v", 0, plan));
-	TRY(ft_view(ctx, &vo, out, "out", 1, plan));
-	TRY(ft_view(ctx, &vl, lse, "lse", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vq, q, "q", 0 }, { &vk, k, "k", 0 }, { &vv, v, "v", 0 },
+	                                   { &vo, out, "out", 1 }, { &vl, lse, "lse", 1 }, { NULL } }));
 	TRY(attn_dims(op, &vq, &vk, &vv, &d));
 	TRY(check_scale(op, &scale, &d));
 	snprintf(want, sizeof want, "[B, Hq, Sq, Dv] = [%lld, %lld, %lld, %lld]", (long long)d.B,
@@ -679,15 +683,10 @@ flyops_attention_backward(flyops_context *ctx, const DLTensor *grad_out, const D
 	TRY(begin(ctx, exec, op));
 	if (!grad_out || !q || !k || !v || !out || !lse || !dq || !dk || !dv)
 		return INVALID("attention_backward: grad_out, q, k, v, out, lse, dq, dk and dv are required");
-	TRY(ft_view(ctx, &vg, grad_out, "grad_out", 0, plan));
-	TRY(ft_view(ctx, &vq, q, "q", 0, plan));
-	TRY(ft_view(ctx, &vk, k, "k", 0, plan));
-	TRY(ft_view(ctx, &vv, v, "v", 0, plan));
-	TRY(ft_view(ctx, &vo, out, "out", 0, plan));
-	TRY(ft_view(ctx, &vl, lse, "lse", 0, plan));
-	TRY(ft_view(ctx, &vdq, dq, "dq", 1, plan));
-	TRY(ft_view(ctx, &vdk, dk, "dk", 1, plan));
-	TRY(ft_view(ctx, &vdv, dv, "dv", 1, plan));
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vg, grad_out, "grad_out", 0 }, { &vq, q, "q", 0 },
+	                                   { &vk, k, "k", 0 }, { &vv, v, "v", 0 }, { &vo, out, "out", 0 },
+	                                   { &vl, lse, "lse", 0 }, { &vdq, dq, "dq", 1 },
+	                                   { &vdk, dk, "dk", 1 }, { &vdv, dv, "dv", 1 }, { NULL } }));
 	TRY(attn_dims(op, &vq, &vk, &vv, &d));
 	TRY(check_scale(op, &scale, &d));
 	snprintf(want, sizeof want, "[B, Hq, Sq, Dv] = [%lld, %lld, %lld, %lld]", (long long)d.B,

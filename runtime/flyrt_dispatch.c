@@ -533,6 +533,8 @@ out:
 
 /* ---- validators and matching ------------------------------------------------------ */
 
+/* FNV-1a 64, as flyrt_module.c keys its module cache (so flyrt_module_hash can use the
+ * module's cache key; tests/unit/flyrt_api.c checks the two agree on a file). */
 static uint64_t
 fnv1a(const uint8_t *p, size_t n)
 {

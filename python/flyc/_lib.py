@@ -39,35 +39,26 @@ class Exec(ctypes.Structure):
                 ("variant", ctypes.c_char_p), ("chosen", ctypes.c_char * 64)]
 
 
+_fnr = flyrt._fn      # (name, restype, *argtypes)
+
+
 def _fn(name, *argtypes):
-    f = getattr(_lib, name)
-    f.restype = ctypes.c_int
-    f.argtypes = list(argtypes)
-    return f
+    """A flyops entry point returning a flyrt_status."""
+    return _fnr(name, ctypes.c_int, *argtypes)
 
 
 _T = _P(_DLTensor)
-_vp, _E = ctypes.c_void_p, _P(Exec)
+_vp, _E, _cp = ctypes.c_void_p, _P(Exec), ctypes.c_char_p
 _create = _fn("flyops_create", _P(_Options), _P(_vp))
-_destroy = _lib.flyops_destroy
-_destroy.restype, _destroy.argtypes = None, [_vp]
-_kernel_dir = _lib.flyops_kernel_dir
-_kernel_dir.restype, _kernel_dir.argtypes = ctypes.c_char_p, [_vp]
-_tuning_path = _lib.flyops_tuning_path
-_tuning_path.restype, _tuning_path.argtypes = ctypes.c_char_p, [_vp]
-_launches = _lib.flyops_launches
-_launches.restype, _launches.argtypes = ctypes.c_uint64, [_vp]
-_device = _lib.flyops_device
-_device.restype, _device.argtypes = _vp, [_vp]
-_dev_arch = _lib.flyrt_device_arch
-_dev_arch.restype, _dev_arch.argtypes = ctypes.c_char_p, [_vp]
-_dev_name = _lib.flyrt_device_name
-_dev_name.restype, _dev_name.argtypes = ctypes.c_char_p, [_vp]
-_variants = _lib.flyops_variants
-_variants.restype, _variants.argtypes = ctypes.c_int, [ctypes.c_int, ctypes.c_char_p,
-                                                       _P(ctypes.c_char_p), ctypes.c_int]
-_version = _lib.flyrt_version
-_version.restype, _version.argtypes = ctypes.c_char_p, []
+_destroy = _fnr("flyops_destroy", None, _vp)
+_kernel_dir = _fnr("flyops_kernel_dir", _cp, _vp)
+_tuning_path = _fnr("flyops_tuning_path", _cp, _vp)
+_launches = _fnr("flyops_launches", ctypes.c_uint64, _vp)
+_device = _fnr("flyops_device", _vp, _vp)
+_dev_arch = _fnr("flyrt_device_arch", _cp, _vp)
+_dev_name = _fnr("flyrt_device_name", _cp, _vp)
+_variants = _fnr("flyops_variants", ctypes.c_int, ctypes.c_int, _cp, _P(_cp), ctypes.c_int)
+_version = _fnr("flyrt_version", _cp)
 _last_error = flyrt._last_error
 _d, _i64, _int = ctypes.c_double, ctypes.c_int64, ctypes.c_int
 

@@ -15,13 +15,14 @@ import math
 import os
 import subprocess
 import sys
-import traceback
 
 import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import flyc  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, raises, run  # noqa: E402
 from flyc import reference  # noqa: E402
 
 SAN = os.environ.get("FLY_SAN") == "1"
@@ -30,19 +31,6 @@ NAN = float("nan")
 results = []
 
 
-def check(cond, msg="check failed"):
-    if not cond:
-        raise AssertionError(msg)
-
-
-def raises(exc, fn, *words):
-    try:
-        fn()
-    except exc as e:
-        for w in words:
-            check(w in str(e), "message %r lacks %r" % (str(e), w))
-        return e
-    raise AssertionError("%s was not raised" % exc.__name__)
 
 
 # ---- operands in NaN-guarded storage --------------------------------------------------
@@ -575,18 +563,7 @@ def main():
               ("outputs/checked", t_outputs_checked)]
     if not SAN:
         tests.append(("mm/deterministic across runs and FLY_SIM_THREADS", t_deterministic))
-    failed = 0
-    for name, fn in tests:
-        try:
-            fn()
-            print("PASS: ops: " + name)
-        except Exception:
-            failed += 1
-            print("FAIL: ops: " + name)
-            for line in traceback.format_exc().splitlines()[-12:]:
-                print("    " + line)
-        sys.stdout.flush()
-    return 1 if failed else 0
+    return run("ops", tests)
 
 
 if __name__ == "__main__":

@@ -10,21 +10,18 @@ operators run with autograd (gradcheck in f64 through the reference fallback).
 import math
 import os
 import sys
-import traceback
 
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import flyc  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, run  # noqa: E402
 import flyc.torch as ft  # noqa: E402
 
 BF = torch.bfloat16
 
-
-def check(cond, msg="check failed"):
-    if not cond:
-        raise AssertionError(msg)
 
 
 def rnd(*shape, dtype=BF, seed=0):
@@ -194,18 +191,7 @@ def main():
              ("flyc.torch: enable and disable", t_enable_disable),
              ("flyc.torch: autograd", t_autograd),
              ("flyc.torch: torch.ops.flyc with autograd", t_ops_flyc)]
-    failed = 0
-    for name, fn in tests:
-        try:
-            fn()
-            print("PASS: ops: " + name)
-        except Exception:
-            failed += 1
-            print("FAIL: ops: " + name)
-            for line in traceback.format_exc().splitlines()[-12:]:
-                print("    " + line)
-        sys.stdout.flush()
-    return 1 if failed else 0
+    return run("ops", tests)
 
 
 if __name__ == "__main__":
