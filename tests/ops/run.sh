@@ -54,6 +54,30 @@ else
 	fail "ops: build ops_c against libflyrt.a" "$(cat "$TMP/cc.err")"
 fi
 
+# ---- the HIP paths, against a stand-in HIP runtime ------------------------------------
+FAKE=$TMP/fake_hip_gemm.so
+if $CC -shared -fPIC -O1 tests/ops/fake_hip_gemm.c -o "$FAKE" 2>"$TMP/cc.err" &&
+   $CC -std=c11 -O1 -g $SANFLAGS -Wall -Wextra -Werror -D_GNU_SOURCE -Iruntime/include tests/ops/hip_c.c \
+	"$B/libflyrt.a" $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl \
+	-o "$TMP/hip_c" 2>>"$TMP/cc.err"; then
+	(unset FLY_DEVICE FLYC_TUNING_DB; FLYRT_HIP_LIBRARY=$FAKE FLYC_KERNEL_DIR=$KD "$TMP/hip_c" >"$TMP/hip.out" 2>&1)
+	rc=$?
+	cat "$TMP/hip.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/hip.out"; then fail "ops-hip: exit status $rc" "$(tail -n 20 "$TMP/hip.out")"; fi
+	# flyc-tune measures on a (stand-in) GPU: every variant that takes a shape, a row per bucket
+	if (unset FLY_DEVICE; FLYRT_HIP_LIBRARY=$FAKE FLYC_KERNEL_DIR=$KD "$BIN/flyc-tune" --op=mm \
+		--shapes=128x128x64,256x256x64 --device=hip --reps=2 --warmup=1 -o "$TMP/hip.db" >"$TMP/hiptune.out" 2>&1) &&
+	   [ "$(grep -c ' us$' "$TMP/hiptune.out")" = 7 ] &&
+	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q '^gfx950,mm,bf16->bf16,NT,M>64 M<=128 N>64 N<=128 K>32 K<=64,gemm_nt_[a-z0-9_]* gemm_nt_[a-z0-9_]*,.*,fnv1a64:' &&
+	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q ',M>128 M<=256 N>128 N<=256 K>32 K<=64,'; then
+		pass "ops: tune: flyc-tune --op=mm measures every variant on a HIP device (stand-in)"
+	else
+		fail "ops: tune: flyc-tune --op=mm measures every variant on a HIP device (stand-in)" "$(cat "$TMP/hiptune.out")"
+	fi
+else
+	fail "ops: build the stand-in HIP runtime and hip_c" "$(cat "$TMP/cc.err")"
+fi
+
 # ---- Python --------------------------------------------------------------------------
 if ! "$PY" -c "import torch, numpy" 2>/dev/null; then
 	echo "SKIP: ops: python (no torch/numpy for $PY)"
@@ -74,6 +98,25 @@ for t in test_ops test_torch; do
 	cat "$TMP/$t.out"
 	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/$t.out"; then fail "ops: $t.py exited $rc" "$(tail -n 20 "$TMP/$t.out")"; fi
 done
+
+# CPU tensors with FLY_DEVICE=hip: staged to the (stand-in) GPU
+if [ "$FLY_SAN" != 1 ] && [ -f "$FAKE" ]; then
+	if env -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" FLYRT_HIP_LIBRARY=$FAKE FLY_DEVICE=hip \
+		"$PY" -c "
+import sys; sys.path.insert(0, 'python')
+import flyc, torch
+assert flyc.context().device_name.startswith('HIP device 0'), flyc.context().device_name
+g = torch.Generator().manual_seed(2)
+a = torch.randint(-3, 4, (256, 64), generator=g).to(torch.bfloat16)
+b = torch.randint(-3, 4, (128, 64), generator=g).to(torch.bfloat16)
+c = flyc.ops.mm(a[:, :64], b.t())
+assert torch.equal(c, (a.double() @ b.double().t()).to(torch.bfloat16))
+" >"$TMP/pyhip.out" 2>&1; then
+		pass "ops: FLY_DEVICE=hip: CPU tensors are staged to the GPU (stand-in)"
+	else
+		fail "ops: FLY_DEVICE=hip: CPU tensors are staged to the GPU (stand-in)" "$(tail -n 8 "$TMP/pyhip.out")"
+	fi
+fi
 
 # ---- flyc-tune -----------------------------------------------------------------------
 cat >"$TMP/m.csv" <<'CSV'
