@@ -358,7 +358,7 @@ class Module:
         return Kernel(self, h.value)
 
     def dispatch(self, tuning, family, *args, grid=None, block=None):
-        """Launch the variant of `family` the tuning table (or None) picks; returns its name."""
+        """Launch the variant of `family` the tuning database (or None) picks; returns its name."""
         rep = None
         if tuning is None:
             rep = self.kernel(family)

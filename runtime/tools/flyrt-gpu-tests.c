@@ -2,7 +2,7 @@
  * flyrt-gpu-tests — libflyrt on a real AMD GPU through HIP (`make check-gpu`).
  * Builds tests/runtime/kernels/rt.cl for the GPU's processor with the clang of the
  * LLVM flyc was built with, attaches rt.meta as .flyc.meta, and checks vadd (kernel
- * grid formula), requires -> UNSUPPORTED, tuning-table dispatch of the saxpy variants,
+ * grid formula), requires -> UNSUPPORTED, tuning-database dispatch of the saxpy variants,
  * an offload bundle, and device-to-device copies against CPU references.
  * Without a HIP runtime or device it prints SKIP and exits 0. Run from the repository
  * root. Prints PASS:/FAIL:/SKIP: lines; exit status 1 if anything failed.
