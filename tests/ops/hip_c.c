@@ -165,6 +165,10 @@ main(void)
 	st = flyops_mm(ctx, &other, &b, NULL, &c, NULL);
 	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "ROCm device 1"),
 	       "a tensor on another ROCm device is unsupported", "%s", flyrt_last_error());
+	/* HIP keeps device memory past the device's close (docs/runtime.md): free it */
+	const uint16_t *bufs[] = { da, db, dc, pad, dov };
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		flyrt_free(flyops_device(ctx), (flyrt_deviceptr)(uintptr_t)bufs[i]);
 	flyops_destroy(ctx);
 	return failures != 0;
 }
