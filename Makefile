@@ -51,7 +51,7 @@ CPPFLAGS := -Icompiler -Iruntime/include -Iruntime -I$(BUILD)/gen -D_GNU_SOURCE 
 CFLAGS  := -std=c11 $(WARN) $(OPT) -fPIC -MMD -MP
 ALL_CFLAGS = $(CPPFLAGS) $(LLVM_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
-LDLIBS  := $(LLVM_LIBS) -lm -lpthread -ldl
+LDLIBS  := $(LLVM_LIBS) -lsqlite3 -lm -lpthread -ldl
 
 rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))
 
@@ -75,13 +75,24 @@ LIBFLYC  := $(BUILD)/libflyc.a
 LIBFLYRT := $(BUILD)/libflyrt.a
 SOFLYRT  := $(BUILD)/libflyrt.so
 
+# The operator kernel library: stdlib/ops/NAME.fly compiled by the flyc built here, one
+# code object per file and arch, $(BUILD)/lib/flyc/kernels/ARCH/NAME.hsaco, where the
+# operators (runtime/flyops.c, docs/ops.md) find them; installed to PREFIX/lib/flyc/kernels.
+# OPS_LIB lists NAME:ARCH for the arches each file's kernels target (flyc refuses an
+# arch that no kernel of a file targets).
+OPS_LIB    := gemm:gfx950 gemm:gfx1201
+KERNEL_DIR := $(BUILD)/lib/flyc/kernels
+ops_name    = $(word 1,$(subst :, ,$(1)))
+ops_arch    = $(word 2,$(subst :, ,$(1)))
+KERNELS    := $(foreach e,$(OPS_LIB),$(KERNEL_DIR)/$(call ops_arch,$(e))/$(call ops_name,$(e)).hsaco)
+
 .PHONY: all tests check check-gpu demo bench install fuzz clean install-deps help
 .DELETE_ON_ERROR:
 # Keep generated sources and objects of tools and tests (make would otherwise delete
 # them as intermediates and rebuild them every time).
 .SECONDARY:
 
-all: $(FLYC) $(TOOLS) $(LIBFLYRT) $(SOFLYRT)
+all: $(FLYC) $(TOOLS) $(LIBFLYRT) $(SOFLYRT) $(KERNELS)
 
 help:
 	@echo "make            build flyc, libflyrt and tools into build/"
@@ -141,6 +152,14 @@ $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBFLYC) $(LIBFLYRT)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
+define ops_kernel
+$(KERNEL_DIR)/$(2)/$(1).hsaco: stdlib/ops/$(1).fly $(FLYC)
+	@mkdir -p $$(dir $$@)
+	$(FLYC) $$< --offload-arch=$(2) -MD -MF $$@.d -MT $$@ -o $$@
+endef
+$(foreach e,$(OPS_LIB),$(eval $(call ops_kernel,$(call ops_name,$(e)),$(call ops_arch,$(e)))))
+-include $(KERNELS:=.d)
+
 tests: all $(UNITS)
 
 # make check: the whole suite on the normal build, then again on the sanitized build.
@@ -162,16 +181,31 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
+# make install: binaries, libraries (the C API and the operator kernel library), headers,
+# the stdlib, the Python packages (PREFIX/share/flyc/python: put it on PYTHONPATH), the
+# CMake package (PREFIX/lib/cmake/flyc) and pkg-config files (PREFIX/lib/pkgconfig).
+empty :=
+space := $(empty) $(empty)
+PKG_SUBST = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@FLYC_VERSION@|$(FLYC_VERSION)|g' \
+            -e 's|@LLVM_LIBS_LIST@|$(subst $(space),;,$(strip $(LLVM_LIBS)))|g' \
+            -e 's|@LLVM_LIBS@|$(strip $(LLVM_LIBS))|g'
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/flyc/python \
-	           $(DESTDIR)$(PREFIX)/share/doc/flyc
+	           $(DESTDIR)$(PREFIX)/share/flyc/stdlib $(DESTDIR)$(PREFIX)/share/flyc/python/flyc \
+	           $(DESTDIR)$(PREFIX)/share/doc/flyc $(DESTDIR)$(PREFIX)/lib/cmake/flyc \
+	           $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(FLYC) $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIBFLYRT) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOFLYRT) $(DESTDIR)$(PREFIX)/lib/
+	for k in $(KERNELS); do install -D -m 644 $$k $(DESTDIR)$(PREFIX)/lib/flyc/kernels/$${k#$(KERNEL_DIR)/} || exit 1; done
 	install -m 644 runtime/include/*.h $(DESTDIR)$(PREFIX)/include/
 	cp -R stdlib/. $(DESTDIR)$(PREFIX)/share/flyc/stdlib/
 	install -m 644 python/flyrt.py $(DESTDIR)$(PREFIX)/share/flyc/python/
+	install -m 644 python/flyc/*.py $(DESTDIR)$(PREFIX)/share/flyc/python/flyc/
+	sed $(PKG_SUBST) cmake/flycConfig.cmake.in >$(DESTDIR)$(PREFIX)/lib/cmake/flyc/flycConfig.cmake
+	sed $(PKG_SUBST) cmake/flycConfigVersion.cmake.in >$(DESTDIR)$(PREFIX)/lib/cmake/flyc/flycConfigVersion.cmake
+	sed $(PKG_SUBST) cmake/flyrt.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/flyrt.pc
+	sed $(PKG_SUBST) cmake/flyrt-static.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/flyrt-static.pc
 	cp -R docs/. README.md $(DESTDIR)$(PREFIX)/share/doc/flyc/
 
 clean:

@@ -148,7 +148,10 @@ _arg_layout = _fn("flyrt_kernel_arg_layout", _int, _vp, _int, _P(_Arg), _int,
                   _P(ctypes.c_int64), _P(ctypes.c_int64), _int)
 _check = _fn("flyrt_kernel_check", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int, _P(_LaunchConfig))
 _launch = _fn("flyrt_launch", _int, _vp, _P(_LaunchConfig), _P(_Arg), _int)
-_tuning_parse = _fn("flyrt_tuning_parse", _int, _cp, _sz, _P(_vp))
+_tuning_load = _fn("flyrt_tuning_load", _int, _cp, _P(_vp))
+_tuning_new = _fn("flyrt_tuning_new", _int, _P(_vp))
+_tuning_add = _fn("flyrt_tuning_add", _int, _vp, _vp)
+_tuning_save = _fn("flyrt_tuning_save", _int, _vp, _cp)
 _tuning_destroy = _fn("flyrt_tuning_destroy", None, _vp)
 _tuning_variants = _fn("flyrt_tuning_variants", _int, _vp, _cp, _P(_cp), _int)
 _dispatch = _fn("flyrt_dispatch", _int, _vp, _vp, _cp, _P(_LaunchConfig), _P(_Arg), _int, _P(_vp))
@@ -452,7 +455,7 @@ class Module:
         return Kernel(self, h.value)
 
     def dispatch(self, tuning, family, *args, grid=None, block=None, any_grid=False):
-        """Launch the variant of `family` the tuning table (or None) picks; returns its name."""
+        """Launch the variant of `family` the tuning database (or None) picks; returns its name."""
         rep = None
         if tuning is None:
             rep = self.kernel(family)
@@ -757,23 +760,41 @@ class Kernel:
         _check_status(st)
 
 
-class Tuning:
-    """A tuning table (CSV or text rows; see docs/runtime.md) from a path or text."""
+class _TuningRow(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("arch", "family", "dtypes", "layout", "bucket",
+                                               "variants", "times_us", "flyc_version",
+                                               "codeobj_hash")]
 
-    def __init__(self, path=None, text=None):
-        if (path is None) == (text is None):
-            raise ValueError("give path or text")
-        if path is not None:
-            with open(path, "rb") as f:
-                data = f.read()
-        else:
-            data = text.encode()
+
+class Tuning:
+    """A tuning database (SQLite; docs/runtime.md): Tuning(path=...) reads one, Tuning(rows=...)
+    builds one in memory from dicts with the row fields (family and variants required;
+    variants a list or a space-separated string; arch default "*", bucket default "*")."""
+
+    def __init__(self, path=None, rows=None):
+        if (path is None) == (rows is None):
+            raise ValueError("give path or rows")
         h = _vp()
-        _check_status(_tuning_parse(data, len(data), ctypes.byref(h)))
+        if path is not None:
+            _check_status(_tuning_load(os.fsencode(path), ctypes.byref(h)))
+            self._h = h
+            return
+        _check_status(_tuning_new(ctypes.byref(h)))
         self._h = h
+        for r in rows:
+            v = r.get("variants", "")
+            row = dict(arch="*", dtypes="", layout="", bucket="*", times_us="", flyc_version="",
+                       codeobj_hash="")
+            row.update(r)
+            row["variants"] = v if isinstance(v, str) else " ".join(v)
+            c = _TuningRow(*(str(row[f]).encode() for f, _ in _TuningRow._fields_))
+            _check_status(_tuning_add(self._h, ctypes.byref(c)))
+
+    def save(self, path):
+        _check_status(_tuning_save(self._h, os.fsencode(path)))
 
     def variant_names(self, family):
-        """Every variant the table names for family, in file order."""
+        """Every variant the database names for family, in its order."""
         n = _tuning_variants(self._h, family.encode(), None, 0)
         if n <= 0:
             return []

@@ -1,36 +1,52 @@
 /*
- * flyrt_dispatch.c — kernel variants and tuning tables.
+ * flyrt_dispatch.c — kernel variants and the tuning database.
  *
- * A tuning table maps a shape bucket of a kernel family to variant names, best first.
- * Two spellings, mixed freely, one row per line, '#' starts a comment line:
+ * A tuning database is a SQLite file (as AOTriton keeps its operator tuning) with one
+ * table of rows, each naming the variants to try for a class of calls, best first:
  *
- *   gemm, M<=128 N<=128, gemm_64x64 gemm_generic        (CSV: family, bucket, variants)
- *   gemm  K%64==0  ->  gemm_256x256 gemm_generic          (text: family bucket -> variants)
- *   gemm, *, gemm_generic
+ *   arch    family  dtypes       layout  bucket                        variants
+ *   gfx950  mm      bf16->bf16   NT      M>128 M<=256 N>128 N<=256 ..  gemm_nt_128x128 gemm_nt_256x128
+ *   *       saxpy                        n>=1024                       saxpy_v4 saxpy_any
  *
- * A JSON table is an array of rows, each an object with "kernel" (or "family"),
- * "bucket" (optional, default "*") and "variants" (an array of names, or one string):
+ * plus two validators per row: the flyc version that wrote it and the hash of the code
+ * object holding its variants ("fnv1a64:<16 hex digits>", FNV-1a 64 of the bytes loaded).
+ * A row applies to a call when its arch is the device's processor (or "*"), family,
+ * dtypes and layout are the ones asked for ("" for plain kernel families), each
+ * non-empty validator equals the running library's value (a row written for another
+ * flyc or another build of the code object is stale and ignored), and its bucket
+ * holds. A bucket is "*" or conditions separated by spaces, all of which must hold:
+ * NAME OP INT with OP one of < <= > >= == !=, or NAME%INT==INT / NAME%INT!=INT, where
+ * NAME is an integer scalar argument of the kernel (e.g. M, N, K of the GEMMs).
  *
- *   [ {"kernel": "gemm", "bucket": "M<=128 N<=128", "variants": ["gemm_64x64", "gemm_generic"]},
- *     {"kernel": "gemm", "variants": "gemm_generic"} ]
+ * For a call, the candidates are the variants of every applying row, rows in the
+ * database's order (column id), each name once. flyrt_dispatch tries them in that
+ * order and launches the first that the module has and whose requires accept the call.
  *
- * A bucket is "*" (any call) or conditions separated by spaces, all of which must
- * hold: NAME OP INT with OP one of < <= > >= == !=, or NAME%INT==INT / NAME%INT!=INT.
- * NAME is an integer scalar argument of the kernel. A CSV header row whose first field
- * is "kernel" or "family" is skipped.
- *
- * For a call, the candidates are the variants of every matching row, rows in file
- * order, each name once. flyrt_dispatch tries them in that order and launches the
- * first that the module has and whose requires accept the call.
+ * Schema (docs/runtime.md, "Tuning databases"):
+ *   CREATE TABLE flyc_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);  -- schema = 1
+ *   CREATE TABLE tuning (id INTEGER PRIMARY KEY, arch, family, dtypes, layout, bucket,
+ *                        variants, times_us, flyc_version, codeobj_hash  -- all TEXT NOT NULL);
+ * A database is read whole at load (it is small); a flyrt_tuning is not changed by
+ * lookups, so several threads may share one. Saving writes a temporary file beside
+ * the destination and renames it, so a failure never leaves a half-written database.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "fileio.h"
+#include <sqlite3.h>
+
 #include "flyrt_internal.h"
+
+enum {
+	SCHEMA_VERSION = 1,
+	MAX_ROWS = 1 << 20,          /* a database larger than this is refused */
+	MAX_TEXT = 4096,             /* any one field */
+	MAX_CANDIDATES = 64,
+};
 
 typedef enum { C_LT, C_LE, C_GT, C_GE, C_EQ, C_NE, C_MOD_EQ, C_MOD_NE } CondOp;
 
@@ -40,30 +56,42 @@ typedef struct {
 	int64_t a, b;          /* NAME OP a; or NAME % a ==/!= b */
 } Cond;
 
+/* The text fields of a row, in schema order (one table for the struct, SQL and checks). */
+#define ROW_FIELDS(X) \
+	X(arch) X(family) X(dtypes) X(layout) X(bucket) X(variants) X(times_us) \
+	X(flyc_version) X(codeobj_hash)
+
 typedef struct {
-	char *family;
+#define X(f) char *f;
+	ROW_FIELDS(X)
+#undef X
 	Cond *conds;
 	int nconds;            /* 0: "*" */
-	char **variants;
-	int nvariants;
-	int line;
+	char **names;          /* variants split at spaces */
+	int nnames;
+	long long id;          /* order in the database (1, 2, ... for rows added in memory) */
 } Row;
 
 struct flyrt_tuning {
 	Row *rows;
-	int nrows;
+	int nrows, cap;
 };
+
+/* ---- rows ------------------------------------------------------------------------- */
 
 static void
 row_free(Row *r)
 {
-	free(r->family);
+#define X(f) free(r->f);
+	ROW_FIELDS(X)
+#undef X
 	for (int i = 0; i < r->nconds; i++)
 		free(r->conds[i].name);
 	free(r->conds);
-	for (int i = 0; i < r->nvariants; i++)
-		free(r->variants[i]);
-	free(r->variants);
+	for (int i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	memset(r, 0, sizeof *r);
 }
 
 void
@@ -77,16 +105,15 @@ flyrt_tuning_destroy(flyrt_tuning *t)
 	free(t);
 }
 
-static char *
-trim(char *s)
+flyrt_status
+flyrt_tuning_new(flyrt_tuning **out)
 {
-	char *e;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		*--e = 0;
-	return s;
+	if (!out)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_new: out is NULL");
+	*out = calloc(1, sizeof **out);
+	if (!*out)
+		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+	return FLYRT_SUCCESS;
 }
 
 static int
@@ -96,6 +123,16 @@ is_ident(const char *s)
 		return 0;
 	for (; *s; s++)
 		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* Characters a field may hold besides letters and digits ("" = none). */
+static int
+chars_ok(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
 			return 0;
 	return 1;
 }
@@ -116,15 +153,21 @@ int_at(const char *s, int64_t *out)
 
 /* One condition word, e.g. "M<=128" or "K%64==0". */
 static int
-parse_cond(char *w, Cond *c)
+parse_cond(const char *word, Cond *c)
 {
 	static const struct { const char *t; CondOp op; } ops[] = {
 		{ "<=", C_LE }, { ">=", C_GE }, { "==", C_EQ }, { "!=", C_NE }, { "<", C_LT }, { ">", C_GT },
 	};
-	size_t n = strcspn(w, "<>=!%");
-	char *rest = w + n;
+	char w[256];
+	size_t n;
+	char *rest;
 
 	memset(c, 0, sizeof *c);
+	if (strlen(word) >= sizeof w)
+		return -1;
+	strcpy(w, word);
+	n = strcspn(w, "<>=!%");
+	rest = w + n;
 	if (n == 0 || !*rest)
 		return -1;
 	if (*rest == '%') {
@@ -147,351 +190,276 @@ parse_cond(char *w, Cond *c)
 			return -1;
 		c->op = ops[k].op;
 	}
-	c->name = strndup(w, n);
-	if (!c->name || !is_ident(c->name)) {
-		free(c->name);
-		c->name = NULL;
+	*rest = 0;
+	if (!is_ident(w))
 		return -1;
-	}
-	return 0;
+	return (c->name = strdup(w)) ? 0 : -2;
 }
 
-/* Split s at spaces/tabs into newly allocated words appended to *v. */
+/* Split s at spaces into newly allocated words. 0, or -1 when out of memory. */
 static int
-words(char *s, char ***v, int *n)
+split(const char *s, char ***v, int *n)
 {
-	char *save = NULL;
-	for (char *w = strtok_r(s, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+	*v = NULL;
+	*n = 0;
+	while (*s) {
+		size_t l;
+		while (*s == ' ')
+			s++;
+		if (!(l = strcspn(s, " ")))
+			break;
 		char **nv = realloc(*v, sizeof **v * (size_t)(*n + 1));
 		if (!nv)
 			return -1;
 		*v = nv;
-		if (!((*v)[*n] = strdup(w)))
+		if (!((*v)[*n] = strndup(s, l)))
 			return -1;
 		(*n)++;
+		s += l;
 	}
 	return 0;
 }
 
-static flyrt_status
-parse_row(char *line, int lineno, Row *r)
+static void
+free_words(char **v, int n)
 {
-	char *fam, *bucket, *vars, *p;
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int
+is_hash(const char *s)
+{
+	if (strncmp(s, "fnv1a64:", 8) || strlen(s) != 24)
+		return 0;
+	for (s += 8; *s; s++)
+		if (!isxdigit((unsigned char)*s) || isupper((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Check a row's fields and fill its parsed parts. where names the row in messages. */
+static flyrt_status
+row_init(Row *r, const flyrt_tuning_row *src, const char *where)
+{
 	char **bw = NULL;
 	int nbw = 0;
 	flyrt_status st = FLYRT_SUCCESS;
+#define BAD(...) do { st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, __VA_ARGS__); goto out; } while (0)
 
 	memset(r, 0, sizeof *r);
-	r->line = lineno;
-	if ((p = strchr(line, ','))) {
-		fam = line;
-		*p = 0;
-		bucket = p + 1;
-		if (!(p = strchr(bucket, ',')))
-			return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: a CSV row "
-			                  "needs three fields: family, bucket, variants", lineno);
-		*p = 0;
-		vars = p + 1;
-		if (strchr(vars, ','))  /* allow variants listed as further CSV fields */
-			for (char *q = vars; *q; q++)
-				if (*q == ',')
-					*q = ' ';
-		fam = trim(fam);
-	} else {
-		if (!(p = strstr(line, "->")))
-			return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: expected "
-			                  "'family, bucket, variants' or 'family bucket -> variants'", lineno);
-		*p = 0;
-		vars = p + 2;
-		fam = trim(line);
-		bucket = fam + strcspn(fam, " \t");
-		if (*bucket)
-			*bucket++ = 0;
-	}
-	if (!is_ident(fam))
-		return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: bad family name "
-		                  "'%s'", lineno, fam);
-	if (!(r->family = strdup(fam)))
-		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-	if (words(trim(bucket), &bw, &nbw) || words(trim(vars), &r->variants, &r->nvariants)) {
-		st = flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-		goto out;
-	}
-	if (nbw == 0) {
-		st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: empty bucket "
-		                "(write * for any shape)", lineno);
-		goto out;
-	}
-	if (r->nvariants == 0) {
-		st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: no variant", lineno);
-		goto out;
-	}
-	for (int i = 0; i < r->nvariants; i++)
-		if (!is_ident(r->variants[i])) {
-			st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: bad variant "
-			                "name '%s'", lineno, r->variants[i]);
-			goto out;
+#define X(f) if (!src->f) BAD("%s: %s is NULL", where, #f); \
+	if (strlen(src->f) > MAX_TEXT) BAD("%s: %s is longer than %d bytes", where, #f, MAX_TEXT);
+	ROW_FIELDS(X)
+#undef X
+	if (strcmp(src->arch, "*") && !(chars_ok(src->arch, "_") && src->arch[0]))
+		BAD("%s: bad arch '%s' (a processor such as gfx950, or *)", where, src->arch);
+	if (!is_ident(src->family))
+		BAD("%s: bad family name '%s'", where, src->family);
+	if (!chars_ok(src->dtypes, "_>-,+"))
+		BAD("%s: bad dtypes '%s'", where, src->dtypes);
+	if (!chars_ok(src->layout, "_"))
+		BAD("%s: bad layout '%s'", where, src->layout);
+	if (!chars_ok(src->flyc_version, ".-+_"))
+		BAD("%s: bad flyc_version '%s'", where, src->flyc_version);
+	if (src->codeobj_hash[0] && !is_hash(src->codeobj_hash))
+		BAD("%s: bad codeobj_hash '%s' (expected fnv1a64: and 16 lowercase hex digits)", where,
+		    src->codeobj_hash);
+	if (split(src->variants, &r->names, &r->nnames) || split(src->bucket, &bw, &nbw))
+		goto nomem;
+	if (r->nnames == 0)
+		BAD("%s: no variant", where);
+	for (int i = 0; i < r->nnames; i++)
+		if (!is_ident(r->names[i]))
+			BAD("%s: bad variant name '%s'", where, r->names[i]);
+	if (src->times_us[0]) {
+		char **tw;
+		int ntw, bad = 0;
+		if (split(src->times_us, &tw, &ntw)) {
+			free_words(tw, ntw);
+			goto nomem;
 		}
+		for (int i = 0; i < ntw && !bad; i++) {
+			char *end;
+			errno = 0;
+			double v = strtod(tw[i], &end);
+			bad = errno || *end || !(v >= 0);
+		}
+		free_words(tw, ntw);
+		if (bad || ntw != r->nnames)
+			BAD("%s: times_us '%s' must be one non-negative number per variant", where,
+			    src->times_us);
+	}
+	if (nbw == 0)
+		BAD("%s: empty bucket (write * for any shape)", where);
 	if (!(nbw == 1 && !strcmp(bw[0], "*"))) {
-		r->conds = calloc((size_t)nbw, sizeof *r->conds);
-		if (!r->conds) {
-			st = flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-			goto out;
-		}
+		if (!(r->conds = calloc((size_t)nbw, sizeof *r->conds)))
+			goto nomem;
 		for (int i = 0; i < nbw; i++) {
-			if (parse_cond(bw[i], &r->conds[i])) {
-				st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: bad "
-				                "condition '%s' (expected e.g. M<=128 or K%%64==0)", lineno, bw[i]);
-				goto out;
-			}
+			int rc = parse_cond(bw[i], &r->conds[i]);
+			if (rc == -2)
+				goto nomem;
+			if (rc)
+				BAD("%s: bad condition '%s' (expected e.g. M<=128 or K%%64==0)", where, bw[i]);
 			r->nconds = i + 1;
 		}
 	}
+#define X(f) if (!(r->f = strdup(src->f))) goto nomem;
+	ROW_FIELDS(X)
+#undef X
+	goto out;
+nomem:
+	st = flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 out:
-	for (int i = 0; i < nbw; i++)
-		free(bw[i]);
-	free(bw);
+	free_words(bw, nbw);
 	if (st != FLYRT_SUCCESS)
 		row_free(r);
 	return st;
-}
-
-/* ---- JSON tables: [{"kernel": F, "bucket": B, "variants": [V, ...]}, ...] ------------- */
-
-typedef struct {
-	const char *s;
-	size_t i;
-	int line;
-} Js;
-
-static void
-js_ws(Js *j)
-{
-	for (;; j->i++) {
-		char c = j->s[j->i];
-		if (c == '\n')
-			j->line++;
-		else if (c != ' ' && c != '\t' && c != '\r')
-			return;
-	}
-}
-
-/* The next character, consumed; at the end of the text 0, not consumed. */
-static char
-js_get(Js *j)
-{
-	char c = j->s[j->i];
-	if (c)
-		j->i++;
-	return c;
+#undef BAD
 }
 
 static flyrt_status
-js_err(const Js *j, const char *what)
+add_row(flyrt_tuning *t, const flyrt_tuning_row *src, long long id, const char *where)
 {
-	return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: JSON: %s", j->line, what);
-}
-
-/* A string into out (cap bytes); only ASCII escapes. */
-static flyrt_status
-js_str(Js *j, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	if (j->s[j->i] != '"')
-		return js_err(j, "expected a string");
-	j->i++;
-	for (;;) {
-		char c = js_get(j);
-		if (!c || c == '\n')
-			return js_err(j, "unterminated string");
-		if (c == '"')
-			break;
-		if (c == '\\') {
-			char e = js_get(j);
-			const char *map = strchr("\"\"\\\\//b\bf\fn\nr\rt\t", e);
-			if (e == 'u') {
-				unsigned v = 0;
-				for (int k = 0; k < 4; k++) {
-					char h = js_get(j);
-					if (!isxdigit((unsigned char)h))
-						return js_err(j, "bad \\u escape");
-					v = v * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (h | 32) - 'a' + 10);
-				}
-				if (v == 0 || v > 0x7f)
-					return js_err(j, "only ASCII \\u escapes are accepted");
-				c = (char)v;
-			} else if (e && map && (map - "\"\"\\\\//b\bf\fn\nr\rt\t") % 2 == 0) {
-				c = map[1];
-			} else {
-				return js_err(j, "bad escape");
-			}
-		}
-		if (c == ',' || c == '\n')
-			return js_err(j, "a name or bucket cannot contain ',' or a newline");
-		if (n + 1 >= cap)
-			return js_err(j, "string too long");
-		out[n++] = c;
-	}
-	out[n] = 0;
-	return FLYRT_SUCCESS;
-}
-
-static flyrt_status
-parse_json(const char *text, flyrt_tuning *t)
-{
-	Js j = { text, 0, 1 };
 	flyrt_status st;
 
-	js_ws(&j);
-	if (js_get(&j) != '[')
-		return js_err(&j, "expected '[' (an array of rows)");
-	js_ws(&j);
-	if (text[j.i] == ']') {
-		j.i++;
-		goto end;
-	}
-	for (;;) {
-		char fam[256] = "", bucket[1024] = "", vars[2048] = "", key[64], line[3400];
-		int row_line;
-		js_ws(&j);
-		row_line = j.line;
-		if (js_get(&j) != '{')
-			return js_err(&j, "expected '{' (a row object)");
-		for (;;) {
-			js_ws(&j);
-			if ((st = js_str(&j, key, sizeof key)) != FLYRT_SUCCESS)
-				return st;
-			js_ws(&j);
-			if (js_get(&j) != ':')
-				return js_err(&j, "expected ':'");
-			js_ws(&j);
-			if (!strcmp(key, "kernel") || !strcmp(key, "family")) {
-				st = js_str(&j, fam, sizeof fam);
-			} else if (!strcmp(key, "bucket")) {
-				st = js_str(&j, bucket, sizeof bucket);
-			} else if (!strcmp(key, "variants") && text[j.i] == '[') {
-				j.i++;
-				js_ws(&j);
-				st = FLYRT_SUCCESS;
-				while (st == FLYRT_SUCCESS && text[j.i] != ']') {
-					size_t l = strlen(vars);
-					if (l + 2 >= sizeof vars)
-						return js_err(&j, "too many variants");
-					if (l)
-						vars[l++] = ' ';
-					st = js_str(&j, vars + l, sizeof vars - l);
-					js_ws(&j);
-					if (st == FLYRT_SUCCESS && text[j.i] == ',') {
-						j.i++;
-						js_ws(&j);
-						if (text[j.i] == ']')
-							return js_err(&j, "',' before ']'");
-					} else if (st == FLYRT_SUCCESS && text[j.i] != ']') {
-						return js_err(&j, "expected ',' or ']' in variants");
-					}
-				}
-				if (st == FLYRT_SUCCESS)
-					j.i++;   /* the ']' */
-			} else if (!strcmp(key, "variants")) {
-				st = js_str(&j, vars, sizeof vars);
-			} else {
-				return js_err(&j, "unknown key (expected kernel, bucket, variants)");
-			}
-			if (st != FLYRT_SUCCESS)
-				return st;
-			js_ws(&j);
-			if (text[j.i] == ',') {
-				j.i++;
-				continue;
-			}
-			if (js_get(&j) != '}')
-				return js_err(&j, "expected ',' or '}'");
-			break;
-		}
-		if (!fam[0] || !vars[0])
-			return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: JSON: a row "
-			                  "needs \"kernel\" and \"variants\"", row_line);
-		snprintf(line, sizeof line, "%s, %s, %s", fam, bucket[0] ? bucket : "*", vars);
-		Row *nr = realloc(t->rows, sizeof *nr * (size_t)(t->nrows + 1));
+	if (t->nrows >= MAX_ROWS)
+		return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning database: more than %d rows", MAX_ROWS);
+	if (t->nrows == t->cap) {
+		int nc = t->cap ? 2 * t->cap : 16;
+		Row *nr = realloc(t->rows, sizeof *nr * (size_t)nc);
 		if (!nr)
 			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 		t->rows = nr;
-		if ((st = parse_row(line, row_line, &t->rows[t->nrows])) != FLYRT_SUCCESS)
-			return st;
-		t->nrows++;
-		js_ws(&j);
-		if (text[j.i] == ',') {
-			j.i++;
-			continue;
-		}
-		if (js_get(&j) != ']')
-			return js_err(&j, "expected ',' or ']' after a row");
-		break;
+		t->cap = nc;
 	}
-end:
-	js_ws(&j);
-	if (text[j.i])
-		return js_err(&j, "text after the closing ']'");
+	if ((st = row_init(&t->rows[t->nrows], src, where)) != FLYRT_SUCCESS)
+		return st;
+	t->rows[t->nrows++].id = id;
 	return FLYRT_SUCCESS;
 }
 
 flyrt_status
-flyrt_tuning_parse(const char *text, size_t len, flyrt_tuning **out)
+flyrt_tuning_add(flyrt_tuning *t, const flyrt_tuning_row *row)
 {
-	flyrt_tuning *t;
-	char *buf;
-	size_t pos = 0;
-	int lineno = 0;
-	flyrt_status st = FLYRT_SUCCESS;
+	char where[64];
 
-	if (!out)
-		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_parse: out is NULL");
-	*out = NULL;
-	if (!text && len)
-		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_parse: text is NULL");
-	t = calloc(1, sizeof *t);
-	buf = malloc(len + 1);
-	if (!t || !buf) {
-		free(t);
-		free(buf);
-		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-	}
-	if (len)
-		memcpy(buf, text, len);
-	buf[len] = 0;
-	if (strlen(buf) != len) {
-		st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table contains a NUL byte");
+	if (!t || !row)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_add: NULL parameter");
+	snprintf(where, sizeof where, "tuning row %d", t->nrows + 1);
+	flyrt_status st = add_row(t, row, t->nrows ? t->rows[t->nrows - 1].id + 1 : 1, where);
+	if (st == FLYRT_SUCCESS)
+		flyrt_clear_error();
+	return st;
+}
+
+int
+flyrt_tuning_row_count(const flyrt_tuning *t)
+{
+	return t ? t->nrows : -1;
+}
+
+flyrt_status
+flyrt_tuning_row_at(const flyrt_tuning *t, int i, flyrt_tuning_row *out)
+{
+	if (!t || !out || i < 0 || i >= t->nrows)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_row_at: no row %d", i);
+#define X(f) out->f = t->rows[i].f;
+	ROW_FIELDS(X)
+#undef X
+	return FLYRT_SUCCESS;
+}
+
+/* ---- SQLite ----------------------------------------------------------------------- */
+
+static const char schema_sql[] =
+	"CREATE TABLE flyc_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE tuning (id INTEGER PRIMARY KEY, arch TEXT NOT NULL, family TEXT NOT NULL,"
+	" dtypes TEXT NOT NULL, layout TEXT NOT NULL, bucket TEXT NOT NULL, variants TEXT NOT NULL,"
+	" times_us TEXT NOT NULL, flyc_version TEXT NOT NULL, codeobj_hash TEXT NOT NULL);"
+	"CREATE INDEX tuning_key ON tuning (arch, family, dtypes, layout);";
+
+static flyrt_status
+db_fail(sqlite3 *db, const char *path, const char *what)
+{
+	return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning database '%s': %s: %s", path, what,
+	                  db ? sqlite3_errmsg(db) : "cannot open");
+}
+
+flyrt_status
+flyrt_tuning_load(const char *path, flyrt_tuning **out)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	flyrt_tuning *t = NULL;
+	flyrt_status st;
+	int rc;
+	FILE *f;
+	char head[16] = "";
+
+	if (out)
+		*out = NULL;
+	if (!path || !out)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_load: NULL parameter");
+	/* a missing or unreadable file is a file error, and anything that is not SQLite is
+	 * named as such before SQLite is asked (it would create or misread it) */
+	if (!(f = fopen(path, "rb")))
+		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read tuning database '%s': %s", path,
+		                  strerror(errno));
+	size_t got = fread(head, 1, sizeof head, f);
+	fclose(f);
+	if (got != sizeof head || memcmp(head, "SQLite format 3", 16))
+		return flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning database '%s' is not a SQLite "
+		                  "database (flyc-tune writes them; docs/runtime.md)", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		st = db_fail(db, path, "cannot open");
 		goto out;
 	}
-	if (buf[strspn(buf, " \t\r\n")] == '[') {
-		st = parse_json(buf, t);
+	sqlite3_busy_timeout(db, 2000);
+	if (sqlite3_prepare_v2(db, "SELECT value FROM flyc_meta WHERE name = 'schema'", -1, &q, NULL)
+	    != SQLITE_OK) {
+		st = db_fail(db, path, "not a flyc tuning database (no flyc_meta table)");
 		goto out;
 	}
-	while (pos < len) {
-		char *line = buf + pos, *nl = strchr(line, '\n'), *s;
-		if (nl)
-			*nl = 0;
-		pos += strlen(line) + 1;
-		lineno++;
-		s = trim(line);
-		if (!*s || *s == '#')
-			continue;
-		if (t->nrows == 0 && (!strncmp(s, "kernel,", 7) || !strncmp(s, "family,", 7)))
-			continue;
-		Row *nr = realloc(t->rows, sizeof *nr * (size_t)(t->nrows + 1));
-		if (!nr) {
-			st = flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-			goto out;
-		}
-		t->rows = nr;
-		st = parse_row(s, lineno, &t->rows[t->nrows]);
-		if (st != FLYRT_SUCCESS)
-			goto out;
-		t->nrows++;
+	rc = sqlite3_step(q);
+	if (rc != SQLITE_ROW || sqlite3_column_int(q, 0) != SCHEMA_VERSION) {
+		st = flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning database '%s': schema %s, this "
+		                "libflyrt reads schema %d", path,
+		                rc == SQLITE_ROW && sqlite3_column_text(q, 0) ?
+		                (const char *)sqlite3_column_text(q, 0) : "missing", SCHEMA_VERSION);
+		goto out;
 	}
+	sqlite3_finalize(q);
+	q = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id, arch, family, dtypes, layout, bucket, variants, "
+	                       "times_us, flyc_version, codeobj_hash FROM tuning ORDER BY id",
+	                       -1, &q, NULL) != SQLITE_OK) {
+		st = db_fail(db, path, "no tuning table of the expected columns");
+		goto out;
+	}
+	if ((st = flyrt_tuning_new(&t)) != FLYRT_SUCCESS)
+		goto out;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		flyrt_tuning_row r;
+		char where[4200];
+		long long id = sqlite3_column_int64(q, 0);
+		int col = 1;
+		snprintf(where, sizeof where, "tuning database '%s' row id %lld", path, id);
+#define X(f) r.f = (const char *)sqlite3_column_text(q, col++);
+		ROW_FIELDS(X)
+#undef X
+		if ((st = add_row(t, &r, id, where)) != FLYRT_SUCCESS)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		st = db_fail(db, path, "reading rows");
+		goto out;
+	}
+	st = FLYRT_SUCCESS;
 out:
-	free(buf);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
 	if (st != FLYRT_SUCCESS) {
 		flyrt_tuning_destroy(t);
 		return st;
@@ -502,34 +470,104 @@ out:
 }
 
 flyrt_status
-flyrt_tuning_load(const char *path, flyrt_tuning **out)
+flyrt_tuning_save(const flyrt_tuning *t, const char *path)
 {
-	char *buf;
-	size_t n;
-	flyrt_status st;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *ins = NULL;
+	char *tmp, meta[160];
+	flyrt_status st = FLYRT_SUCCESS;
+	int fd;
 
-	if (out)
-		*out = NULL;
-	if (!path || !out)
-		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_load: NULL parameter");
-	if (!(buf = fio_read_file(path, (size_t)1 << 24, &n))) {
-		if (errno == EFBIG)
-			return flyrt_fail(FLYRT_ERROR_FILE, "tuning table '%s' is too large", path);
-		return flyrt_fail(FLYRT_ERROR_FILE, "cannot read tuning table '%s': %s", path, strerror(errno));
+	if (!t || !path || !*path)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_save: NULL parameter");
+	if (!(tmp = malloc(strlen(path) + 16)))
+		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+	sprintf(tmp, "%s.tmpXXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0) {
+		st = flyrt_fail(FLYRT_ERROR_FILE, "cannot write tuning database '%s': %s", path,
+		                strerror(errno));
+		free(tmp);
+		return st;
 	}
-	st = flyrt_tuning_parse(buf, n, out);
-	free(buf);
-	if (st != FLYRT_SUCCESS) {
-		char msg[1024];
-		snprintf(msg, sizeof msg, "%s", flyrt_last_error());
-		return flyrt_fail(st, "%s: %s", path, msg);
+	close(fd);
+	snprintf(meta, sizeof meta, "INSERT INTO flyc_meta VALUES ('schema', '%d'), "
+	         "('writer', 'flyc %s');", SCHEMA_VERSION, FLYC_VERSION);
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "PRAGMA journal_mode=OFF; BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, meta, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO tuning VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+	                       &ins, NULL) != SQLITE_OK) {
+		st = db_fail(db, path, "cannot create");
+		goto out;
 	}
+	for (int i = 0; i < t->nrows; i++) {
+		const Row *r = &t->rows[i];
+		int col = 2;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, r->id);
+#define X(f) sqlite3_bind_text(ins, col++, r->f, -1, SQLITE_STATIC);
+		ROW_FIELDS(X)
+#undef X
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			st = db_fail(db, path, "cannot write a row");
+			goto out;
+		}
+	}
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		st = db_fail(db, path, "cannot commit");
+out:
+	sqlite3_finalize(ins);
+	if (db && sqlite3_close(db) != SQLITE_OK && st == FLYRT_SUCCESS)
+		st = flyrt_fail(FLYRT_ERROR_FILE, "cannot close tuning database '%s'", path);
+	if (st == FLYRT_SUCCESS && rename(tmp, path) != 0)
+		st = flyrt_fail(FLYRT_ERROR_FILE, "cannot write tuning database '%s': %s", path,
+		                strerror(errno));
+	if (st != FLYRT_SUCCESS)
+		unlink(tmp);
+	else
+		flyrt_clear_error();
+	free(tmp);
 	return st;
 }
 
-/* 1 if the row matches, 0 if not, -1 (error set) for a bad argument name. */
+/* ---- validators and matching ------------------------------------------------------ */
+
+/* FNV-1a 64, as flyrt_module.c keys its module cache (so flyrt_module_hash can use the
+ * module's cache key; tests/unit/flyrt_api.c checks the two agree on a file). */
+static uint64_t
+fnv1a(const uint8_t *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+int
+flyrt_codeobj_hash(const void *bytes, size_t size, char *buf, size_t len)
+{
+	if ((!bytes && size) || !buf || len < 25)
+		return -1;
+	snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)fnv1a(bytes, size));
+	return 0;
+}
+
+int
+flyrt_module_hash(const flyrt_module *mod, char *buf, size_t len)
+{
+	if (!mod || !buf || len < 25)
+		return -1;
+	/* the module cache keys modules by the same hash of the bytes given to the loader */
+	snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)mod->hash);
+	return 0;
+}
+
+const char *flyrt_version(void) { return FLYC_VERSION; }
+
+/* 1 if the row's bucket holds for the call, 0 if not, -1 (error set) for a bad name. */
 static int
-row_matches(const Row *r, const flyrt_kernel *k, const flyrt_arg *args, int nargs)
+bucket_holds(const Row *r, const flyrt_kernel *k, const flyrt_arg *args, int nargs)
 {
 	for (int i = 0; i < r->nconds; i++) {
 		const Cond *c = &r->conds[i];
@@ -539,8 +577,8 @@ row_matches(const Row *r, const flyrt_kernel *k, const flyrt_arg *args, int narg
 			if (k->info[a].name && !strcmp(k->info[a].name, c->name))
 				break;
 		if (a == k->nargs || a >= nargs) {
-			flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: kernel '%s' has no "
-			           "argument '%s'", r->line, k->co->name, c->name);
+			flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning row id %lld: kernel '%s' has no "
+			           "argument '%s'", r->id, k->co->name, c->name);
 			return -1;
 		}
 		switch (args[a].type) {
@@ -549,8 +587,8 @@ row_matches(const Row *r, const flyrt_kernel *k, const flyrt_arg *args, int narg
 		case FLYRT_ARG_I64: v = args[a].v.i64; break;
 		case FLYRT_ARG_U64: memcpy(&v, &args[a].v.u64, 8); break;
 		default:
-			flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning table line %d: argument '%s' is not "
-			           "an integer", r->line, c->name);
+			flyrt_fail(FLYRT_ERROR_INVALID_TUNING, "tuning row id %lld: argument '%s' is not "
+			           "an integer", r->id, c->name);
 			return -1;
 		}
 		int ok = 0;
@@ -570,37 +608,56 @@ row_matches(const Row *r, const flyrt_kernel *k, const flyrt_arg *args, int narg
 	return 1;
 }
 
-/* The variants of the family's rows (only rows matching the call when k is given), in
- * file order without repeats; the first max go to names. Count, or -1 with the error set. */
+/* The row applies to calls of kernel k (arch, key and validators; not the bucket). */
 static int
-collect(const flyrt_tuning *t, const char *family, const flyrt_kernel *k, const flyrt_arg *args,
-        int nargs, const char **names, int max)
+row_applies(const Row *r, const char *family, const char *dtypes, const char *layout,
+            const flyrt_kernel *k)
+{
+	char h[32];
+
+	if (strcmp(r->family, family) || strcmp(r->dtypes, dtypes) || strcmp(r->layout, layout))
+		return 0;
+	if (!k)
+		return 1;
+	if (strcmp(r->arch, "*") && strcmp(r->arch, k->mod->dev->arch))
+		return 0;
+	if (r->flyc_version[0] && strcmp(r->flyc_version, FLYC_VERSION))
+		return 0;
+	if (r->codeobj_hash[0] && (flyrt_module_hash(k->mod, h, sizeof h) || strcmp(h, r->codeobj_hash)))
+		return 0;
+	return 1;
+}
+
+/* The variants of the applying rows (all rows of the key when k is NULL), in database
+ * order without repeats; the first max go to names. Count, or -1 with the error set. */
+static int
+collect(const flyrt_tuning *t, const char *family, const char *dtypes, const char *layout,
+        const flyrt_kernel *k, const flyrt_arg *args, int nargs, const char **names, int max)
 {
 	int total = 0, n = 0;
 	const char **all;
 
 	for (int i = 0; i < t->nrows; i++)
-		total += t->rows[i].nvariants;
-	all = calloc((size_t)total + 1, sizeof *all);
-	if (!all) {
+		total += t->rows[i].nnames;
+	if (!(all = calloc((size_t)total + 1, sizeof *all))) {
 		flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < t->nrows; i++) {
 		const Row *r = &t->rows[i];
-		if (strcmp(r->family, family))
+		if (!row_applies(r, family, dtypes, layout, k))
 			continue;
-		int m = k ? row_matches(r, k, args, nargs) : 1;
+		int m = k ? bucket_holds(r, k, args, nargs) : 1;
 		if (m < 0) {
 			free(all);
 			return -1;
 		}
-		for (int j = 0; m && j < r->nvariants; j++) {
+		for (int j = 0; m && j < r->nnames; j++) {
 			int q;
-			for (q = 0; q < n && strcmp(all[q], r->variants[j]); q++)
+			for (q = 0; q < n && strcmp(all[q], r->names[j]); q++)
 				;
 			if (q == n)
-				all[n++] = r->variants[j];
+				all[n++] = r->names[j];
 		}
 	}
 	for (int q = 0; q < n && q < max; q++)
@@ -610,14 +667,22 @@ collect(const flyrt_tuning *t, const char *family, const flyrt_kernel *k, const 
 }
 
 int
+flyrt_tuning_lookup(const flyrt_tuning *t, const char *family, const char *dtypes,
+                    const char *layout, const flyrt_kernel *k, const flyrt_arg *args, int nargs,
+                    const char **names, int max)
+{
+	if (!t || !family || !dtypes || !layout || !k || (nargs && !args) || (max > 0 && !names)) {
+		flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_lookup: NULL parameter");
+		return -1;
+	}
+	return collect(t, family, dtypes, layout, k, args, nargs, names, max);
+}
+
+int
 flyrt_tuning_candidates(const flyrt_tuning *t, const char *family, const flyrt_kernel *k,
                         const flyrt_arg *args, int nargs, const char **names, int max)
 {
-	if (!t || !family || !k || (nargs && !args) || (max > 0 && !names)) {
-		flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_candidates: NULL parameter");
-		return -1;
-	}
-	return collect(t, family, k, args, nargs, names, max);
+	return flyrt_tuning_lookup(t, family, "", "", k, args, nargs, names, max);
 }
 
 int
@@ -627,8 +692,10 @@ flyrt_tuning_variants(const flyrt_tuning *t, const char *family, const char **na
 		flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyrt_tuning_variants: NULL parameter");
 		return -1;
 	}
-	return collect(t, family, NULL, NULL, 0, names, max);
+	return collect(t, family, "", "", NULL, NULL, 0, names, max);
 }
+
+/* ---- dispatch --------------------------------------------------------------------- */
 
 flyrt_status
 flyrt_launch_first(flyrt_kernel *const *kernels, int nkernels, const flyrt_launch_config *cfg,
@@ -661,8 +728,6 @@ flyrt_launch_first(flyrt_kernel *const *kernels, int nkernels, const flyrt_launc
 	                  wl ? ": " : "", why);
 }
 
-enum { MAX_CANDIDATES = 64 };
-
 flyrt_status
 flyrt_dispatch(const flyrt_module *mod, const flyrt_tuning *t, const char *family,
                const flyrt_launch_config *cfg, const flyrt_arg *args, int nargs,
@@ -688,7 +753,7 @@ flyrt_dispatch(const flyrt_module *mod, const flyrt_tuning *t, const char *famil
 			rep = NULL;
 	if (!rep)
 		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "the module has no variant of '%s' listed "
-		                  "in the tuning table", family);
+		                  "in the tuning database", family);
 	n = flyrt_tuning_candidates(t, family, rep, args, nargs, names, MAX_CANDIDATES);
 	if (n < 0)
 		return FLYRT_ERROR_INVALID_TUNING;
@@ -698,7 +763,7 @@ flyrt_dispatch(const flyrt_module *mod, const flyrt_tuning *t, const char *famil
 		if (flyrt_module_get_kernel(mod, names[i], &ks[nk]) == FLYRT_SUCCESS)
 			nk++;
 	if (nk == 0)
-		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "no tuning table row for '%s' matches this "
+		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "no tuning row for '%s' applies to this "
 		                  "call with a variant the module has", family);
 	return flyrt_launch_first(ks, nk, cfg, args, nargs, chosen);
 }

@@ -1,10 +1,12 @@
 #!/bin/sh
-# Install the Debian 12 packages flyc needs to build and test, and nothing else.
+# Install the Debian 12 packages flyc needs to build and test, and nothing else
+# (SQLite and DLPack for libflyrt's tuning database and operator API; CMake, pkg-config,
+# torch and numpy for the operator and install tests).
 # Idempotent and quick when everything is present: each package is checked with
 # dpkg-query first and apt-get runs only for the missing ones.
 #   scripts/install-deps.sh [--stamp FILE]   (FILE is touched on success)
 set -u
-PKGS="llvm-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev re2c bison libcmocka-dev make gcc python3"
+PKGS="llvm-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev re2c bison libcmocka-dev make gcc python3 libsqlite3-dev libdlpack-dev cmake pkg-config python3-torch python3-numpy"
 stamp=""
 [ "${1:-}" = "--stamp" ] && stamp="${2:-}"
 

@@ -14,7 +14,7 @@
  *                  arguments come from the AMDGPU metadata note and, when present, from
  *                  flyc's `.flyc.meta` section (argument types, block, grid formula,
  *                  `requires` support predicates; docs/metadata.md).
- *   flyrt_tuning   a tuning table mapping shape buckets to kernel variants.
+ *   flyrt_tuning   a tuning database (SQLite) mapping classes of calls to kernel variants.
  *
  * Every call returns a flyrt_status; FLYRT_SUCCESS is 0. On failure a message naming
  * the cause is kept per thread and returned by flyrt_last_error(). The library never
@@ -74,7 +74,7 @@ extern "C" {
 	X(FLYRT_ERROR_INVALID_LAUNCH,     15, "invalid launch configuration (grid, block or LDS)") \
 	X(FLYRT_ERROR_UNSUPPORTED,        16, "unsupported: the kernel's requires predicates reject these arguments") \
 	X(FLYRT_ERROR_LAUNCH_FAILED,      17, "kernel launch failed") \
-	X(FLYRT_ERROR_INVALID_TUNING,     18, "invalid tuning table")
+	X(FLYRT_ERROR_INVALID_TUNING,     18, "invalid tuning database")
 
 typedef enum {
 #define X(name, value, msg) name = value,
@@ -306,29 +306,73 @@ flyrt_status flyrt_launch_first(flyrt_kernel *const *kernels, int nkernels,
                                 const flyrt_launch_config *cfg, const flyrt_arg *args,
                                 int nargs, flyrt_kernel **chosen);
 
-/* A tuning table: rows "family, bucket, variants" (CSV) or "family bucket -> variants"
- * (plain text), or a JSON array of {"kernel", "bucket", "variants"}; see docs/runtime.md. A bucket is "*" or conditions on scalar arguments
- * joined by spaces, all of which must hold, e.g. "M<=128 N<=128 K%64==0". */
+/* A tuning database: rows naming the variants to try for a class of calls, best first,
+ * kept in a SQLite file (written by flyc-tune or flyrt_tuning_save; schema and row
+ * semantics in docs/runtime.md, "Tuning databases"). A row applies to a call when its
+ * arch is the device's processor (or "*"), its family, dtypes and layout are the ones
+ * looked up, its non-empty validators match (flyc_version the running library's
+ * flyrt_version(), codeobj_hash the flyrt_module_hash of the kernels' module: rows
+ * written for another build are ignored), and its bucket holds: "*" or conditions on
+ * the kernels' integer arguments joined by spaces, all of which must hold, e.g.
+ * "M<=128 N<=128 K%64==0". A flyrt_tuning is not changed by lookups (threads may share
+ * one); flyrt_tuning_add is not thread-safe. */
 typedef struct flyrt_tuning flyrt_tuning;
 
-flyrt_status flyrt_tuning_parse(const char *text, size_t len, flyrt_tuning **out);
-flyrt_status flyrt_tuning_load(const char *path, flyrt_tuning **out);
-void flyrt_tuning_destroy(flyrt_tuning *t);
+typedef struct {
+	const char *arch;          /* a processor ("gfx950"), or "*" for any */
+	const char *family;        /* a kernel family or an operator: "saxpy", "mm" */
+	const char *dtypes;        /* operators: their dtypes, e.g. "bf16->bf16"; "" otherwise */
+	const char *layout;        /* operators: their layout, e.g. "NT"; "" otherwise */
+	const char *bucket;        /* "*" or conditions, e.g. "M>128 M<=256" */
+	const char *variants;      /* kernel names, best first, separated by spaces */
+	const char *times_us;      /* measured times of the variants in that order, or "" */
+	const char *flyc_version;  /* validator, or "" (any) */
+	const char *codeobj_hash;  /* validator "fnv1a64:<16 hex>", or "" (any) */
+} flyrt_tuning_row;
 
-/* Candidate variant names for a call of kernel family `family`, in preference order:
- * the variants of every row whose bucket matches, rows in file order, without
- * repeats. Writes at most max names to names[] (pointers into the table) and returns
- * the number found (may exceed max), or -1 on a bad parameter. Argument names refer to
- * the metadata names of `k` (any variant: they share the signature). */
+/* Read a database. FLYRT_ERROR_FILE when it cannot be read, FLYRT_ERROR_INVALID_TUNING
+ * (naming the row) when it is not a flyc tuning database or a row is malformed. */
+flyrt_status flyrt_tuning_load(const char *path, flyrt_tuning **out);
+/* An empty database in memory, to fill with flyrt_tuning_add. */
+flyrt_status flyrt_tuning_new(flyrt_tuning **out);
+/* Append a row (its strings are copied); FLYRT_ERROR_INVALID_TUNING when malformed. */
+flyrt_status flyrt_tuning_add(flyrt_tuning *t, const flyrt_tuning_row *row);
+/* Write the database to path (a temporary file beside it, renamed when complete). */
+flyrt_status flyrt_tuning_save(const flyrt_tuning *t, const char *path);
+void flyrt_tuning_destroy(flyrt_tuning *t);
+/* The rows in database order; the strings stay valid while t lives. */
+int flyrt_tuning_row_count(const flyrt_tuning *t);
+flyrt_status flyrt_tuning_row_at(const flyrt_tuning *t, int i, flyrt_tuning_row *out);
+
+/* Candidate variant names for a call of operator `family` with these dtypes and layout
+ * (kernel k: its module gives the arch and the code-object hash, its argument names
+ * the buckets' names; any variant will do, they share the signature): the variants of
+ * every applying row, rows in database order, without repeats. Writes at most max
+ * names to names[] (pointers into the database) and returns the number found (may
+ * exceed max), or -1 with the error set (a bucket naming an argument k lacks:
+ * FLYRT_ERROR_INVALID_TUNING). */
+int flyrt_tuning_lookup(const flyrt_tuning *t, const char *family, const char *dtypes,
+                        const char *layout, const flyrt_kernel *k, const flyrt_arg *args,
+                        int nargs, const char **names, int max);
+/* flyrt_tuning_lookup for a plain kernel family (dtypes and layout ""). */
 int flyrt_tuning_candidates(const flyrt_tuning *t, const char *family, const flyrt_kernel *k,
                             const flyrt_arg *args, int nargs, const char **names, int max);
 
-/* Every variant the table names for `family`, whatever the bucket, in file order without
- * repeats: writes at most max names (pointers into the table) and returns the count
- * (may exceed max), or -1 on a bad parameter. */
+/* Every variant the database names for kernel family `family` (dtypes and layout ""),
+ * whatever the arch, bucket or validators, in database order without repeats: writes at
+ * most max names (pointers into the database) and returns the count (may exceed max),
+ * or -1 on a bad parameter. */
 int flyrt_tuning_variants(const flyrt_tuning *t, const char *family, const char **names, int max);
 
-/* Pick and launch a variant of `family` from mod: the table's candidates in order,
+/* The validators: "fnv1a64:" and 16 lowercase hex digits of the FNV-1a 64 hash of a
+ * code object's bytes (of a module: of the bytes it was loaded from), and the version
+ * of this library (FLYC_VERSION, e.g. "0.1.0"). The hashes return 0, or -1 for a bad
+ * parameter (len must be at least 25). */
+int flyrt_codeobj_hash(const void *bytes, size_t size, char *buf, size_t len);
+int flyrt_module_hash(const flyrt_module *mod, char *buf, size_t len);
+const char *flyrt_version(void);
+
+/* Pick and launch a variant of `family` from mod: the database's candidates in order,
  * skipping names the module lacks and variants whose requires reject the call.
  * With t == NULL the only candidate is the kernel named `family`.
  * FLYRT_ERROR_UNSUPPORTED when none applies; *chosen (may be NULL) gets the variant. */

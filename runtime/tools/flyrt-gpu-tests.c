@@ -2,7 +2,7 @@
  * flyrt-gpu-tests — libflyrt on a real AMD GPU through HIP (`make check-gpu`).
  * Builds tests/runtime/kernels/rt.cl for the GPU's processor with the clang of the
  * LLVM flyc was built with, attaches rt.meta as .flyc.meta, and checks vadd (kernel
- * grid formula), requires -> UNSUPPORTED, tuning-table dispatch of the saxpy variants,
+ * grid formula), requires -> UNSUPPORTED, tuning-database dispatch of the saxpy variants,
  * an offload bundle, and device-to-device copies against CPU references.
  * Without a HIP runtime or device it prints SKIP and exits 0. Run from the repository
  * root. Prints PASS:/FAIL:/SKIP: lines; exit status 1 if anything failed.
@@ -139,9 +139,13 @@ main(void)
 		flyrt_memcpy_dtod(dev, dc, db, sizeof b);
 		for (int i = 0; i < N; i++)
 			yref[i] = i < n ? 2.5f * a[i] + b[i] : b[i];
-		if (!tune && flyrt_tuning_load("tests/runtime/kernels/rt.tune", &tune)) {
-			report(0, "tuning table loads", "%s", flyrt_last_error());
-			break;
+		if (!tune) {   /* the rows of tests/runtime/kernels/rt.tune.csv */
+			flyrt_tuning_row r1 = { "*", "saxpy", "", "", "n>=1024", "saxpy_v4 saxpy_any", "", "", "" };
+			flyrt_tuning_row r2 = { "*", "saxpy", "", "", "n<1024", "saxpy_any", "", "", "" };
+			if (flyrt_tuning_new(&tune) || flyrt_tuning_add(tune, &r1) || flyrt_tuning_add(tune, &r2)) {
+				report(0, "tuning database builds", "%s", flyrt_last_error());
+				break;
+			}
 		}
 		flyrt_arg xa[] = { flyrt_arg_ptr(dc), flyrt_arg_ptr(da), flyrt_arg_f32(2.5f), flyrt_arg_i32(n) };
 		st = flyrt_dispatch(mod, tune, "saxpy", NULL, xa, 4, &chosen);

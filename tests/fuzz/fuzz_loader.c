@@ -2,12 +2,14 @@
  * fuzz_loader.c — libFuzzer harness for libflyrt's loader: the bytes are tried as a
  * code object or offload bundle (co_sniff, co_bundle_find, co_parse), as a module on
  * a simulator device (flyrt_module_load_data: bundle entry choice, arch check,
- * .flyc.meta, argument descriptions), and as .flyc.meta and tuning-table text.
+ * .flyc.meta, argument descriptions), as .flyc.meta text, and as the bucket and variants
+ * of a tuning-database row.
  * Built and run by tests/fuzz/fuzz_loader.sh (scripts/fuzz.sh, `make fuzz`).
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codeobj.h"
 #include "flyrt.h"
@@ -57,7 +59,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!flyrt_meta_parse((const char *)data, size, &meta, err, sizeof err))
 		flyrt_meta_free(&meta);
-	if (flyrt_tuning_parse((const char *)data, size, &t) == FLYRT_SUCCESS)
+	if (flyrt_tuning_new(&t) == FLYRT_SUCCESS) {
+		char *text = malloc(size + 1);
+		if (text) {
+			memcpy(text, data, size);
+			text[size] = 0;
+			flyrt_tuning_row r = { "*", "f", "", "", text, "v", "", "", "" };
+			flyrt_tuning_add(t, &r);
+			r.bucket = "*";
+			r.variants = text;
+			flyrt_tuning_add(t, &r);
+			free(text);
+		}
 		flyrt_tuning_destroy(t);
+	}
 	return 0;
 }

@@ -229,8 +229,8 @@ main(int argc, char **argv)
 	flyrt_memcpy_dtoh(dev, xi, dxi, sizeof xi);
 	report(!memcmp(xi, xiref, sizeof xi), "c: scale matches the CPU", "integer results differ");
 
-	/* variants: the tuning table picks saxpy_v4 for n % 4 == 0, else falls back */
-	CHECK_ST("c: tuning table loads", flyrt_tuning_load(argv[2], &tune), FLYRT_SUCCESS);
+	/* variants: the tuning database picks saxpy_v4 for n % 4 == 0, else falls back */
+	CHECK_ST("c: tuning database loads", flyrt_tuning_load(argv[2], &tune), FLYRT_SUCCESS);
 	flyrt_malloc(dev, sizeof x, &dx);
 	flyrt_malloc(dev, sizeof y, &dy);
 	for (int pass = 0; pass < 2; pass++) {

@@ -3,7 +3,7 @@
 # clang-22 for gfx950 and gfx1201, a .flyc.meta section (kernels/rt.meta) added with
 # llvm-objcopy-22, an offload bundle; then
 #   - a C program (rt_e2e.c) loads them and runs them on the simulator against CPU
-#     references, with requires failures, bad arguments and tuning-table dispatch;
+#     references, with requires failures, bad arguments and tuning-database dispatch;
 #   - the Python binding (test_flyrt.py) does the same through ctypes;
 #   - a generated launcher (compiler/launcher.c) is built and run (launcher_main.c);
 #   - the loader gets thousands of damaged code objects and bundles (corrupt.c);
@@ -16,7 +16,7 @@ K=tests/runtime/kernels
 LLVM=$(llvm-config-22 --bindir)
 SANFLAGS=
 [ "$FLY_SAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-LIBS="$B/libflyc.a $B/libflyrt.a $(llvm-config-22 --ldflags --libs --system-libs) -lm -lpthread -ldl"
+LIBS="$B/libflyc.a $B/libflyrt.a $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl"
 CC=${CC:-cc}
 
 # ---- inputs --------------------------------------------------------------------------
@@ -108,9 +108,15 @@ expect_out "info: --device=hip says there is no HIP runtime" 1 \
 	"$B/bin/flyrt-info" --device=hip "$TMP/rt.hsaco")
 
 # ---- C -------------------------------------------------------------------------------
+# the tuning database of the saxpy variants, from the rows of rt.tune.csv
+if "$B/bin/flyc-tune" --rows=$K/rt.tune.csv -o "$TMP/rt.tunedb" >"$TMP/tune.out" 2>&1; then
+	pass "runtime: flyc-tune --rows writes the saxpy tuning database"
+else
+	fail "runtime: flyc-tune --rows writes the saxpy tuning database" "$(cat "$TMP/tune.out")"
+fi
 if cc_prog rt_e2e tests/runtime/rt_e2e.c; then
-	(unset FLY_DEVICE; run_prog "runtime: rt_e2e" "$TMP/rt_e2e" "$TMP/rt.hsaco" $K/rt.tune)
-	(unset FLY_DEVICE; run_prog "runtime: rt_e2e (bundle)" "$TMP/rt_e2e" "$TMP/fat.co" $K/rt.tune) |
+	(unset FLY_DEVICE; run_prog "runtime: rt_e2e" "$TMP/rt_e2e" "$TMP/rt.hsaco" "$TMP/rt.tunedb")
+	(unset FLY_DEVICE; run_prog "runtime: rt_e2e (bundle)" "$TMP/rt_e2e" "$TMP/fat.co" "$TMP/rt.tunedb") |
 		sed 's/^\(PASS\|FAIL\): c: /\1: c (bundle): /'
 fi
 
@@ -157,9 +163,9 @@ elif [ "$FLY_SAN" = 1 ]; then
 	asan=$($CC -print-file-name=libasan.so) ubsan=$($CC -print-file-name=libubsan.so)
 	(unset FLY_DEVICE; FLYRT_LIB="$B/libflyrt.so" LD_PRELOAD="$asan $ubsan" \
 		ASAN_OPTIONS=detect_leaks=0 \
-		run_prog "runtime: test_flyrt.py" python3 tests/runtime/test_flyrt.py "$TMP/rt.hsaco" $K/rt.tune)
+		run_prog "runtime: test_flyrt.py" python3 tests/runtime/test_flyrt.py "$TMP/rt.hsaco" "$TMP/rt.tunedb")
 else
 	(unset FLY_DEVICE; FLYRT_LIB="$B/libflyrt.so" \
-		run_prog "runtime: test_flyrt.py" python3 tests/runtime/test_flyrt.py "$TMP/rt.hsaco" $K/rt.tune)
+		run_prog "runtime: test_flyrt.py" python3 tests/runtime/test_flyrt.py "$TMP/rt.hsaco" "$TMP/rt.tunedb")
 fi
 exit 0

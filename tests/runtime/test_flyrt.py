@@ -254,16 +254,26 @@ def t_dispatch():
         assert got == want, (n, got)
         bad = [i for i in range(n) if abs(y[i] - ref[i]) > 1e-5 * (1 + abs(ref[i]))]
         assert not bad, (n, bad[:3])
-    js = flyrt.Tuning(path=table + ".json")   # the same table in JSON
+    # the same rows built in memory, saved and read back
+    js = flyrt.Tuning(rows=[{"family": "saxpy", "bucket": "n>=1024", "variants": ["saxpy_v4", "saxpy_any"]},
+                            {"family": "saxpy", "bucket": "n<1024", "variants": "saxpy_any"}])
     assert js.variant_names("saxpy") == ["saxpy_v4", "saxpy_any"], js.variant_names("saxpy")
     assert js.variant_names("gemm") == []
+    path = os.path.join(os.path.dirname(table), "py.tunedb")
+    js.save(path)
+    js = flyrt.Tuning(path=path)
     y = array.array("f", [1.0] * 4096)
     x = array.array("f", [2.0] * 4096)
     assert mod.dispatch(js, "saxpy", y, x, 0.5, 4096) == "saxpy_v4"
     assert list(y) == [2.0] * 4096
-    only = flyrt.Tuning(text="saxpy, *, saxpy_v4\n")
+    only = flyrt.Tuning(rows=[{"family": "saxpy", "variants": "saxpy_v4"}])
     expect_raises(flyrt.Unsupported, lambda: mod.dispatch(only, "saxpy", y, x, 1.0, 4097))
-    expect_raises(flyrt.FlyrtError, lambda: flyrt.Tuning(text="saxpy, K<<3, v\n"), "line 1")
+    expect_raises(flyrt.FlyrtError, lambda: flyrt.Tuning(rows=[{"family": "saxpy", "bucket": "K<<3",
+                                                               "variants": "v"}]), "tuning row 1")
+    # another arch's row does not apply
+    other = flyrt.Tuning(rows=[{"arch": "gfx1201", "family": "saxpy", "variants": "saxpy_any"}])
+    expect_raises(flyrt.Unsupported, lambda: mod.dispatch(other, "saxpy", y, x, 1.0, 4096))
+    expect_raises(flyrt.FlyrtError, lambda: flyrt.Tuning(path=path + ".missing"), "cannot read")
 
 
 def t_note_only_kernel():
@@ -310,7 +320,7 @@ for name, fn in [("kernels and arguments are described", t_describe),
                  ("requires failure raises Unsupported", t_requires_unsupported),
                  ("bad arguments raise clear errors", t_bad_arguments),
                  ("data_ptr() and DLPack tensors", t_tensor_protocols),
-                 ("tuning-table dispatch picks and falls back", t_dispatch),
+                 ("tuning-database dispatch picks and falls back", t_dispatch),
                  ("a note-only kernel with i32/i64 scalars", t_note_only_kernel),
                  ("load errors and the module cache", t_load_errors),
                  ("f16 and bf16 scalar conversions", t_half_conversions)]:

@@ -774,32 +774,60 @@ dispatch_picks_variants(void **state)
 	kernel(dev, &m, "saxpy_v4");
 	assert_int_equal(flyrt_malloc(dev, 1 << 16, &x), FLYRT_SUCCESS);
 	assert_int_equal(flyrt_malloc(dev, 1 << 16, &y), FLYRT_SUCCESS);
-	assert_int_equal(flyrt_tuning_load("tests/runtime/kernels/rt.tune", &t), FLYRT_SUCCESS);
+	/* the rows of tests/runtime/kernels/rt.tune.csv, and one for another arch */
+	flyrt_tuning_row rows[] = {
+		{ "gfx1201", "saxpy", "", "", "*", "saxpy_any", "", "", "" },
+		{ "*", "saxpy", "", "", "n>=1024", "saxpy_v4 saxpy_any", "", "", "" },
+		{ "gfx950", "saxpy", "", "", "n<1024", "saxpy_any", "", "", "" },
+		{ "*", "saxpy", "f32", "", "*", "saxpy_any", "", "", "" },   /* an operator key */
+	};
+	assert_int_equal(flyrt_tuning_new(&t), FLYRT_SUCCESS);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		assert_int_equal(flyrt_tuning_add(t, &rows[i]), FLYRT_SUCCESS);
 	flyrt_arg args[] = { flyrt_arg_ptr(y), flyrt_arg_ptr(x), flyrt_arg_f32(2.0f), flyrt_arg_i32(4096) };
 
 	assert_int_equal(flyrt_module_get_kernel(m, "saxpy_any", &k), FLYRT_SUCCESS);
 	assert_int_equal(flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4), 2);
 	assert_string_equal(names[0], "saxpy_v4");
 	assert_string_equal(names[1], "saxpy_any");
-	/* the JSON spelling of the same table gives the same candidates */
-	flyrt_tuning *tj;
+	args[3] = flyrt_arg_i32(16);
+	assert_int_equal(flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4), 1);
+	assert_string_equal(names[0], "saxpy_any");
+	/* the operator key only sees its own row */
+	assert_int_equal(flyrt_tuning_lookup(t, "saxpy", "f32", "", k, args, 4, names, 4), 1);
+	assert_int_equal(flyrt_tuning_lookup(t, "saxpy", "f16", "", k, args, 4, names, 4), 0);
 	const char *jnames[4];
-	assert_int_equal(flyrt_tuning_load("tests/runtime/kernels/rt.tune.json", &tj), FLYRT_SUCCESS);
-	for (int n = 1; n < 5000; n += 511) {
-		args[3] = flyrt_arg_i32(n);
-		int c1 = flyrt_tuning_candidates(t, "saxpy", k, args, 4, names, 4);
-		int c2 = flyrt_tuning_candidates(tj, "saxpy", k, args, 4, jnames, 4);
-		assert_int_equal(c1, c2);
-		for (int i = 0; i < c1; i++)
-			assert_string_equal(names[i], jnames[i]);
-	}
-	assert_int_equal(flyrt_tuning_variants(tj, "saxpy", jnames, 4), 2);
-	assert_string_equal(jnames[0], "saxpy_v4");
-	assert_string_equal(jnames[1], "saxpy_any");
-	assert_int_equal(flyrt_tuning_variants(tj, "saxpy", jnames, 1), 2);   /* count beyond max */
-	assert_int_equal(flyrt_tuning_variants(tj, "gemm", jnames, 4), 0);
+	assert_int_equal(flyrt_tuning_variants(t, "saxpy", jnames, 4), 2);
+	assert_string_equal(jnames[0], "saxpy_any");
+	assert_string_equal(jnames[1], "saxpy_v4");
+	assert_int_equal(flyrt_tuning_variants(t, "saxpy", jnames, 1), 2);   /* count beyond max */
+	assert_int_equal(flyrt_tuning_variants(t, "gemm", jnames, 4), 0);
 	assert_int_equal(flyrt_tuning_variants(NULL, "saxpy", jnames, 4), -1);
-	flyrt_tuning_destroy(tj);
+	/* validators: a row for another flyc or another build of the code object is ignored */
+	{
+		flyrt_tuning *tv;
+		char h[32];
+		assert_int_equal(flyrt_module_hash(m, h, sizeof h), 0);
+		assert_int_equal(strlen(h), 24);
+		size_t nbytes;
+		uint8_t *bytes = slurp("meta.hsaco", &nbytes);
+		char hf[32];
+		assert_int_equal(flyrt_codeobj_hash(bytes, nbytes, hf, sizeof hf), 0);
+		assert_string_equal(h, hf);        /* the module's hash is its file's */
+		free(bytes);
+		flyrt_tuning_row v[] = {
+			{ "*", "saxpy", "", "", "*", "saxpy_v4", "", "0.0.0-other", "" },
+			{ "*", "saxpy", "", "", "*", "saxpy_v4", "", "", "fnv1a64:0000000000000000" },
+			{ "*", "saxpy", "", "", "*", "saxpy_any", "", flyrt_version(), h },
+		};
+		assert_int_equal(flyrt_tuning_new(&tv), FLYRT_SUCCESS);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(flyrt_tuning_add(tv, &v[i]), FLYRT_SUCCESS);
+		args[3] = flyrt_arg_i32(4096);
+		assert_int_equal(flyrt_tuning_candidates(tv, "saxpy", k, args, 4, names, 4), 1);
+		assert_string_equal(names[0], "saxpy_any");
+		flyrt_tuning_destroy(tv);
+	}
 	args[3] = flyrt_arg_i32(4096);
 	/* big and divisible by 4: the vector variant, 4096/256 = 16 workgroups */
 	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_SUCCESS);
@@ -819,16 +847,18 @@ dispatch_picks_variants(void **state)
 	assert_null(chosen);
 	flyrt_tuning_destroy(t);
 
-	/* a table whose only variant declines: unsupported, naming why */
-	static const char only_v4[] = "saxpy, *, saxpy_v4 saxpy_missing\n";
-	assert_int_equal(flyrt_tuning_parse(only_v4, sizeof only_v4 - 1, &t), FLYRT_SUCCESS);
+	/* a database whose only variant declines: unsupported, naming why */
+	flyrt_tuning_row only_v4 = { "*", "saxpy", "", "", "*", "saxpy_v4 saxpy_missing", "", "", "" };
+	assert_int_equal(flyrt_tuning_new(&t), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_add(t, &only_v4), FLYRT_SUCCESS);
 	args[3] = flyrt_arg_i32(4097);
 	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_ERROR_UNSUPPORTED);
 	assert_non_null(strstr(flyrt_last_error(), "n % 4 == 0"));
 	flyrt_tuning_destroy(t);
 	/* a bucket naming an argument the kernel lacks */
-	static const char bad[] = "saxpy, q<4, saxpy_v4\n";
-	assert_int_equal(flyrt_tuning_parse(bad, sizeof bad - 1, &t), FLYRT_SUCCESS);
+	flyrt_tuning_row bad = { "*", "saxpy", "", "", "q<4", "saxpy_v4", "", "", "" };
+	assert_int_equal(flyrt_tuning_new(&t), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_add(t, &bad), FLYRT_SUCCESS);
 	assert_int_equal(flyrt_dispatch(m, t, "saxpy", NULL, args, 4, &chosen), FLYRT_ERROR_INVALID_TUNING);
 	flyrt_tuning_destroy(t);
 	/* without a table: the kernel named like the family */

@@ -1,7 +1,7 @@
 /*
  * flyrt_meta.c — tests of the .flyc.meta parser (versions 1 and 2: `layout` records,
  * `device.cus`), the RPN formulas of `grid` and `requires`, the element-type
- * vocabulary of the launch checks, and the tuning table parser. Formulas are checked against the same
+ * vocabulary of the launch checks, and the tuning database's rows (checks, saving, reading back, damaged files). Formulas are checked against the same
  * expression computed in C over a whole grid of values (including negatives and
  * zero divisors), and every malformed input must be refused with a message.
  */
@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "fileio.h"
 #include "flyrt_internal.h"
 
 static const MetaArg two_args[] = {
@@ -427,65 +428,123 @@ element_types(void **state)
 	assert_int_equal(flyrt_elem_bits(NULL), 0);
 }
 
-static void
-tuning_tables_parse(void **state)
+/* A row with the given bucket and variants, the other fields ordinary. */
+static flyrt_status
+add(flyrt_tuning *t, const char *bucket, const char *variants)
 {
-	static const char table[] =
-		"kernel,bucket,variants\n"
-		"# comment\n"
-		"gemm, M<=128 N<=128, gemm_small gemm_generic\n"
-		"gemm  K%64==0 M>256  ->  gemm_big gemm_generic\n"
-		"gemm, *, gemm_generic\n"
-		"other,*,o1,o2\n";
-	static const char *bad[] = {
-		"gemm, M<=128\n", "gemm M<=128 gemm_small\n", "gemm, M<<128, v\n", "gemm, M<=x, v\n",
-		"gemm, , v\n", "gemm, *, \n", "gemm, K%0==0, v\n", "gemm, K%4=0, v\n", "9x, *, v\n",
-		"gemm, *, bad-name\n", "gemm, <=4, v\n",
+	flyrt_tuning_row r = { "gfx950", "gemm", "bf16->bf16", "NT", bucket, variants, "", "", "" };
+	return flyrt_tuning_add(t, &r);
+}
+
+static void
+tuning_rows_checked(void **state)
+{
+	static const char *bad_buckets[] = {
+		"M<<128", "M<=x", "", "  ", "K%0==0", "K%4=0", "<=4", "M", "M<=128 N", "9x<4", "M<=1e3",
+		"M<=99999999999999999999",
 	};
+	static const char *bad_variants[] = { "", "  ", "bad-name", "9lives", "a,b" };
 	flyrt_tuning *t;
+	flyrt_tuning_row r;
 
 	(void)state;
-	assert_int_equal(flyrt_tuning_parse(table, sizeof table - 1, &t), FLYRT_SUCCESS);
-	flyrt_tuning_destroy(t);
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		t = NULL;
-		flyrt_status st = flyrt_tuning_parse(bad[i], strlen(bad[i]), &t);
-		if (st == FLYRT_SUCCESS)
-			fail_msg("tuning row '%s' was accepted", bad[i]);
-		assert_int_equal(st, FLYRT_ERROR_INVALID_TUNING);
-		assert_null(t);
-		assert_non_null(strstr(flyrt_last_error(), "line 1"));
+	assert_int_equal(flyrt_tuning_new(&t), FLYRT_SUCCESS);
+	assert_int_equal(add(t, "M<=128 N<=128", "gemm_small gemm_generic"), FLYRT_SUCCESS);
+	assert_int_equal(add(t, "K%64==0 M>256 N!=3", "gemm_big"), FLYRT_SUCCESS);
+	assert_int_equal(add(t, "*", "gemm_generic"), FLYRT_SUCCESS);
+	for (size_t i = 0; i < sizeof bad_buckets / sizeof bad_buckets[0]; i++) {
+		if (add(t, bad_buckets[i], "v") == FLYRT_SUCCESS)
+			fail_msg("bucket '%s' was accepted", bad_buckets[i]);
+		assert_non_null(strstr(flyrt_last_error(), "tuning row 4"));
 	}
-	/* JSON: an array of row objects */
-	static const char json[] =
-		" [ {\"kernel\": \"gemm\", \"bucket\": \"M<=128 N<=128\",\n"
-		"    \"variants\": [\"gemm_small\", \"gemm_generic\"]},\n"
-		"   {\"family\": \"gemm\", \"variants\": \"gemm_\\u0067eneric\"} ]\n";
-	assert_int_equal(flyrt_tuning_parse(json, sizeof json - 1, &t), FLYRT_SUCCESS);
-	flyrt_tuning_destroy(t);
-	static const struct { const char *text, *line; } bad_json[] = {
-		{ "[", "line 1" }, { "[{}]", "line 1" }, { "[{\"kernel\": \"g\"}]", "line 1" },
-		{ "[{\"kernel\": \"g\", \"variants\": [\"v\",]}]", "line 1" },
-		{ "[\n{\"kernel\": \"g\", \"variants\": \"v\", \"x\": 1}]", "line 2" },
-		{ "[{\"kernel\": \"g\", \"variants\": \"v\"}] trailing", "line 1" },
-		{ "[{\"kernel\": \"g,h\", \"variants\": \"v\"}]", "line 1" },
-		{ "[{\"kernel\": \"g\", \"bucket\": \"n<<1\", \"variants\": \"v\"}]", "line 1" },
-		{ "[{\"kernel\": \"g\", \"variants\": \"\\u00e9\"}]", "line 1" },
-		{ "[{\"kernel\": \"g\", \"variants\": \"v", "line 1" },
+	for (size_t i = 0; i < sizeof bad_variants / sizeof bad_variants[0]; i++)
+		if (add(t, "*", bad_variants[i]) == FLYRT_SUCCESS)
+			fail_msg("variants '%s' were accepted", bad_variants[i]);
+	/* the other fields */
+	static const flyrt_tuning_row bad_rows[] = {
+		{ "", "f", "", "", "*", "v", "", "", "" },              /* no arch */
+		{ "gfx 950", "f", "", "", "*", "v", "", "", "" },
+		{ "*", "9f", "", "", "*", "v", "", "", "" },            /* bad family */
+		{ "*", "f", "bf16;", "", "*", "v", "", "", "" },
+		{ "*", "f", "", "N T", "*", "v", "", "", "" },
+		{ "*", "f", "", "", "*", "v w", "1.0", "", "" },        /* one time for two variants */
+		{ "*", "f", "", "", "*", "v", "-1", "", "" },
+		{ "*", "f", "", "", "*", "v", "", "0.1 0", "" },
+		{ "*", "f", "", "", "*", "v", "", "", "fnv1a64:123" },  /* hash too short */
+		{ "*", "f", "", "", "*", "v", "", "", "fnv1a64:0123456789ABCDEF" },
+		{ "*", "f", "", "", "*", NULL, "", "", "" },
 	};
-	for (size_t i = 0; i < sizeof bad_json / sizeof bad_json[0]; i++) {
-		t = NULL;
-		if (flyrt_tuning_parse(bad_json[i].text, strlen(bad_json[i].text), &t) == FLYRT_SUCCESS)
-			fail_msg("JSON table '%s' was accepted", bad_json[i].text);
-		assert_null(t);
-		assert_non_null(strstr(flyrt_last_error(), bad_json[i].line));
+	for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+		if (flyrt_tuning_add(t, &bad_rows[i]) == FLYRT_SUCCESS)
+			fail_msg("bad row %zu was accepted", i);
+		assert_int_equal(flyrt_tuning_add(t, &bad_rows[i]), FLYRT_ERROR_INVALID_TUNING);
 	}
-	/* every prefix of a JSON table is handled */
-	for (size_t n = 0; n < sizeof json - 1; n++)
-		if (flyrt_tuning_parse(json, n, &t) == FLYRT_SUCCESS)
-			flyrt_tuning_destroy(t);
-	assert_int_equal(flyrt_tuning_load("/nonexistent/table.csv", &t), FLYRT_ERROR_FILE);
+	flyrt_tuning_row good = { "*", "f", "", "", "*", "v w", "1.5 2", "0.1.0",
+	                          "fnv1a64:0123456789abcdef" };
+	assert_int_equal(flyrt_tuning_add(t, &good), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_row_count(t), 4);
+	assert_int_equal(flyrt_tuning_row_at(t, 1, &r), FLYRT_SUCCESS);
+	assert_string_equal(r.bucket, "K%64==0 M>256 N!=3");
+	assert_string_equal(r.variants, "gemm_big");
+	assert_int_equal(flyrt_tuning_row_at(t, 4, &r), FLYRT_ERROR_INVALID_VALUE);
+
+	/* saved and read back: the same rows in the same order */
+	char dir[] = "/tmp/flyrt-tune-XXXXXX", db[300], cmd[400];
+	flyrt_tuning *back;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof db, "%s/t.db", dir);
+	assert_int_equal(flyrt_tuning_save(t, db), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_load(db, &back), FLYRT_SUCCESS);
+	assert_int_equal(flyrt_tuning_row_count(back), 4);
+	for (int i = 0; i < 4; i++) {
+		flyrt_tuning_row a, b;
+		flyrt_tuning_row_at(t, i, &a);
+		flyrt_tuning_row_at(back, i, &b);
+		assert_string_equal(a.arch, b.arch);
+		assert_string_equal(a.bucket, b.bucket);
+		assert_string_equal(a.variants, b.variants);
+		assert_string_equal(a.times_us, b.times_us);
+		assert_string_equal(a.codeobj_hash, b.codeobj_hash);
+	}
+	flyrt_tuning_destroy(back);
+	/* saving over an existing file replaces it whole; a bad directory is a file error */
+	assert_int_equal(flyrt_tuning_save(t, db), FLYRT_SUCCESS);
+	snprintf(cmd, sizeof cmd, "%s/no/such/dir/t.db", dir);
+	assert_int_equal(flyrt_tuning_save(t, cmd), FLYRT_ERROR_FILE);
+	flyrt_tuning_destroy(t);
+
+	/* files that are not tuning databases */
+	assert_int_equal(flyrt_tuning_load("/nonexistent/t.db", &t), FLYRT_ERROR_FILE);
 	assert_null(t);
+	static const char *not_db[] = {
+		"printf 'gemm, *, gemm_generic\\n' > %s/x",               /* an old text table */
+		": > %s/x",                                                 /* empty */
+		"head -c 100 %s/t.db > %s/x",                               /* truncated */
+	};
+	for (size_t i = 0; i < sizeof not_db / sizeof not_db[0]; i++) {
+		char x[320];
+		snprintf(cmd, sizeof cmd, not_db[i], dir, dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(x, sizeof x, "%s/x", dir);
+		assert_int_equal(flyrt_tuning_load(x, &t), FLYRT_ERROR_INVALID_TUNING);
+		assert_null(t);
+	}
+	/* every byte of a database flipped in turn: refused or read, never a crash */
+	size_t n;
+	char *bytes = fio_read_file(db, 1 << 20, &n);
+	assert_non_null(bytes);
+	for (size_t i = 0; i < n; i += 97) {
+		char x[320];
+		snprintf(x, sizeof x, "%s/x", dir);
+		bytes[i] ^= 0x5a;
+		assert_int_equal(fio_write_file(x, bytes, n, cmd, sizeof cmd), 0);
+		bytes[i] ^= 0x5a;
+		if (flyrt_tuning_load(x, &t) == FLYRT_SUCCESS)
+			flyrt_tuning_destroy(t);
+	}
+	free(bytes);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void
@@ -518,7 +577,7 @@ main(void)
 		cmocka_unit_test(meta_truncations_never_crash),
 		cmocka_unit_test(meta_v2_layouts_and_cus),
 		cmocka_unit_test(element_types),
-		cmocka_unit_test(tuning_tables_parse),
+		cmocka_unit_test(tuning_rows_checked),
 		cmocka_unit_test(status_strings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,513 @@
+/*
+ * flyops.c — the operator library's contexts, its kernel library and how a variant is
+ * chosen and launched.
+ *
+ * The variant table below lists, per arch and operator, the kernels that compute it,
+ * in the default order (the order used when the tuning database has no applicable
+ * row), each with the tuning key it serves (dtypes, layout) and the code object of the
+ * kernel library that holds it: KERNEL_DIR/ARCH/CODEOBJ.hsaco, compiled by `make` from
+ * stdlib/ops/CODEOBJ.fly. Adding a kernel is a table row (and its .fly); adding an
+ * arch (gfx1201 once the simulator runs it) is rows with that arch. Calls whose key
+ * has no row are refused with the keys that do exist.
+ *
+ * A call (ops_launch) checks its pointers' placement: an operand is passed by address
+ * when it is device memory laid out as the kernel reads it (compact, 16-byte aligned,
+ * an output not overlapping an input), otherwise it is staged through a compact device
+ * buffer. The candidates are the tuning database's (flyrt_tuning_lookup with the
+ * operator's name, dtypes and layout; rows for another flyc or another build of the
+ * code object are ignored there), then the table's default order; the first whose
+ * `requires` accept the arguments runs. A plan stops after the choice.
+ */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "flyops_internal.h"
+
+/* X(arch, op, dtypes, layout, code object, variant) — default order per (arch, op, key).
+ * gfx950 bf16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's FlyDSL
+ * default tile), larger tiles when the tuning database prefers them, the predicated
+ * kernel for shapes that are not tile multiples. gfx1201: gemm.fly's WMMA kernel is
+ * built but has no row until the simulator can run gfx1201 code objects. */
+#define FLYOPS_VARIANTS(X) \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_128x128") \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x128") \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256_st128") \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged")
+
+static const OpVariant variants[] = {
+#define X(arch, op, dt, lay, co, name) { arch, op, dt, lay, co, name },
+	FLYOPS_VARIANTS(X)
+#undef X
+};
+
+enum { NVARIANTS = sizeof variants / sizeof variants[0], MAX_CAND = 64, ALIGN = 16 };
+
+static const char *const op_names[] = {
+#define X(e, name) name,
+	FLYOPS_OPS(X)
+#undef X
+};
+
+/* The shape dims tuning buckets name per operator (kernel argument names). */
+static const char *const bucket_dims[FLYOPS_OP_COUNT_][4] = {
+	[FLYOPS_MM] = { "M", "N", "K" },
+};
+
+const OpVariant *
+ops_variant_at(int i)
+{
+	return i >= 0 && i < NVARIANTS ? &variants[i] : NULL;
+}
+
+const OpVariant *
+ops_find_variant(const char *arch, flyops_op op, const char *dtypes, const char *layout,
+                 const char *variant)
+{
+	for (int i = 0; i < NVARIANTS; i++) {
+		const OpVariant *v = &variants[i];
+		if (v->op == op && !strcmp(v->arch, arch) && !strcmp(v->dtypes, dtypes) &&
+		    !strcmp(v->layout, layout) && !strcmp(v->variant, variant))
+			return v;
+	}
+	return NULL;
+}
+
+const char *
+flyops_op_name(flyops_op op)
+{
+	return (unsigned)op < FLYOPS_OP_COUNT_ ? op_names[op] : NULL;
+}
+
+int
+flyops_variants(flyops_op op, const char *arch, const char **names, int max)
+{
+	int n = 0;
+
+	if ((unsigned)op >= FLYOPS_OP_COUNT_ || !arch || (max > 0 && !names))
+		return -1;
+	for (int i = 0; i < NVARIANTS; i++)
+		if (variants[i].op == op && !strcmp(variants[i].arch, arch)) {
+			if (n < max)
+				names[n] = variants[i].variant;
+			n++;
+		}
+	return n;
+}
+
+int
+ops_bucket_dims(flyops_op op, const char **dims, int max)
+{
+	int n = 0;
+
+	if ((unsigned)op >= FLYOPS_OP_COUNT_)
+		return 0;
+	for (int i = 0; i < 4 && bucket_dims[op][i]; i++, n++)
+		if (n < max)
+			dims[n] = bucket_dims[op][i];
+	return n;
+}
+
+/* ---- contexts --------------------------------------------------------------------- */
+
+static int
+is_dir(const char *p)
+{
+	struct stat st;
+	return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The kernel library: given, $FLYC_KERNEL_DIR, or beside the file holding this code
+ * (libflyrt.so, or a program linked with libflyrt.a): DIR/flyc/kernels (installed
+ * PREFIX/lib), DIR/lib/flyc/kernels (the build folder), DIR/../lib/flyc/kernels (bin/). */
+int
+ops_kernel_dir(const char *given, char **dir, char *why, size_t whylen)
+{
+	static const char *const rel[] = { "flyc/kernels", "lib/flyc/kernels", "../lib/flyc/kernels" };
+	const char *env = getenv("FLYC_KERNEL_DIR");
+	char where[2][PATH_MAX], cand[PATH_MAX + 32], seen[600] = "";
+	int nwhere = 0;
+	size_t wl = 0;
+	Dl_info di;
+
+	*dir = NULL;
+	if (given || (env && *env)) {
+		const char *d = given ? given : env;
+		if (is_dir(d) && (*dir = strdup(d)))
+			return 0;
+		snprintf(why, whylen, "the kernel library '%.900s' (%s) is not a directory", d,
+		         given ? "flyops_options.kernel_dir" : "FLYC_KERNEL_DIR");
+		return -1;
+	}
+	if (dladdr((void *)(uintptr_t)&flyops_create, &di) && di.dli_fname &&
+	    realpath(di.dli_fname, where[nwhere]))
+		nwhere++;
+	ssize_t n = readlink("/proc/self/exe", where[nwhere], PATH_MAX - 1);
+	if (n > 0) {
+		where[nwhere][n] = 0;
+		if (nwhere == 0 || strcmp(where[0], where[1]))
+			nwhere++;
+	}
+	for (int w = 0; w < nwhere; w++) {
+		char *slash = strrchr(where[w], '/');
+		if (!slash)
+			continue;
+		*slash = 0;
+		for (size_t r = 0; r < sizeof rel / sizeof rel[0]; r++) {
+			snprintf(cand, sizeof cand, "%s/%s", where[w], rel[r]);
+			if (is_dir(cand)) {
+				char real[PATH_MAX];
+				*dir = strdup(realpath(cand, real) ? real : cand);
+				return *dir ? 0 : -1;
+			}
+		}
+		if (wl < sizeof seen)
+			wl += (size_t)snprintf(seen + wl, sizeof seen - wl, "%s%.250s", wl ? ", " : "", where[w]);
+	}
+	snprintf(why, whylen, "no kernel library found (looked for flyc/kernels, lib/flyc/kernels "
+	         "and ../lib/flyc/kernels beside %s): build it with make, or set FLYC_KERNEL_DIR",
+	         wl ? seen : "nothing");
+	return -1;
+}
+
+flyrt_status
+flyops_create(const flyops_options *opt, flyops_context **out)
+{
+	flyops_context *ctx;
+	const char *env = getenv("FLY_DEVICE"), *kind = opt ? opt->device : NULL, *db;
+	flyrt_status st;
+
+	if (!out)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "flyops_create: out is NULL");
+	*out = NULL;
+	if (!(ctx = calloc(1, sizeof *ctx)))
+		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+	if (pthread_mutex_init(&ctx->lock, NULL)) {
+		free(ctx);
+		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "cannot create a lock");
+	}
+	if ((st = flyrt_device_open(kind, &ctx->dev)) != FLYRT_SUCCESS)
+		goto fail;
+	/* the ordinal kDLROCM tensors must name: as flyrt_device_open read the kind */
+	if (env && *env)
+		kind = env;
+	if (kind && !strncmp(kind, "hip:", 4))
+		ctx->hip_ordinal = atoi(kind + 4);
+	ops_kernel_dir(opt ? opt->kernel_dir : NULL, &ctx->kernel_dir, ctx->kernel_dir_why,
+	               sizeof ctx->kernel_dir_why);
+	db = opt && opt->tuning_db ? opt->tuning_db : getenv("FLYC_TUNING_DB");
+	if (db && *db) {
+		if ((st = flyrt_tuning_load(db, &ctx->tuning)) != FLYRT_SUCCESS)
+			goto fail;
+		if (!(ctx->tuning_path = strdup(db))) {
+			st = flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+			goto fail;
+		}
+	}
+	flyrt_clear_error();
+	*out = ctx;
+	return FLYRT_SUCCESS;
+fail:
+	{
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", flyrt_last_error());
+		flyops_destroy(ctx);
+		return flyrt_fail(st, "%s", msg);
+	}
+}
+
+void
+flyops_destroy(flyops_context *ctx)
+{
+	if (!ctx)
+		return;
+	for (int i = 0; i < ctx->nmods; i++)
+		flyrt_module_unload(ctx->mods[i].mod);
+	flyrt_device_close(ctx->dev);
+	flyrt_tuning_destroy(ctx->tuning);
+	free(ctx->kernel_dir);
+	free(ctx->tuning_path);
+	pthread_mutex_destroy(&ctx->lock);
+	free(ctx);
+}
+
+flyrt_device *flyops_device(const flyops_context *ctx) { return ctx ? ctx->dev : NULL; }
+const char *flyops_kernel_dir(const flyops_context *ctx) { return ctx && ctx->kernel_dir ? ctx->kernel_dir : ""; }
+uint64_t
+flyops_launches(flyops_context *ctx)
+{
+	uint64_t n;
+
+	if (!ctx)
+		return 0;
+	pthread_mutex_lock(&ctx->lock);
+	n = ctx->launches;
+	pthread_mutex_unlock(&ctx->lock);
+	return n;
+}
+
+const char *flyops_tuning_path(const flyops_context *ctx) { return ctx && ctx->tuning_path ? ctx->tuning_path : ""; }
+
+int
+ops_codeobj_path(const flyops_context *ctx, const char *arch, const char *codeobj, char *buf, size_t n)
+{
+	if (!ctx->kernel_dir)
+		return -1;
+	snprintf(buf, n, "%s/%s/%s.hsaco", ctx->kernel_dir, arch, codeobj);
+	return 0;
+}
+
+flyrt_status
+ops_module(flyops_context *ctx, const char *codeobj, flyrt_module **out)
+{
+	struct CtxModule *m = NULL;
+	flyrt_status st;
+	char path[PATH_MAX + 128];
+
+	*out = NULL;
+	pthread_mutex_lock(&ctx->lock);
+	for (int i = 0; i < ctx->nmods && !m; i++)
+		if (!strcmp(ctx->mods[i].name, codeobj))
+			m = &ctx->mods[i];
+	if (!m) {
+		if (ctx->nmods == (int)(sizeof ctx->mods / sizeof ctx->mods[0])) {
+			pthread_mutex_unlock(&ctx->lock);
+			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "too many kernel library files");
+		}
+		m = &ctx->mods[ctx->nmods++];
+		snprintf(m->name, sizeof m->name, "%s", codeobj);
+		if (ops_codeobj_path(ctx, flyrt_device_arch(ctx->dev), codeobj, path, sizeof path)) {
+			m->st = FLYRT_ERROR_UNSUPPORTED;
+			snprintf(m->err, sizeof m->err, "%s", ctx->kernel_dir_why);
+		} else if (access(path, R_OK)) {
+			m->st = FLYRT_ERROR_UNSUPPORTED;
+			snprintf(m->err, sizeof m->err, "the kernel library has no '%s' (rebuild it with "
+			         "make, or set FLYC_KERNEL_DIR)", path);
+		} else if ((m->st = flyrt_module_load_file(ctx->dev, path, &m->mod)) != FLYRT_SUCCESS) {
+			snprintf(m->err, sizeof m->err, "%s", flyrt_last_error());
+		}
+	}
+	*out = m->mod;
+	st = m->st;
+	pthread_mutex_unlock(&ctx->lock);
+	if (st != FLYRT_SUCCESS)
+		return flyrt_fail(st, "%s", m->err);
+	return FLYRT_SUCCESS;
+}
+
+flyrt_status
+ops_refail(flyrt_status st, const char *fmt, ...)
+{
+	char prev[1024], head[512];
+	va_list ap;
+
+	snprintf(prev, sizeof prev, "%s", flyrt_last_error());
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof head, fmt, ap);
+	va_end(ap);
+	return flyrt_fail(st, "%s: %s", head, prev);
+}
+
+flyrt_status
+ops_check_exec(const flyops_exec *exec, const char *op)
+{
+	if (exec && exec->stream)
+		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "%s: a launch on a stream other than the "
+		                  "default one (libflyrt has no streams yet)", op);
+	return FLYRT_SUCCESS;
+}
+
+/* ---- choosing and launching ------------------------------------------------------- */
+
+/* "bf16->bf16 NT, ..." — the keys the table has for (arch, op). */
+static void
+keys_of(flyops_op op, const char *arch, char *buf, size_t n)
+{
+	size_t l = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < NVARIANTS && l < n; i++) {
+		const OpVariant *v = &variants[i];
+		int seen = 0;
+		if (v->op != op || strcmp(v->arch, arch))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = variants[j].op == op && !strcmp(variants[j].arch, arch) &&
+			       !strcmp(variants[j].dtypes, v->dtypes) && !strcmp(variants[j].layout, v->layout);
+		if (!seen)
+			l += (size_t)snprintf(buf + l, n - l, "%s%s %s", l ? ", " : "", v->dtypes, v->layout);
+	}
+}
+
+typedef struct {
+	flyrt_deviceptr ptr;     /* staging buffer, 0 when passed by address */
+	void *host;              /* host copy of a staged operand */
+} Stage;
+
+static int
+by_address(const OpLaunch *L, const OpArg *a)
+{
+	const FtView *v = a->view;
+
+	if (!v->on_device || v->described || !ft_compact(v) || v->base % ALIGN)
+		return 0;
+	for (int i = 0; a->output && i < L->ninputs; i++)
+		if (ft_overlap(v, L->inputs[i]))
+			return 0;
+	return 1;
+}
+
+static flyrt_status
+run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
+{
+	Stage stage[12];
+	flyrt_status st = FLYRT_SUCCESS;
+	int staged = 0;
+
+	memset(stage, 0, sizeof stage);
+	for (int i = 0; i < L->nargs && st == FLYRT_SUCCESS; i++) {
+		const OpArg *a = &L->args[i];
+		const FtView *v = a->view;
+		size_t bytes;
+		if (!a->is_ptr || by_address(L, a))
+			continue;
+		bytes = (size_t)v->numel * v->elsize;
+		staged = 1;
+		if (!(stage[i].host = malloc(bytes ? bytes : 1))) {
+			st = flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory staging %s", v->name);
+			break;
+		}
+		if ((st = flyrt_malloc(ctx->dev, bytes ? bytes : 1, &stage[i].ptr)) != FLYRT_SUCCESS)
+			break;
+		args[i] = flyrt_arg_ptr(stage[i].ptr);
+		if (!a->output && (st = ft_copy(ctx, v, stage[i].host, 1)) == FLYRT_SUCCESS)
+			st = flyrt_memcpy_htod(ctx->dev, stage[i].ptr, stage[i].host, bytes);
+	}
+	if (st == FLYRT_SUCCESS && (st = flyrt_launch(k, NULL, args, L->nargs)) == FLYRT_SUCCESS) {
+		pthread_mutex_lock(&ctx->lock);
+		ctx->launches++;
+		pthread_mutex_unlock(&ctx->lock);
+	}
+	if (st == FLYRT_SUCCESS && staged)
+		st = flyrt_synchronize(ctx->dev);
+	for (int i = 0; i < L->nargs && st == FLYRT_SUCCESS; i++) {
+		const OpArg *a = &L->args[i];
+		if (a->is_ptr && a->output && stage[i].ptr &&
+		    (st = flyrt_memcpy_dtoh(ctx->dev, stage[i].host, stage[i].ptr,
+		                            (size_t)a->view->numel * a->view->elsize)) == FLYRT_SUCCESS)
+			st = ft_copy(ctx, a->view, stage[i].host, 0);
+	}
+	if (st != FLYRT_SUCCESS && staged)
+		flyrt_synchronize(ctx->dev);   /* nothing may still use the buffers freed below */
+	for (int i = 0; i < L->nargs; i++) {
+		if (stage[i].ptr)
+			flyrt_free(ctx->dev, stage[i].ptr);
+		free(stage[i].host);
+	}
+	return st;
+}
+
+flyrt_status
+ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
+{
+	const char *arch = flyrt_device_arch(ctx->dev), *op = op_names[L->op];
+	const OpVariant *cand[MAX_CAND];
+	flyrt_kernel *ks[MAX_CAND];
+	flyrt_arg args[12];
+	int ncand = 0, nk = 0;
+	char why[2048] = "";
+	size_t wl = 0;
+	flyrt_status st;
+
+	/* the table's variants for this key, in default order */
+	for (int i = 0; i < NVARIANTS && ncand < MAX_CAND; i++)
+		if (variants[i].op == L->op && !strcmp(variants[i].arch, arch) &&
+		    !strcmp(variants[i].dtypes, L->dtypes) && !strcmp(variants[i].layout, L->layout))
+			cand[ncand++] = &variants[i];
+	if (ncand == 0) {
+		char have[512];
+		keys_of(L->op, arch, have, sizeof have);
+		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "%s: no %s kernel for %s %s yet (%s%s)", op,
+		                  arch, L->dtypes, L->layout, have[0] ? "kernels exist for " : "no "
+		                  "kernel of this operator exists for this arch yet", have);
+	}
+	if (exec && exec->variant) {
+		int i;
+		for (i = 0; i < ncand && strcmp(cand[i]->variant, exec->variant); i++)
+			;
+		if (i == ncand)
+			return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "%s: no variant '%s' for %s %s on %s",
+			                  op, exec->variant, L->dtypes, L->layout, arch);
+		cand[0] = cand[i];
+		ncand = 1;
+	}
+	/* arguments: fake aligned addresses for operands that will be staged */
+	for (int i = 0; i < L->nargs; i++) {
+		const OpArg *a = &L->args[i];
+		args[i] = !a->is_ptr ? a->scalar :
+		          flyrt_arg_ptr(by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
+	}
+	for (int i = 0; i < ncand; i++) {
+		flyrt_module *m;
+		if ((st = ops_module(ctx, cand[i]->codeobj, &m)) != FLYRT_SUCCESS)
+			return ops_refail(st, "%s", op);
+		if ((st = flyrt_module_get_kernel(m, cand[i]->variant, &ks[i])) != FLYRT_SUCCESS)
+			return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "%s: the kernel library's %s has no "
+			                  "kernel '%s' (rebuild it with make)", op, cand[i]->codeobj,
+			                  cand[i]->variant);
+	}
+	/* the order: the tuning database's applicable rows first, then the default order */
+	{
+		const OpVariant *order[MAX_CAND];
+		flyrt_kernel *korder[MAX_CAND];
+		int used[MAX_CAND] = { 0 }, no = 0;
+		if (ctx->tuning && ncand > 1) {
+			const char *names[MAX_CAND];
+			int n = flyrt_tuning_lookup(ctx->tuning, op, L->dtypes, L->layout, ks[0], args,
+			                            L->nargs, names, MAX_CAND);
+			if (n < 0)
+				return ops_refail(FLYRT_ERROR_INVALID_TUNING, "%s: tuning database '%s'", op,
+				                  ctx->tuning_path);
+			for (int j = 0; j < n && j < MAX_CAND; j++)
+				for (int i = 0; i < ncand; i++)
+					if (!used[i] && !strcmp(cand[i]->variant, names[j])) {
+						used[i] = 1;
+						order[no] = cand[i];
+						korder[no++] = ks[i];
+					}
+		}
+		for (int i = 0; i < ncand; i++)
+			if (!used[i]) {
+				order[no] = cand[i];
+				korder[no++] = ks[i];
+			}
+		memcpy(cand, order, sizeof order[0] * (size_t)no);
+		memcpy(ks, korder, sizeof korder[0] * (size_t)no);
+	}
+	for (nk = 0; nk < ncand; nk++) {
+		st = flyrt_kernel_check(ks[nk], NULL, args, L->nargs, NULL);
+		if (st == FLYRT_SUCCESS)
+			break;
+		if (st != FLYRT_ERROR_UNSUPPORTED)
+			return ops_refail(st, "%s", op);
+		if (wl < sizeof why)
+			wl += (size_t)snprintf(why + wl, sizeof why - wl, "%s%s", wl ? "; " : "",
+			                       flyrt_last_error());
+	}
+	if (nk == ncand)
+		return flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "%s: no %s kernel for %s %s accepts this "
+		                  "call: %s", op, arch, L->dtypes, L->layout, why);
+	if (exec)
+		snprintf(exec->chosen, sizeof exec->chosen, "%s", cand[nk]->variant);
+	if (exec && exec->plan_only)
+		return FLYRT_SUCCESS;
+	if ((st = run(ctx, L, ks[nk], args)) != FLYRT_SUCCESS)
+		return ops_refail(st, "%s (%s)", op, cand[nk]->variant);
+	flyrt_clear_error();
+	return FLYRT_SUCCESS;
+}

@@ -1,0 +1,721 @@
+/*
+ * flyops_ops.c — each operator's rules: which shapes and dtypes fit together (else
+ * FLYRT_ERROR_INVALID_VALUE, as torch would refuse the call), the sizes that need no
+ * kernel (empty outputs; K = 0 gives zeros plus bias; softmax over no keys), and the
+ * tuning key (dtypes, layout) under which ops_launch looks for a kernel. Every operator
+ * checks everything now, whether or not a kernel exists for it yet: a kernel issue only
+ * adds variant rows (flyops.c) and, for an operator without kernels, the launch
+ * arguments marked below.
+ *
+ * Outputs: an output that shares memory with itself is refused (a zero stride:
+ * INVALID_VALUE; strides whose offsets the stride test cannot prove distinct:
+ * UNSUPPORTED); two outputs that overlap are refused; an output that overlaps an input
+ * is allowed and gets the result computed from the inputs as they were before the call
+ * (the kernels read staged copies, or write a staging buffer when passed by address).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyops_internal.h"
+
+#define TRY(x) do { flyrt_status st_ = (x); if (st_ != FLYRT_SUCCESS) return st_; } while (0)
+#define INVALID(...) flyrt_fail(FLYRT_ERROR_INVALID_VALUE, __VA_ARGS__)
+#define UNSUPPORTED(...) flyrt_fail(FLYRT_ERROR_UNSUPPORTED, __VA_ARGS__)
+
+static flyrt_status
+begin(flyops_context *ctx, flyops_exec *exec, const char *op)
+{
+	if (!ctx)
+		return INVALID("%s: the context is NULL", op);
+	if (exec)
+		exec->chosen[0] = 0;
+	return ops_check_exec(exec, op);
+}
+
+static int plan_of(const flyops_exec *exec) { return exec && exec->plan_only; }
+
+/* A call's tensors and their views, ended by { NULL }. */
+typedef struct {
+	FtView *v;
+	const DLTensor *t;
+	const char *name;
+	int output;
+} ViewOf;
+
+/* View each tensor in order; the first malformed one fails. */
+static flyrt_status
+view_all(flyops_context *ctx, const flyops_exec *exec, const ViewOf *vs)
+{
+	for (; vs->v; vs++)
+		TRY(ft_view(ctx, vs->v, vs->t, vs->name, vs->output, plan_of(exec)));
+	return FLYRT_SUCCESS;
+}
+
+/* v must be ndim-D with the given extents (-1: any). */
+static flyrt_status
+want_shape(const char *op, const FtView *v, int ndim, const int64_t *ext, const char *what)
+{
+	char got[128];
+	int ok = v->ndim == ndim;
+
+	for (int i = 0; ok && i < ndim; i++)
+		ok = ext[i] < 0 || v->shape[i] == ext[i];
+	if (ok)
+		return FLYRT_SUCCESS;
+	return INVALID("%s: %s is %s, expected %s", op, v->name, ft_shape_str(v, got, sizeof got), what);
+}
+
+/* v has the shape of ref, with the last dim replaced by last (-1: kept). */
+static flyrt_status
+want_like(const char *op, const FtView *v, const FtView *ref, int64_t last, const char *what)
+{
+	int64_t ext[FT_MAX_DIMS];
+
+	for (int i = 0; i < ref->ndim; i++)
+		ext[i] = ref->shape[i];
+	if (last >= 0 && ref->ndim)
+		ext[ref->ndim - 1] = last;
+	return want_shape(op, v, ref->ndim, ext, what);
+}
+
+static flyrt_status
+want_dtype(const char *op, const FtView *v, FtDtype d, const char *why)
+{
+	if (v->dtype == d)
+		return FLYRT_SUCCESS;
+	return INVALID("%s: %s is %s, expected %s (%s)", op, v->name, ft_dtype_name(v->dtype),
+	               ft_dtype_name(d), why);
+}
+
+static flyrt_status
+want_float(const char *op, const FtView *v)
+{
+	if (ft_is_float(v->dtype))
+		return FLYRT_SUCCESS;
+	return INVALID("%s: %s is %s; it must be a floating-point tensor", op, v->name,
+	               ft_dtype_name(v->dtype));
+}
+
+/* The outputs may not share memory with themselves or each other. */
+static flyrt_status
+check_outputs(const char *op, const FtView *const *outs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!outs[i]->t)
+			continue;
+		int so = ft_self_overlap(outs[i]);
+		if (so == 1)
+			return INVALID("%s: %s has elements that share memory (a zero stride)", op, outs[i]->name);
+		if (so == 2)
+			return UNSUPPORTED("%s: %s's strides may make elements share memory (not provably "
+			                   "distinct); pass a contiguous output", op, outs[i]->name);
+		for (int j = 0; j < i; j++)
+			if (ft_overlap(outs[i], outs[j]))
+				return INVALID("%s: outputs %s and %s overlap", op, outs[j]->name, outs[i]->name);
+	}
+	return FLYRT_SUCCESS;
+}
+
+static flyrt_status
+fill_zero(flyops_context *ctx, const FtView *v)
+{
+	static const uint8_t zero[8];
+	return ft_fill(ctx, v, zero);
+}
+
+static flyrt_status
+fill_f32(flyops_context *ctx, const FtView *v, float x)
+{
+	return ft_fill(ctx, v, &x);
+}
+
+/* out[M, N] = bias[N] in every row, or zeros without bias (bias is read whole first:
+ * out may overlap it). */
+static flyrt_status
+fill_bias_rows(flyops_context *ctx, const FtView *out, const FtView *bias, int64_t M, int64_t N)
+{
+	uint8_t *row, *all;
+	flyrt_status st;
+
+	if (!bias->t)
+		return fill_zero(ctx, out);
+	if (!(row = malloc((size_t)N * bias->elsize)) || !(all = malloc((size_t)(M * N) * bias->elsize))) {
+		free(row);
+		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	if ((st = ft_copy(ctx, bias, row, 1)) == FLYRT_SUCCESS) {
+		for (int64_t i = 0; i < M; i++)
+			memcpy(all + (size_t)(i * N) * bias->elsize, row, (size_t)N * bias->elsize);
+		st = ft_copy(ctx, out, all, 0);
+	}
+	free(row);
+	free(all);
+	return st;
+}
+
+/* "N" if stride(dim) is 1 (or the extent is at most 1). */
+static int
+unit(const FtView *v, int dim)
+{
+	return v->shape[dim] <= 1 || v->stride[dim] == 1;
+}
+
+/* The product of all dims but the last (rows of a last-dim operator). */
+static int64_t
+rows_of(const FtView *v)
+{
+	int64_t r = 1;
+	for (int i = 0; i + 1 < v->ndim; i++)
+		r *= v->shape[i];
+	return r;
+}
+
+/* ---- mm --------------------------------------------------------------------------- */
+
+flyrt_status
+flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTensor *bias,
+          const DLTensor *out, flyops_exec *exec)
+{
+	static const char op[] = "mm";
+	FtView va, vb, vbias, vout, vbt;
+	int plan = plan_of(exec);
+	char want[96], dtypes[48], layout[3];
+
+	TRY(begin(ctx, exec, op));
+	if (!a || !b || !out)
+		return INVALID("mm: a, b and out are required");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &va, a, "a", 0 }, { &vb, b, "b", 0 },
+	                                   { &vbias, bias, "bias", 0 }, { &vout, out, "out", 1 },
+	                                   { NULL } }));
+	if (va.ndim != 2 || vb.ndim != 2)
+		return INVALID("mm: a and b must be 2-D (a is %d-D, b is %d-D)", va.ndim, vb.ndim);
+	int64_t M = va.shape[0], K = va.shape[1], N = vb.shape[1];
+	if (vb.shape[0] != K)
+		return INVALID("mm: a is [%lld, %lld] and b [%lld, %lld]: b's rows must equal a's columns",
+		               (long long)M, (long long)K, (long long)vb.shape[0], (long long)N);
+	if (va.dtype != vb.dtype)
+		return INVALID("mm: a is %s and b is %s (the operands share one dtype)",
+		               ft_dtype_name(va.dtype), ft_dtype_name(vb.dtype));
+	if (!ft_is_float(va.dtype))
+		return UNSUPPORTED("mm: %s operands: flyc's GEMMs take floating-point tensors",
+		                   ft_dtype_name(va.dtype));
+	snprintf(want, sizeof want, "[M, N] = [%lld, %lld]", (long long)M, (long long)N);
+	TRY(want_shape(op, &vout, 2, (int64_t[]){ M, N }, want));
+	if (vout.dtype != va.dtype && vout.dtype != FD_F32)
+		return INVALID("mm: out is %s: the output dtype is the operands' (%s) or f32",
+		               ft_dtype_name(vout.dtype), ft_dtype_name(va.dtype));
+	if (vbias.t) {
+		snprintf(want, sizeof want, "[N] = [%lld]", (long long)N);
+		TRY(want_shape(op, &vbias, 1, (int64_t[]){ N }, want));
+		TRY(want_dtype(op, &vbias, vout.dtype, "bias has the output dtype"));
+	}
+	TRY(check_outputs(op, (const FtView *[]){ &vout }, 1));
+	if (M == 0 || N == 0)
+		return FLYRT_SUCCESS;
+	if (K == 0)                          /* zeros, plus bias: no kernel */
+		return plan ? FLYRT_SUCCESS : fill_bias_rows(ctx, &vout, &vbias, M, N);
+	/* the layout from the strides: N = row-major (stride(1) == 1), T = column-major */
+	char la = unit(&va, 1) ? 'N' : unit(&va, 0) ? 'T' : 0;
+	char lb = unit(&vb, 0) ? 'T' : unit(&vb, 1) ? 'N' : 0;
+	if (!la || !lb) {
+		const FtView *v = !la ? &va : &vb;
+		return UNSUPPORTED("mm: %s has strides (%lld, %lld): neither row-major (stride(1) == 1) "
+		                   "nor column-major (stride(0) == 1); pass a contiguous copy", v->name,
+		                   (long long)v->stride[0], (long long)v->stride[1]);
+	}
+	layout[0] = la;
+	layout[1] = lb;
+	layout[2] = 0;
+	if (vbias.t)
+		snprintf(dtypes, sizeof dtypes, "%s+%s->%s", ft_dtype_name(va.dtype),
+		         ft_dtype_name(vbias.dtype), ft_dtype_name(vout.dtype));
+	else
+		snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(va.dtype), ft_dtype_name(vout.dtype));
+	if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
+		return UNSUPPORTED("mm: M = %lld, N = %lld, K = %lld: the kernels take sizes below 2^31",
+		                   (long long)M, (long long)N, (long long)K);
+	/* the NT kernels' operands: A [M, K], B = b^T [N, K], C [M, N], all row-major
+	 * (other layouts have no kernel: ops_launch refuses them before reading these) */
+	ft_permute(&vbt, &vb, (int[]){ 1, 0 });
+	OpLaunch L = {
+		.op = FLYOPS_MM, .dtypes = dtypes, .layout = layout,
+		.args = {
+			{ 1, &va, 0, { 0 } }, { 1, &vbt, 0, { 0 } }, { 1, &vout, 1, { 0 } },
+			{ 0, NULL, 0, flyrt_arg_i32((int32_t)M) }, { 0, NULL, 0, flyrt_arg_i32((int32_t)N) },
+			{ 0, NULL, 0, flyrt_arg_i32((int32_t)K) },
+		},
+		.nargs = 6, .inputs = { &va, &vb }, .ninputs = 2,
+	};
+	if (vbias.t) {   /* no bias epilogue yet: the key above finds no kernel */
+		L.args[6] = (OpArg){ 1, &vbias, 0, { 0 } };
+		L.nargs = 7;
+		L.inputs[L.ninputs++] = &vbias;
+	}
+	return ops_launch(ctx, &L, exec);
+}
+
+/* ---- grouped_mm -------------------------------------------------------------------- */
+
+flyrt_status
+flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTensor *offs,
+                  const DLTensor *out, flyops_exec *exec)
+{
+	static const char op[] = "grouped_mm";
+	FtView va, vb, vo, vout;
+	int plan = plan_of(exec);
+	char want[96], layout[3];
+
+	TRY(begin(ctx, exec, op));
+	if (!a || !b || !offs || !out)
+		return INVALID("grouped_mm: a, b, offs and out are required");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &va, a, "a", 0 }, { &vb, b, "b", 0 },
+	                                   { &vo, offs, "offs", 0 }, { &vout, out, "out", 1 },
+	                                   { NULL } }));
+	if (va.ndim != 2 || vb.ndim != 3 || vo.ndim != 1)
+		return INVALID("grouped_mm: a must be 2-D [sum M_g, K], b 3-D [G, K, N] and offs 1-D [G] "
+		               "(got %d-D, %d-D, %d-D)", va.ndim, vb.ndim, vo.ndim);
+	int64_t T = va.shape[0], K = va.shape[1], G = vb.shape[0], N = vb.shape[2];
+	if (vb.shape[1] != K)
+		return INVALID("grouped_mm: a has K = %lld columns, b is [G, K, N] with K = %lld",
+		               (long long)K, (long long)vb.shape[1]);
+	if (vo.shape[0] != G)
+		return INVALID("grouped_mm: offs has %lld entries for %lld groups", (long long)vo.shape[0],
+		               (long long)G);
+	TRY(want_dtype(op, &vo, FD_I32, "cumulative group ends"));
+	if (va.dtype != vb.dtype)
+		return INVALID("grouped_mm: a is %s and b is %s (the operands share one dtype)",
+		               ft_dtype_name(va.dtype), ft_dtype_name(vb.dtype));
+	TRY(want_float(op, &va));
+	snprintf(want, sizeof want, "[sum M_g, N] = [%lld, %lld]", (long long)T, (long long)N);
+	TRY(want_shape(op, &vout, 2, (int64_t[]){ T, N }, want));
+	TRY(want_dtype(op, &vout, va.dtype, "the operands' dtype"));
+	TRY(check_outputs(op, (const FtView *[]){ &vout }, 1));
+	/* the group ends: non-decreasing, within the rows, the last one the row count */
+	if (G > 0) {
+		int32_t *ends = malloc((size_t)G * sizeof *ends);
+		flyrt_status st;
+		if (!ends)
+			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
+		if (vo.described)
+			st = INVALID("grouped_mm: offs has no data");
+		else
+			st = ft_copy(ctx, &vo, ends, 1);
+		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++)
+			if (ends[g] < (g ? ends[g - 1] : 0) || ends[g] > T)
+				st = INVALID("grouped_mm: offs[%lld] = %d: the group ends must be non-decreasing "
+				             "and within the %lld rows of a", (long long)g, (int)ends[g], (long long)T);
+		if (st == FLYRT_SUCCESS && ends[G - 1] != T)
+			st = INVALID("grouped_mm: offs[-1] = %d, but a has %lld rows (every row belongs to a "
+			             "group)", (int)ends[G - 1], (long long)T);
+		free(ends);
+		TRY(st);
+	} else if (T > 0) {
+		return INVALID("grouped_mm: no groups, but a has %lld rows", (long long)T);
+	}
+	if (T == 0 || N == 0)
+		return FLYRT_SUCCESS;
+	if (K == 0)
+		return plan ? FLYRT_SUCCESS : fill_zero(ctx, &vout);
+	layout[0] = unit(&va, 1) ? 'N' : 'T';
+	layout[1] = unit(&vb, 2) ? 'N' : 'T';
+	layout[2] = 0;
+	char dtypes[48];
+	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(va.dtype), ft_dtype_name(vout.dtype));
+	/* a kernel adds its launch arguments here */
+	OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
+	               .inputs = { &va, &vb, &vo }, .ninputs = 3 };
+	return ops_launch(ctx, &L, exec);
+}
+
+/* ---- scaled_mm --------------------------------------------------------------------- */
+
+flyrt_status
+flyops_scaled_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTensor *scale_a,
+                 const DLTensor *scale_b, flyops_mx_format format, const DLTensor *bias,
+                 const DLTensor *out, flyops_exec *exec)
+{
+	static const char op[] = "scaled_mm";
+	FtView va, vb, vsa, vsb, vbias, vout;
+	int plan = plan_of(exec);
+	char want[96], dtypes[48], layout[3];
+
+	TRY(begin(ctx, exec, op));
+	if (format != FLYOPS_MXFP8 && format != FLYOPS_MXFP4)
+		return INVALID("scaled_mm: format %d (expected mxfp8 or mxfp4)", (int)format);
+	if (!a || !b || !scale_a || !scale_b || !out)
+		return INVALID("scaled_mm: a, b, scale_a, scale_b and out are required");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &va, a, "a", 0 }, { &vb, b, "b", 0 },
+	                                   { &vsa, scale_a, "scale_a", 0 },
+	                                   { &vsb, scale_b, "scale_b", 0 }, { &vbias, bias, "bias", 0 },
+	                                   { &vout, out, "out", 1 }, { NULL } }));
+	const char *fmt = format == FLYOPS_MXFP8 ? "mxfp8" : "mxfp4";
+	for (int i = 0; i < 4; i++) {
+		const FtView *v = (const FtView *[]){ &va, &vb, &vsa, &vsb }[i];
+		if (v->ndim != 2)
+			return INVALID("scaled_mm: %s must be 2-D (is %d-D)", v->name, v->ndim);
+		TRY(want_dtype(op, v, FD_U8, i < 2 ? "MX operands are uint8 codes" : "E8M0 scales are uint8"));
+	}
+	int64_t M = va.shape[0], Ka = va.shape[1], N = vb.shape[0];
+	int64_t K = format == FLYOPS_MXFP4 ? 2 * Ka : Ka;
+	if (vb.shape[1] != Ka)
+		return INVALID("scaled_mm: a is [%lld, %lld] and b [%lld, %lld]: b is [N, %s] (B transposed, "
+		               "row-major)", (long long)M, (long long)Ka, (long long)N,
+		               (long long)vb.shape[1], format == FLYOPS_MXFP4 ? "K/2" : "K");
+	if (K % 32)
+		return INVALID("scaled_mm: K = %lld is not a multiple of 32 (one E8M0 scale per 32 values "
+		               "along K)", (long long)K);
+	snprintf(want, sizeof want, "[M, K/32] = [%lld, %lld]", (long long)M, (long long)(K / 32));
+	TRY(want_shape(op, &vsa, 2, (int64_t[]){ M, K / 32 }, want));
+	snprintf(want, sizeof want, "[N, K/32] = [%lld, %lld]", (long long)N, (long long)(K / 32));
+	TRY(want_shape(op, &vsb, 2, (int64_t[]){ N, K / 32 }, want));
+	snprintf(want, sizeof want, "[M, N] = [%lld, %lld]", (long long)M, (long long)N);
+	TRY(want_shape(op, &vout, 2, (int64_t[]){ M, N }, want));
+	TRY(want_float(op, &vout));
+	if (vbias.t) {
+		snprintf(want, sizeof want, "[N] = [%lld]", (long long)N);
+		TRY(want_shape(op, &vbias, 1, (int64_t[]){ N }, want));
+		TRY(want_dtype(op, &vbias, vout.dtype, "bias has the output dtype"));
+	}
+	TRY(check_outputs(op, (const FtView *[]){ &vout }, 1));
+	if (M == 0 || N == 0)
+		return FLYRT_SUCCESS;
+	if (K == 0)
+		return plan ? FLYRT_SUCCESS : fill_bias_rows(ctx, &vout, &vbias, M, N);
+	layout[0] = unit(&va, 1) ? 'N' : 'T';
+	layout[1] = unit(&vb, 1) ? 'T' : 'N';
+	layout[2] = 0;
+	if (vbias.t)
+		snprintf(dtypes, sizeof dtypes, "%s+%s->%s", fmt, ft_dtype_name(vbias.dtype),
+		         ft_dtype_name(vout.dtype));
+	else
+		snprintf(dtypes, sizeof dtypes, "%s->%s", fmt, ft_dtype_name(vout.dtype));
+	/* a kernel adds its launch arguments here */
+	OpLaunch L = { .op = FLYOPS_SCALED_MM, .dtypes = dtypes, .layout = layout,
+	               .inputs = { &va, &vb, &vsa, &vsb, &vbias }, .ninputs = 5 };
+	return ops_launch(ctx, &L, exec);
+}
+
+/* ---- rms_norm ---------------------------------------------------------------------- */
+
+static flyrt_status
+norm_dtypes(char *buf, size_t n, const FtView *x, const FtView *w, const FtView *y)
+{
+	if (w->t)
+		snprintf(buf, n, "%s,%s->%s", ft_dtype_name(x->dtype), ft_dtype_name(w->dtype),
+		         ft_dtype_name(y->dtype));
+	else
+		snprintf(buf, n, "%s->%s", ft_dtype_name(x->dtype), ft_dtype_name(y->dtype));
+	return FLYRT_SUCCESS;
+}
+
+/* weight: absent or [N], floating point. */
+static flyrt_status
+check_weight(const char *op, const FtView *w, int64_t N)
+{
+	char want[48];
+
+	if (!w->t)
+		return FLYRT_SUCCESS;
+	snprintf(want, sizeof want, "[N] = [%lld]", (long long)N);
+	TRY(want_shape(op, w, 1, (int64_t[]){ N }, want));
+	return want_float(op, w);
+}
+
+/* rstd: f32 shaped like x with the last dim 1. */
+static flyrt_status
+check_rstd(const char *op, const FtView *r, const FtView *x)
+{
+	TRY(want_like(op, r, x, 1, "x's shape with the last dim 1"));
+	return want_dtype(op, r, FD_F32, "rstd is f32");
+}
+
+flyrt_status
+flyops_rms_norm(flyops_context *ctx, const DLTensor *x, const DLTensor *weight, double eps,
+                const DLTensor *residual, const DLTensor *y, const DLTensor *rstd, const DLTensor *h,
+                flyops_exec *exec)
+{
+	static const char op[] = "rms_norm";
+	FtView vx, vw, vr, vy, vrs, vh;
+	int plan = plan_of(exec);
+	char dtypes[48];
+
+	TRY(begin(ctx, exec, op));
+	if (!x || !y || !rstd)
+		return INVALID("rms_norm: x, y and rstd are required");
+	if (!residual != !h)
+		return INVALID("rms_norm: h (x + residual) is written exactly when residual is given");
+	if (isnan(eps))
+		eps = FLT_EPSILON;
+	if (!(eps >= 0) || isinf(eps))
+		return INVALID("rms_norm: eps = %g; it must be finite and non-negative", eps);
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vx, x, "x", 0 }, { &vw, weight, "weight", 0 },
+	                                   { &vr, residual, "residual", 0 }, { &vy, y, "y", 1 },
+	                                   { &vrs, rstd, "rstd", 1 }, { &vh, h, "h", 1 }, { NULL } }));
+	if (vx.ndim < 1)
+		return INVALID("rms_norm: x must have at least one dim");
+	TRY(want_float(op, &vx));
+	int64_t N = vx.shape[vx.ndim - 1], rows = rows_of(&vx);
+	TRY(check_weight(op, &vw, N));
+	if (vr.t) {
+		TRY(want_like(op, &vr, &vx, -1, "x's shape"));
+		TRY(want_dtype(op, &vr, vx.dtype, "x's dtype"));
+		TRY(want_like(op, &vh, &vx, -1, "x's shape"));
+		TRY(want_dtype(op, &vh, vx.dtype, "h = x + residual has x's dtype"));
+	}
+	TRY(want_like(op, &vy, &vx, -1, "x's shape"));
+	TRY(want_dtype(op, &vy, vx.dtype, "y has x's dtype"));
+	TRY(check_rstd(op, &vrs, &vx));
+	TRY(check_outputs(op, (const FtView *[]){ &vy, &vrs, &vh }, 3));
+	if (rows == 0)
+		return FLYRT_SUCCESS;
+	if (N == 0)   /* the mean of no squares is 0/0 */
+		return plan ? FLYRT_SUCCESS : fill_f32(ctx, &vrs, NAN);
+	norm_dtypes(dtypes, sizeof dtypes, &vx, &vw, &vy);
+	/* a kernel adds its launch arguments (and eps as an f32 scalar) here */
+	OpLaunch L = { .op = FLYOPS_RMS_NORM, .dtypes = dtypes,
+	               .layout = vr.t ? "residual" : "plain",
+	               .inputs = { &vx, &vw, &vr }, .ninputs = 3 };
+	return ops_launch(ctx, &L, exec);
+}
+
+flyrt_status
+flyops_rms_norm_backward(flyops_context *ctx, const DLTensor *grad_y, const DLTensor *x,
+                         const DLTensor *weight, const DLTensor *rstd, const DLTensor *grad_x,
+                         const DLTensor *grad_weight, flyops_exec *exec)
+{
+	static const char op[] = "rms_norm_backward";
+	FtView vg, vx, vw, vrs, vgx, vgw;
+	int plan = plan_of(exec);
+	char dtypes[48];
+
+	TRY(begin(ctx, exec, op));
+	if (!grad_y || !x || !rstd || !grad_x)
+		return INVALID("rms_norm_backward: grad_y, x, rstd and grad_x are required");
+	if (!weight != !grad_weight)
+		return INVALID("rms_norm_backward: grad_weight is written exactly when weight is given");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vg, grad_y, "grad_y", 0 }, { &vx, x, "x", 0 },
+	                                   { &vw, weight, "weight", 0 }, { &vrs, rstd, "rstd", 0 },
+	                                   { &vgx, grad_x, "grad_x", 1 },
+	                                   { &vgw, grad_weight, "grad_weight", 1 }, { NULL } }));
+	if (vx.ndim < 1)
+		return INVALID("rms_norm_backward: x must have at least one dim");
+	TRY(want_float(op, &vx));
+	int64_t N = vx.shape[vx.ndim - 1], rows = rows_of(&vx);
+	TRY(want_like(op, &vg, &vx, -1, "x's shape"));
+	TRY(want_dtype(op, &vg, vx.dtype, "x's dtype"));
+	TRY(check_weight(op, &vw, N));
+	TRY(check_rstd(op, &vrs, &vx));
+	TRY(want_like(op, &vgx, &vx, -1, "x's shape"));
+	TRY(want_dtype(op, &vgx, vx.dtype, "x's dtype"));
+	if (vw.t) {
+		TRY(want_like(op, &vgw, &vw, -1, "weight's shape"));
+		TRY(want_dtype(op, &vgw, vw.dtype, "weight's dtype"));
+	}
+	TRY(check_outputs(op, (const FtView *[]){ &vgx, &vgw }, 2));
+	if (rows == 0 || N == 0)   /* nothing flows back: grad_weight is a sum of no terms */
+		return plan ? FLYRT_SUCCESS : fill_zero(ctx, &vgw);
+	norm_dtypes(dtypes, sizeof dtypes, &vx, &vw, &vgx);
+	/* a kernel adds its launch arguments here */
+	OpLaunch L = { .op = FLYOPS_RMS_NORM_BACKWARD, .dtypes = dtypes, .layout = "plain",
+	               .inputs = { &vg, &vx, &vw, &vrs }, .ninputs = 4 };
+	return ops_launch(ctx, &L, exec);
+}
+
+/* ---- topk -------------------------------------------------------------------------- */
+
+flyrt_status
+flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int sorted,
+            const DLTensor *values, const DLTensor *indices, flyops_exec *exec)
+{
+	static const char op[] = "topk";
+	FtView vx, vv, vi;
+	char dtypes[48];
+
+	TRY(begin(ctx, exec, op));
+	if (!x || !values || !indices)
+		return INVALID("topk: x, values and indices are required");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vx, x, "x", 0 }, { NULL } }));
+	if (vx.ndim < 1)
+		return UNSUPPORTED("topk: a 0-d x (flyc's topk works on the last dim of a tensor)");
+	int64_t N = vx.shape[vx.ndim - 1], rows = rows_of(&vx);
+	if (k < 0 || k > N)
+		return INVALID("topk: k = %lld is outside 0..%lld (the last dim)", (long long)k, (long long)N);
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vv, values, "values", 1 }, { &vi, indices, "indices", 1 },
+	                                   { NULL } }));
+	TRY(want_like(op, &vv, &vx, k, "x's shape with the last dim k"));
+	TRY(want_dtype(op, &vv, vx.dtype, "x's dtype"));
+	TRY(want_like(op, &vi, &vx, k, "x's shape with the last dim k"));
+	TRY(want_dtype(op, &vi, FD_I64, "indices are int64"));
+	TRY(check_outputs(op, (const FtView *[]){ &vv, &vi }, 2));
+	if (rows == 0 || k == 0)
+		return FLYRT_SUCCESS;
+	snprintf(dtypes, sizeof dtypes, "%s", ft_dtype_name(vx.dtype));
+	(void)sorted;   /* results are always sorted */
+	/* a kernel adds its launch arguments here */
+	OpLaunch L = { .op = FLYOPS_TOPK, .dtypes = dtypes, .layout = largest ? "largest" : "smallest",
+	               .inputs = { &vx }, .ninputs = 1 };
+	return ops_launch(ctx, &L, exec);
+}
+
+/* ---- attention --------------------------------------------------------------------- */
+
+typedef struct {
+	int64_t B, Hq, Hkv, Sq, Sk, D, Dv;
+} AttnDims;
+
+static flyrt_status
+attn_dims(const char *op, const FtView *q, const FtView *k, const FtView *v, AttnDims *d)
+{
+	char want[96];
+
+	if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
+		return INVALID("%s: q, k and v must be 4-D [B, H, S, D] (got %d-D, %d-D, %d-D)", op,
+		               q->ndim, k->ndim, v->ndim);
+	d->B = q->shape[0];
+	d->Hq = q->shape[1];
+	d->Sq = q->shape[2];
+	d->D = q->shape[3];
+	d->Hkv = k->shape[1];
+	d->Sk = k->shape[2];
+	d->Dv = v->shape[3];
+	snprintf(want, sizeof want, "[B, Hkv, Sk, D] = [%lld, -, -, %lld]", (long long)d->B, (long long)d->D);
+	TRY(want_shape(op, k, 4, (int64_t[]){ d->B, -1, -1, d->D }, want));
+	snprintf(want, sizeof want, "[B, Hkv, Sk, Dv] = [%lld, %lld, %lld, -]", (long long)d->B,
+	         (long long)d->Hkv, (long long)d->Sk);
+	TRY(want_shape(op, v, 4, (int64_t[]){ d->B, d->Hkv, d->Sk, -1 }, want));
+	if (d->Hkv == 0 ? d->Hq != 0 : d->Hq % d->Hkv)
+		return INVALID("%s: Hq = %lld query heads are not a multiple of Hkv = %lld kv heads", op,
+		               (long long)d->Hq, (long long)d->Hkv);
+	if (q->dtype != k->dtype || q->dtype != v->dtype)
+		return INVALID("%s: q, k and v are %s, %s, %s (one dtype)", op, ft_dtype_name(q->dtype),
+		               ft_dtype_name(k->dtype), ft_dtype_name(v->dtype));
+	return want_float(op, q);
+}
+
+static flyrt_status
+check_lse(const char *op, const FtView *l, const AttnDims *d)
+{
+	char want[96];
+
+	snprintf(want, sizeof want, "[B, Hq, Sq] = [%lld, %lld, %lld]", (long long)d->B, (long long)d->Hq,
+	         (long long)d->Sq);
+	TRY(want_shape(op, l, 3, (int64_t[]){ d->B, d->Hq, d->Sq }, want));
+	return want_dtype(op, l, FD_F32, "lse is f32");
+}
+
+static flyrt_status
+check_scale(const char *op, double *scale, const AttnDims *d)
+{
+	if (isnan(*scale))
+		*scale = d->D > 0 ? 1.0 / sqrt((double)d->D) : 1.0;
+	if (isinf(*scale))
+		return INVALID("%s: scale = %g; it must be finite", op, *scale);
+	return FLYRT_SUCCESS;
+}
+
+/* "bhsd" when every operand's last dim is unit-stride, else "strided"; "_causal" */
+static void
+attn_layout(char *buf, size_t n, const FtView *const *v, int nv, int causal)
+{
+	int ok = 1;
+	for (int i = 0; i < nv; i++)
+		ok = ok && (!v[i]->t || unit(v[i], v[i]->ndim - 1));
+	snprintf(buf, n, "%s%s", ok ? "bhsd" : "strided", causal ? "_causal" : "");
+}
+
+flyrt_status
+flyops_attention(flyops_context *ctx, const DLTensor *q, const DLTensor *k, const DLTensor *v,
+                 int causal, double scale, const DLTensor *out, const DLTensor *lse, flyops_exec *exec)
+{
+	static const char op[] = "attention";
+	FtView vq, vk, vv, vo, vl;
+	AttnDims d;
+	int plan = plan_of(exec);
+	char want[96], dtypes[48], layout[32];
+
+	TRY(begin(ctx, exec, op));
+	if (!q || !k || !v || !out)
+		return INVALID("attention: q, k, v and out are required");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vq, q, "q", 0 }, { &vk, k, "k", 0 }, { &vv, v, "v", 0 },
+	                                   { &vo, out, "out", 1 }, { &vl, lse, "lse", 1 }, { NULL } }));
+	TRY(attn_dims(op, &vq, &vk, &vv, &d));
+	TRY(check_scale(op, &scale, &d));
+	snprintf(want, sizeof want, "[B, Hq, Sq, Dv] = [%lld, %lld, %lld, %lld]", (long long)d.B,
+	         (long long)d.Hq, (long long)d.Sq, (long long)d.Dv);
+	TRY(want_shape(op, &vo, 4, (int64_t[]){ d.B, d.Hq, d.Sq, d.Dv }, want));
+	TRY(want_dtype(op, &vo, vq.dtype, "q's dtype"));
+	if (vl.t)
+		TRY(check_lse(op, &vl, &d));
+	TRY(check_outputs(op, (const FtView *[]){ &vo, &vl }, 2));
+	if (d.B == 0 || d.Hq == 0 || d.Sq == 0)
+		return FLYRT_SUCCESS;
+	if (d.Sk == 0) {   /* softmax over no keys: out 0, lse log(0) */
+		if (plan)
+			return FLYRT_SUCCESS;
+		TRY(fill_zero(ctx, &vo));
+		return fill_f32(ctx, &vl, -INFINITY);
+	}
+	if (d.Dv == 0 && !vl.t)
+		return FLYRT_SUCCESS;
+	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(vq.dtype), ft_dtype_name(vo.dtype));
+	attn_layout(layout, sizeof layout, (const FtView *[]){ &vq, &vk, &vv, &vo }, 4, causal);
+	/* a kernel adds its launch arguments (scale as an f32 scalar) here */
+	OpLaunch L = { .op = FLYOPS_ATTENTION, .dtypes = dtypes, .layout = layout,
+	               .inputs = { &vq, &vk, &vv }, .ninputs = 3 };
+	return ops_launch(ctx, &L, exec);
+}
+
+flyrt_status
+flyops_attention_backward(flyops_context *ctx, const DLTensor *grad_out, const DLTensor *q,
+                          const DLTensor *k, const DLTensor *v, const DLTensor *out,
+                          const DLTensor *lse, int causal, double scale, const DLTensor *dq,
+                          const DLTensor *dk, const DLTensor *dv, flyops_exec *exec)
+{
+	static const char op[] = "attention_backward";
+	FtView vg, vq, vk, vv, vo, vl, vdq, vdk, vdv;
+	AttnDims d;
+	int plan = plan_of(exec);
+	char want[96], dtypes[48], layout[32];
+
+	TRY(begin(ctx, exec, op));
+	if (!grad_out || !q || !k || !v || !out || !lse || !dq || !dk || !dv)
+		return INVALID("attention_backward: grad_out, q, k, v, out, lse, dq, dk and dv are required");
+	TRY(view_all(ctx, exec, (ViewOf[]){ { &vg, grad_out, "grad_out", 0 }, { &vq, q, "q", 0 },
+	                                   { &vk, k, "k", 0 }, { &vv, v, "v", 0 }, { &vo, out, "out", 0 },
+	                                   { &vl, lse, "lse", 0 }, { &vdq, dq, "dq", 1 },
+	                                   { &vdk, dk, "dk", 1 }, { &vdv, dv, "dv", 1 }, { NULL } }));
+	TRY(attn_dims(op, &vq, &vk, &vv, &d));
+	TRY(check_scale(op, &scale, &d));
+	snprintf(want, sizeof want, "[B, Hq, Sq, Dv] = [%lld, %lld, %lld, %lld]", (long long)d.B,
+	         (long long)d.Hq, (long long)d.Sq, (long long)d.Dv);
+	for (int i = 0; i < 2; i++) {
+		const FtView *t = i ? &vo : &vg;
+		TRY(want_shape(op, t, 4, (int64_t[]){ d.B, d.Hq, d.Sq, d.Dv }, want));
+		TRY(want_dtype(op, t, vq.dtype, "q's dtype"));
+	}
+	TRY(check_lse(op, &vl, &d));
+	for (int i = 0; i < 3; i++) {
+		const FtView *g = (const FtView *[]){ &vdq, &vdk, &vdv }[i];
+		const FtView *ref = (const FtView *[]){ &vq, &vk, &vv }[i];
+		TRY(want_like(op, g, ref, -1, i == 0 ? "q's shape" : i == 1 ? "k's shape" : "v's shape"));
+		TRY(want_dtype(op, g, vq.dtype, "q's dtype"));
+	}
+	TRY(check_outputs(op, (const FtView *[]){ &vdq, &vdk, &vdv }, 3));
+	/* no query, no key or no value dims: every gradient is zero (or empty) */
+	if (d.B == 0 || d.Hq == 0 || d.Sq == 0 || d.Sk == 0 || d.Dv == 0) {
+		if (plan)
+			return FLYRT_SUCCESS;
+		TRY(fill_zero(ctx, &vdq));
+		TRY(fill_zero(ctx, &vdk));
+		return fill_zero(ctx, &vdv);
+	}
+	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(vq.dtype), ft_dtype_name(vdq.dtype));
+	attn_layout(layout, sizeof layout, (const FtView *[]){ &vg, &vq, &vk, &vv, &vo }, 5, causal);
+	/* a kernel adds its launch arguments here */
+	OpLaunch L = { .op = FLYOPS_ATTENTION_BACKWARD, .dtypes = dtypes, .layout = layout,
+	               .inputs = { &vg, &vq, &vk, &vv, &vo, &vl }, .ninputs = 6 };
+	return ops_launch(ctx, &L, exec);
+}

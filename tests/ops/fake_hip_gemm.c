@@ -1,0 +1,90 @@
+/*
+ * fake_hip_gemm.c — a stand-in libamdhip64 (FLYRT_HIP_LIBRARY) for the operator library's
+ * HIP paths on a machine without a GPU: one gfx950 device whose memory is host memory,
+ * whose hipModuleLaunchKernel computes the gemm_nt_* kernels' C = A * B^T (bf16, f32
+ * accumulation in K order, round to nearest even) on the CPU from the kernelParams it is
+ * given. fake_hip_last() tells the test which addresses the last launch received (so it
+ * sees what was passed by address and what was staged). Only the entry points libflyrt
+ * resolves (runtime/hip/flyrt_hip.c) are defined.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int inited, current = -1, launches;
+static uint64_t last[3];
+
+int hipInit(unsigned flags) { (void)flags; inited = 1; return 0; }
+int hipGetDeviceCount(int *n) { *n = inited ? 1 : 0; return inited ? 0 : 3; }
+int hipSetDevice(int d) { if (d >= 1) return 101; current = d; return 0; }
+int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : 0; return 0; }
+int hipGetDevicePropertiesR0600(void *prop, int dev) { (void)dev; strcpy((char *)prop + 1160, "gfx950:sramecc+:xnack-"); return 0; }
+int hipModuleLoadData(void **mod, const void *image) { (void)image; *mod = malloc(1); return 0; }
+int hipModuleUnload(void *mod) { free(mod); return 0; }
+int hipMalloc(void **p, size_t n) { *p = calloc(1, n); return *p ? 0 : 2; }
+int hipFree(void *p) { free(p); return 0; }
+int hipMemcpy(void *d, const void *s, size_t n, int kind) { (void)kind; memmove(d, s, n); return 0; }
+int hipDeviceSynchronize(void) { return current < 0 ? 1 : 0; }
+const char *hipGetErrorString(int e) { (void)e; return "fake hip error"; }
+
+static char names[32][64];
+static int nnames;
+
+int
+hipModuleGetFunction(void **fn, void *mod, const char *name)
+{
+	(void)mod;
+	for (int i = 0; i < nnames; i++)
+		if (!strcmp(names[i], name)) {
+			*fn = names[i];
+			return 0;
+		}
+	if (nnames == 32 || strlen(name) >= 64)
+		return 500;
+	strcpy(names[nnames], name);
+	*fn = names[nnames++];
+	return 0;
+}
+
+static float
+f32(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint16_t
+bf16(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+int
+hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                      unsigned bz, unsigned lds, void *stream, void **params, void **extra)
+{
+	(void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)lds; (void)stream;
+	if (extra || !params || strncmp(fn, "gemm_nt_", 8))
+		return 98;
+	const uint16_t *a = *(uint16_t **)params[0], *b = *(uint16_t **)params[1];
+	uint16_t *c = *(uint16_t **)params[2];
+	int M = *(int *)params[3], N = *(int *)params[4], K = *(int *)params[5];
+	last[0] = (uint64_t)(uintptr_t)a, last[1] = (uint64_t)(uintptr_t)b, last[2] = (uint64_t)(uintptr_t)c;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += f32(a[(size_t)i * K + k]) * f32(b[(size_t)j * K + k]);
+			c[(size_t)i * N + j] = bf16(s);
+		}
+	launches++;
+	return 0;
+}
+
+/* for the test */
+int fake_hip_launches(void) { return launches; }
+void fake_hip_last(uint64_t out[3]) { memcpy(out, last, sizeof last); }

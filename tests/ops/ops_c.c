@@ -1,0 +1,393 @@
+/*
+ * ops_c.c — the operator library's C API (flyops.h) on the simulator, from C: DLPack
+ * tensors with negative strides, byte offsets (odd ones too), NaN guards around every
+ * operand; plans with outputs described but not allocated; malformed tensors and calls;
+ * forced variants; a tuning database in the options; two threads sharing a context.
+ * Run from the repository root with the kernel library of the build (FLYC_KERNEL_DIR or
+ * beside libflyrt). Prints PASS:/FAIL: lines; exit status 0.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flyops.h"
+
+static int failures;
+
+static void
+report(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%s: ops-c: %s\n", ok ? "PASS" : "FAIL", name);
+	if (!ok) {
+		printf("    ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		failures++;
+	}
+}
+
+static uint16_t
+bf16(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+static float
+f32(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint32_t seed = 12345;
+static float
+frand(void)
+{
+	seed = seed * 1664525u + 1013904223u;
+	return (float)((seed >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+static const DLDataType BF16 = { kDLBfloat, 16, 1 };
+static const DLDevice CPU = { kDLCPU, 0 };
+
+/* Check c[i*cs0 + j*cs1] against sum_k a(i,k) b(k,j) with the bound. */
+typedef struct {
+	const uint16_t *a, *b, *c;
+	int64_t as0, as1, bs0, bs1, cs0, cs1;
+	int M, N, K;
+} MmCheck;
+
+static int
+mm_ok(const MmCheck *m, char *why, size_t n)
+{
+	for (int i = 0; i < m->M; i++)
+		for (int j = 0; j < m->N; j++) {
+			double s = 0, mag = 0;
+			for (int k = 0; k < m->K; k++) {
+				double x = f32(m->a[i * m->as0 + k * m->as1]), y = f32(m->b[k * m->bs0 + j * m->bs1]);
+				s += x * y;
+				mag += fabs(x * y);
+			}
+			double got = f32(m->c[i * m->cs0 + j * m->cs1]);
+			double ulp = ldexp(1.0, (int)floor(log2(fmax(fabs(s), ldexp(1.0, -126)))) - 7);
+			if (!(fabs(got - s) <= ulp + m->K * ldexp(1.0, -24) * mag)) {
+				snprintf(why, n, "c[%d][%d] = %g, reference %g", i, j, got, s);
+				return 0;
+			}
+		}
+	return 1;
+}
+
+static int
+all_nan(const uint16_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0x7fc0)
+			return 0;
+	return 1;
+}
+
+/* mm with a stored upside down (negative row stride) at an odd byte offset, b the
+ * transpose of a row-major [N, K] with padded rows, c column-major; NaN everywhere else. */
+static void
+mm_hostile(flyops_context *ctx)
+{
+	enum { M = 200, N = 136, K = 64, PAD = 8, G = 40 };
+	size_t na = G + M * K + G, nb = G + N * (K + PAD) + G, nc = G + M * N + G;
+	uint16_t *abuf = malloc(na * 2 + 2), *bbuf = malloc(nb * 2), *cbuf = malloc(nc * 2);
+	char why[256] = "";
+	flyops_exec ex;
+
+	for (size_t i = 0; i < na + 1; i++) abuf[i] = 0x7fc0;
+	for (size_t i = 0; i < nb; i++) bbuf[i] = 0x7fc0;
+	for (size_t i = 0; i < nc; i++) cbuf[i] = 0x7fc0;
+	/* a: element (i, k) at byte 1 + 2 * (G + (M - 1 - i) * K + k) of abuf (odd: misaligned) */
+	uint8_t *abytes = (uint8_t *)abuf + 1;
+	uint16_t *a0 = malloc((size_t)M * K * 2);
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++) {
+			uint16_t v = bf16(frand());
+			a0[i * K + k] = v;
+			memcpy(abytes + 2 * (G + (M - 1 - i) * K + k), &v, 2);
+		}
+	for (int j = 0; j < N; j++)
+		for (int k = 0; k < K; k++)
+			bbuf[G + j * (K + PAD) + k] = bf16(frand());
+	int64_t sa[2] = { M, K }, ta[2] = { -K, 1 };
+	int64_t sb[2] = { K, N }, tb[2] = { 1, K + PAD };
+	int64_t sc[2] = { M, N }, tc[2] = { 1, M };
+	DLTensor a = { abuf, CPU, 2, BF16, sa, ta, 1 + 2 * (G + (uint64_t)(M - 1) * K) };
+	DLTensor b = { bbuf + G, CPU, 2, BF16, sb, tb, 0 };
+	DLTensor c = { cbuf, CPU, 2, BF16, sc, tc, 2 * G };
+	memset(&ex, 0, sizeof ex);
+	flyrt_status st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	report(st == FLYRT_SUCCESS, "mm with a negative row stride, an odd byte offset, padded b, "
+	       "column-major out", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	report(!strcmp(ex.chosen, "gemm_nt_ragged"), "the ragged variant ran", "chosen '%s'", ex.chosen);
+	MmCheck m = { a0, bbuf + G, cbuf + G, K, 1, 1, K + PAD, 1, M, M, N, K };
+	report(st == FLYRT_SUCCESS && mm_ok(&m, why, sizeof why), "its result is within the bound", "%s", why);
+	report(all_nan(cbuf, G) && all_nan(cbuf + G + M * N, G), "out's guards are untouched", "written");
+	int untouched = 1;
+	for (int i = 0; i < G; i++)
+		untouched = untouched && bbuf[i] == 0x7fc0 && bbuf[nb - 1 - i] == 0x7fc0;
+	report(untouched, "inputs' guards are untouched", "written");
+	free(abuf);
+	free(bbuf);
+	free(cbuf);
+	free(a0);
+}
+
+static void
+mm_checks(flyops_context *ctx)
+{
+	static uint16_t pa[128 * 64], pb[64 * 128], pc[128 * 128];
+	int64_t sa[2] = { 128, 64 }, sb[2] = { 64, 128 }, tb[2] = { 1, 64 }, sc[2] = { 128, 128 };
+	DLTensor a = { pa, CPU, 2, BF16, sa, NULL, 0 }, b = { pb, CPU, 2, BF16, sb, tb, 0 };
+	DLTensor c = { pc, CPU, 2, BF16, sc, NULL, 0 }, cdesc = { NULL, CPU, 2, BF16, sc, NULL, 0 };
+	flyops_exec ex;
+	uint64_t launches = flyops_launches(ctx);
+	flyrt_status st;
+
+	for (int i = 0; i < 128 * 64; i++)
+		pa[i] = bf16(frand()), pb[i] = bf16(frand());
+	memset(&ex, 0, sizeof ex);
+	ex.plan_only = 1;
+	st = flyops_mm(ctx, &a, &b, NULL, &cdesc, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "gemm_nt_128x128") && flyops_launches(ctx) == launches,
+	       "a plan with out described (data NULL) chooses and launches nothing", "%s %s",
+	       flyrt_status_name(st), ex.chosen);
+	st = flyops_mm(ctx, &a, &b, NULL, &cdesc, NULL);
+	report(st == FLYRT_ERROR_INVALID_VALUE && strstr(flyrt_last_error(), "out: data is NULL"),
+	       "a call with out data NULL is refused", "%s", flyrt_last_error());
+	memset(&ex, 0, sizeof ex);
+	ex.variant = "gemm_nt_ragged";
+	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "gemm_nt_ragged") &&
+	       flyops_launches(ctx) == launches + 1, "a forced variant runs", "%s %s",
+	       flyrt_status_name(st), flyrt_last_error());
+	ex.variant = "gemm_nt_64x64";
+	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	report(st == FLYRT_ERROR_INVALID_VALUE && strstr(flyrt_last_error(), "no variant 'gemm_nt_64x64'"),
+	       "an unknown forced variant is refused", "%s", flyrt_last_error());
+	ex.variant = NULL;
+	ex.stream = (void *)0x1234;
+	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "stream"),
+	       "a non-default stream is unsupported", "%s", flyrt_last_error());
+	/* b with NULL strides is a compact [K, N]: NN */
+	DLTensor bn = { pb, CPU, 2, BF16, sb, NULL, 0 };
+	st = flyops_mm(ctx, &a, &bn, NULL, &c, NULL);
+	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "bf16->bf16 NN"),
+	       "NN is unsupported with a reason", "%s", flyrt_last_error());
+
+	/* malformed tensors and devices */
+	int64_t neg[2] = { -1, 64 }, huge[2] = { INT64_MAX / 2, 1 };
+	DLTensor bad[] = {
+		{ pa, CPU, -1, BF16, sa, NULL, 0 },
+		{ pa, CPU, 2, BF16, NULL, NULL, 0 },
+		{ pa, CPU, 2, BF16, neg, NULL, 0 },
+		{ NULL, CPU, 2, BF16, sa, NULL, 0 },
+		{ pa, CPU, 2, BF16, sa, huge, 0 },
+		{ (void *)(uintptr_t)8, CPU, 2, BF16, sa, (int64_t[]){ -64, 1 }, 0 },   /* below address 0 */
+	};
+	const char *bad_name[] = { "ndim -1", "shape NULL", "a negative extent", "data NULL",
+	                           "strides beyond 64-bit offsets", "an address below 0" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "a tensor with %s is INVALID_VALUE", bad_name[i]);
+		st = flyops_mm(ctx, &bad[i], &b, NULL, &c, NULL);
+		report(st == FLYRT_ERROR_INVALID_VALUE, name, "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	}
+	DLTensor unsup[] = {
+		{ pa, CPU, 2, { kDLBfloat, 16, 2 }, sa, NULL, 0 },
+		{ pa, CPU, 2, { kDLComplex, 64, 1 }, sa, NULL, 0 },
+		{ pa, { kDLCUDA, 0 }, 2, BF16, sa, NULL, 0 },
+		{ pa, { kDLROCM, 0 }, 2, BF16, sa, NULL, 0 },
+		{ pa, CPU, 9, BF16, (int64_t[9]){ 1, 1, 1, 1, 1, 1, 1, 128, 64 }, NULL, 0 },
+	};
+	const char *unsup_word[] = { "lanes", "DLPack dtype", "device type 2", "ROCm device tensor",
+	                             "at most 8" };
+	for (size_t i = 0; i < sizeof unsup / sizeof unsup[0]; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "a tensor with %s is UNSUPPORTED", unsup_word[i]);
+		st = flyops_mm(ctx, &unsup[i], &b, NULL, &c, NULL);
+		report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), unsup_word[i]), name,
+		       "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	}
+	report(flyops_mm(NULL, &a, &b, NULL, &c, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_mm(ctx, NULL, &b, NULL, &c, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_grouped_mm(ctx, &a, &b, NULL, &c, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_scaled_mm(ctx, &a, &b, &a, &b, FLYOPS_MXFP8, NULL, NULL, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_scaled_mm(ctx, &a, &b, &a, &b, (flyops_mx_format)7, NULL, &c, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_rms_norm(ctx, &a, NULL, NAN, NULL, NULL, &c, NULL, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_rms_norm(ctx, &a, NULL, NAN, NULL, &a, &c, &c, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_rms_norm_backward(ctx, &a, &a, NULL, &c, NULL, NULL, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_topk(ctx, &a, 1, 1, 1, NULL, &c, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_attention(ctx, &a, &a, &a, 0, NAN, NULL, NULL, NULL) == FLYRT_ERROR_INVALID_VALUE &&
+	       flyops_attention_backward(ctx, &a, &a, &a, &a, &a, NULL, 0, NAN, &a, &a, &a, NULL) ==
+	       FLYRT_ERROR_INVALID_VALUE,
+	       "missing required tensors are INVALID_VALUE for every operator", "%s", flyrt_last_error());
+}
+
+typedef struct {
+	flyops_context *ctx;
+	int ok;
+	char why[256];
+} Worker;
+
+static void *
+worker(void *arg)
+{
+	Worker *w = arg;
+	enum { M = 128, N = 256, K = 64 };
+	uint16_t *a = malloc(M * K * 2), *bt = malloc(N * K * 2), *c = malloc(M * N * 2);
+	int64_t sa[2] = { M, K }, sb[2] = { K, N }, tb[2] = { 1, K }, sc[2] = { M, N };
+	uint32_t s = (uint32_t)(uintptr_t)arg;
+	for (int i = 0; i < M * K; i++)
+		s = s * 1664525u + 1013904223u, a[i] = bf16((float)((s >> 9) & 0xff) / 128.0f - 1.0f);
+	for (int i = 0; i < N * K; i++)
+		s = s * 1664525u + 1013904223u, bt[i] = bf16((float)((s >> 9) & 0xff) / 128.0f - 1.0f);
+	DLTensor A = { a, CPU, 2, BF16, sa, NULL, 0 }, B = { bt, CPU, 2, BF16, sb, tb, 0 };
+	DLTensor C = { c, CPU, 2, BF16, sc, NULL, 0 };
+	w->ok = 1;
+	for (int r = 0; r < 3 && w->ok; r++) {
+		if (flyops_mm(w->ctx, &A, &B, NULL, &C, NULL) != FLYRT_SUCCESS) {
+			snprintf(w->why, sizeof w->why, "%s", flyrt_last_error());
+			w->ok = 0;
+			break;
+		}
+		MmCheck m = { a, bt, c, K, 1, 1, K, N, 1, M, N, K };
+		w->ok = mm_ok(&m, w->why, sizeof w->why);
+	}
+	free(a);
+	free(bt);
+	free(c);
+	return NULL;
+}
+
+static void
+threads(flyops_context *ctx)
+{
+	Worker w[2];
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++) {
+		w[i].ctx = ctx;
+		w[i].why[0] = 0;
+		pthread_create(&th[i], NULL, worker, &w[i]);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	report(w[0].ok && w[1].ok, "two threads share a context", "%s %s", w[0].why, w[1].why);
+}
+
+static void
+options(const char *dbdir)
+{
+	flyops_context *ctx;
+	flyops_options o = { "sim", "/nonexistent/kernels", "" };
+	static uint16_t pa[256 * 64], pb[64 * 256];
+	int64_t sa[2] = { 256, 64 }, sb[2] = { 64, 256 }, tb[2] = { 1, 64 }, sc[2] = { 256, 256 };
+	DLTensor a = { pa, CPU, 2, BF16, sa, NULL, 0 }, b = { pb, CPU, 2, BF16, sb, tb, 0 };
+	DLTensor c = { NULL, CPU, 2, BF16, sc, NULL, 0 };
+	flyops_exec ex;
+	flyrt_status st;
+
+	st = flyops_create(&o, &ctx);
+	report(st == FLYRT_SUCCESS, "a missing kernel directory is not an error at creation", "%s",
+	       flyrt_last_error());
+	if (st == FLYRT_SUCCESS) {
+		memset(&ex, 0, sizeof ex);
+		ex.plan_only = 1;
+		st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+		report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "/nonexistent/kernels"),
+		       "but a call needing a kernel names it", "%s", flyrt_last_error());
+		flyops_destroy(ctx);
+	}
+	o.kernel_dir = NULL;
+	o.tuning_db = "/nonexistent/tuning.db";
+	report(flyops_create(&o, &ctx) == FLYRT_ERROR_FILE && strstr(flyrt_last_error(), "/nonexistent/tuning.db"),
+	       "an unreadable tuning database is a FILE error", "%s", flyrt_last_error());
+	/* a database preferring the 256x256 tile for this bucket, with this build's validators */
+	char path[512], kpath[600], hash[32];
+	flyrt_tuning *t;
+	o.tuning_db = "";
+	if (flyops_create(&o, &ctx) != FLYRT_SUCCESS) {
+		report(0, "a context opens", "%s", flyrt_last_error());
+		return;
+	}
+	snprintf(kpath, sizeof kpath, "%s/gfx950/gemm.hsaco", flyops_kernel_dir(ctx));
+	FILE *f = fopen(kpath, "rb");
+	static uint8_t bytes[1 << 20];
+	size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+	if (f)
+		fclose(f);
+	flyrt_codeobj_hash(bytes, n, hash, sizeof hash);
+	flyops_destroy(ctx);
+	snprintf(path, sizeof path, "%s/c.db", dbdir);
+	flyrt_tuning_row r = { "gfx950", "mm", "bf16->bf16", "NT", "M>128 M<=256 N>128 N<=256",
+	                       "gemm_nt_256x256 gemm_nt_128x128", "", flyrt_version(), hash };
+	flyrt_tuning_new(&t);
+	flyrt_tuning_add(t, &r);
+	st = flyrt_tuning_save(t, path);
+	flyrt_tuning_destroy(t);
+	o.tuning_db = path;
+	if (st != FLYRT_SUCCESS || flyops_create(&o, &ctx) != FLYRT_SUCCESS) {
+		report(0, "a context with a tuning database opens", "%s", flyrt_last_error());
+		return;
+	}
+	memset(&ex, 0, sizeof ex);
+	ex.plan_only = 1;
+	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "gemm_nt_256x256"), "the database's choice is "
+	       "taken", "%s %s", ex.chosen, flyrt_last_error());
+	sa[0] = 384;                      /* outside the bucket: the default */
+	a.shape = sa;
+	static uint16_t pa2[384 * 64];
+	a.data = pa2;
+	sc[0] = 384;
+	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "gemm_nt_128x128"), "outside its bucket the "
+	       "default is", "%s %s", ex.chosen, flyrt_last_error());
+	report(!strcmp(flyops_tuning_path(ctx), path), "the context names its database", "%s",
+	       flyops_tuning_path(ctx));
+	flyops_destroy(ctx);
+}
+
+int
+main(int argc, char **argv)
+{
+	flyops_context *ctx;
+	flyops_options o = { "sim", NULL, "" };
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: ops_c TMPDIR\n");
+		return 2;
+	}
+	if (flyops_create(&o, &ctx) != FLYRT_SUCCESS) {
+		printf("FAIL: ops-c: a context opens\n    %s\n", flyrt_last_error());
+		return 1;
+	}
+	report(flyops_kernel_dir(ctx)[0] != 0, "the kernel library is found", "not found");
+	mm_hostile(ctx);
+	mm_checks(ctx);
+	threads(ctx);
+	flyops_destroy(ctx);
+	options(argv[1]);
+	const char *names[8];
+	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 5 && !strcmp(names[0], "gemm_nt_128x128") &&
+	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 0 &&
+	       flyops_variants((flyops_op)99, "gfx950", names, 8) == -1 &&
+	       !strcmp(flyops_op_name(FLYOPS_ATTENTION_BACKWARD), "attention_backward") &&
+	       !flyops_op_name((flyops_op)99), "the variant and operator tables", "");
+	return failures != 0;
+}

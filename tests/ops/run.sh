@@ -1,0 +1,194 @@
+#!/bin/sh
+# tests/ops/run.sh — the operator library (docs/ops.md) on the simulator:
+#   - the kernel library the build made (BUILD/lib/flyc/kernels/ARCH/NAME.hsaco) holds
+#     every variant of the table, and stdlib/ops/*.fly check warning-free;
+#   - the C API from C (ops_c.c): hostile DLTensors, plans, malformed calls, threads;
+#   - flyc.ops from Python with torch 1.13 (test_ops.py): every mm variant against f64
+#     references with NaN guards, refusals with reasons, hostile strides and sizes,
+#     determinism across FLY_SIM_THREADS, the checks of the operators without kernels;
+#   - flyc.torch (test_torch.py): the dispatch mode, its conds, stats, torch.ops.flyc;
+#   - flyc-tune: measurements -> a database that changes the chosen variant
+#     (tune_check.py), stale rows ignored, bad input refused, the simulator's lack of
+#     a timing model reported.
+# FLY_SAN=1: the C test sanitized; the Python tests with the sanitized libflyrt.so
+# preloaded, one shape per variant.
+. "$FLY_TOP/tests/lib.sh"
+cd "$FLY_TOP" || exit 2
+case "$FLY_BUILD" in /*) B=$FLY_BUILD ;; *) B=$FLY_TOP/$FLY_BUILD ;; esac
+KD=$B/lib/flyc/kernels
+PY=/usr/bin/python3
+CC=${CC:-cc}
+SANFLAGS=
+[ "$FLY_SAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+
+# ---- the kernel library --------------------------------------------------------------
+missing=
+for k in gemm_nt_128x128 gemm_nt_256x128 gemm_nt_256x256 gemm_nt_256x256_st128 gemm_nt_ragged; do
+	"$BIN/flyrt-info" "$KD/gfx950/gemm.hsaco" 2>&1 | grep -q "^kernel $k\$" || missing="$missing $k"
+done
+if [ -z "$missing" ]; then pass "ops: the gfx950 kernel library holds every mm variant"
+else fail "ops: the gfx950 kernel library holds every mm variant" "missing:$missing"; fi
+# (the simulator runs gfx950 only: loading it says whom it is for)
+expect_out "ops: the gfx1201 kernel library is built" 1 "built for gfx1201, the device is gfx950" -- \
+	env -u FLY_DEVICE "$BIN/flyrt-info" "$KD/gfx1201/gemm.hsaco"
+bad=
+for f in stdlib/ops/*.fly; do
+	"$FLYC" -fsyntax-only -Werror "$f" >"$TMP/lint" 2>&1 || bad="$bad $f: $(head -n 3 "$TMP/lint")"
+done
+if [ -z "$bad" ]; then pass "ops: stdlib/ops/*.fly check warning-free"; else fail "ops: stdlib/ops/*.fly check warning-free" "$bad"; fi
+if [ -L examples/gemm_bf16.fly ] && [ "$(readlink examples/gemm_bf16.fly)" = ../stdlib/ops/gemm.fly ]; then
+	pass "ops: examples/gemm_bf16.fly is the library's stdlib/ops/gemm.fly"
+else
+	fail "ops: examples/gemm_bf16.fly is the library's stdlib/ops/gemm.fly" "$(ls -l examples/gemm_bf16.fly)"
+fi
+
+# ---- the C API -----------------------------------------------------------------------
+if $CC -std=c11 -O1 -g $SANFLAGS -Wall -Wextra -Werror -D_GNU_SOURCE -Iruntime/include tests/ops/ops_c.c \
+	"$B/libflyrt.a" $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl \
+	-o "$TMP/ops_c" 2>"$TMP/cc.err"; then
+	(unset FLY_DEVICE FLYC_TUNING_DB; FLYC_KERNEL_DIR=$KD "$TMP/ops_c" "$TMP" >"$TMP/c.out" 2>&1)
+	rc=$?
+	cat "$TMP/c.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/c.out"; then fail "ops-c: exit status $rc" "$(tail -n 20 "$TMP/c.out")"; fi
+else
+	fail "ops: build ops_c against libflyrt.a" "$(cat "$TMP/cc.err")"
+fi
+
+# ---- the HIP paths, against a stand-in HIP runtime ------------------------------------
+FAKE=$TMP/fake_hip_gemm.so
+if $CC -shared -fPIC -O1 tests/ops/fake_hip_gemm.c -o "$FAKE" 2>"$TMP/cc.err" &&
+   $CC -std=c11 -O1 -g $SANFLAGS -Wall -Wextra -Werror -D_GNU_SOURCE -Iruntime/include tests/ops/hip_c.c \
+	"$B/libflyrt.a" $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl \
+	-o "$TMP/hip_c" 2>>"$TMP/cc.err"; then
+	(unset FLY_DEVICE FLYC_TUNING_DB; FLYRT_HIP_LIBRARY=$FAKE FLYC_KERNEL_DIR=$KD "$TMP/hip_c" >"$TMP/hip.out" 2>&1)
+	rc=$?
+	cat "$TMP/hip.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/hip.out"; then fail "ops-hip: exit status $rc" "$(tail -n 20 "$TMP/hip.out")"; fi
+	# flyc-tune measures on a (stand-in) GPU: every variant that takes a shape, a row per bucket
+	if (unset FLY_DEVICE; FLYRT_HIP_LIBRARY=$FAKE FLYC_KERNEL_DIR=$KD "$BIN/flyc-tune" --op=mm \
+		--shapes=128x128x64,256x256x64 --device=hip --reps=2 --warmup=1 -o "$TMP/hip.db" >"$TMP/hiptune.out" 2>&1) &&
+	   [ "$(grep -c ' us$' "$TMP/hiptune.out")" = 7 ] &&
+	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q '^gfx950,mm,bf16->bf16,NT,M>64 M<=128 N>64 N<=128 K>32 K<=64,gemm_nt_[a-z0-9_]* gemm_nt_[a-z0-9_]*,.*,fnv1a64:' &&
+	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q ',M>128 M<=256 N>128 N<=256 K>32 K<=64,'; then
+		pass "ops: tune: flyc-tune --op=mm measures every variant on a HIP device (stand-in)"
+	else
+		fail "ops: tune: flyc-tune --op=mm measures every variant on a HIP device (stand-in)" "$(cat "$TMP/hiptune.out")"
+	fi
+else
+	fail "ops: build the stand-in HIP runtime and hip_c" "$(cat "$TMP/cc.err")"
+fi
+
+# ---- Python --------------------------------------------------------------------------
+if ! "$PY" -c "import torch, numpy" 2>/dev/null; then
+	echo "SKIP: ops: python (no torch/numpy for $PY)"
+	exit 0
+fi
+py() { # the python tests, with the sanitized libflyrt preloaded in a sanitized build
+	if [ "$FLY_SAN" = 1 ]; then
+		asan=$($CC -print-file-name=libasan.so) ubsan=$($CC -print-file-name=libubsan.so)
+		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" \
+			LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 FLY_SAN=1 "$PY" "$@"
+	else
+		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" "$PY" "$@"
+	fi
+}
+for t in test_ops test_torch; do
+	py tests/ops/$t.py >"$TMP/$t.out" 2>&1
+	rc=$?
+	cat "$TMP/$t.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/$t.out"; then fail "ops: $t.py exited $rc" "$(tail -n 20 "$TMP/$t.out")"; fi
+done
+
+# CPU tensors with FLY_DEVICE=hip: staged to the (stand-in) GPU
+if [ "$FLY_SAN" != 1 ] && [ -f "$FAKE" ]; then
+	if env -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" FLYRT_HIP_LIBRARY=$FAKE FLY_DEVICE=hip \
+		"$PY" -c "
+import sys; sys.path.insert(0, 'python')
+import flyc, torch
+assert flyc.context().device_name.startswith('HIP device 0'), flyc.context().device_name
+g = torch.Generator().manual_seed(2)
+a = torch.randint(-3, 4, (256, 64), generator=g).to(torch.bfloat16)
+b = torch.randint(-3, 4, (128, 64), generator=g).to(torch.bfloat16)
+c = flyc.ops.mm(a[:, :64], b.t())
+assert torch.equal(c, (a.double() @ b.double().t()).to(torch.bfloat16))
+" >"$TMP/pyhip.out" 2>&1; then
+		pass "ops: FLY_DEVICE=hip: CPU tensors are staged to the GPU (stand-in)"
+	else
+		fail "ops: FLY_DEVICE=hip: CPU tensors are staged to the GPU (stand-in)" "$(tail -n 8 "$TMP/pyhip.out")"
+	fi
+fi
+
+# ---- flyc-tune -----------------------------------------------------------------------
+cat >"$TMP/m.csv" <<'CSV'
+arch,op,dtypes,layout,shape,variant,time_us
+# 256x256x64: the 256x256 tile measured fastest (two repeats: the median counts)
+gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,30
+gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_256x256,10
+gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_256x256,14
+
+gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_256x128,20
+# 512x512x128 and 400x300x100 share a bucket: 256x128 is faster over both
+gfx950,mm,bf16->bf16,NT,512x512x128,gemm_nt_256x128,5
+gfx950,mm,bf16->bf16,NT,512x512x128,gemm_nt_128x128,6
+gfx950,mm,bf16->bf16,NT,400x300x100,gemm_nt_128x128,4
+gfx950,mm,bf16->bf16,NT,400x300x100,gemm_nt_256x128,4.5
+CSV
+T="$BIN/flyc-tune"
+if "$T" --measurements="$TMP/m.csv" -o "$TMP/t.db" >"$TMP/tune.out" 2>&1 &&
+   "$T" --dump "$TMP/t.db" >"$TMP/dump.csv" 2>&1; then
+	pass "ops: tune: flyc-tune --measurements writes a database"
+	if grep -q '^gfx950,mm,bf16->bf16,NT,M>128 M<=256 N>128 N<=256 K>32 K<=64,gemm_nt_256x256 gemm_nt_256x128 gemm_nt_128x128,12.000 20.000 30.000,' "$TMP/dump.csv" &&
+	   grep -q ',M>256 M<=512 N>256 N<=512 K>64 K<=128,gemm_nt_256x128 gemm_nt_128x128,' "$TMP/dump.csv" &&
+	   [ "$(grep -c '^gfx950,mm' "$TMP/dump.csv")" = 2 ]; then
+		pass "ops: tune: rows per bucket, variants ranked by the median times' geometric mean"
+	else
+		fail "ops: tune: rows per bucket, variants ranked by the median times' geometric mean" "$(cat "$TMP/dump.csv")"
+	fi
+else
+	fail "ops: tune: flyc-tune --measurements writes a database" "$(cat "$TMP/tune.out")"
+fi
+# stale copies: another flyc version, another code-object hash (edited dumps, read back by --rows)
+sed 's/,[^,]*,fnv1a64:/,0.0.0-old,fnv1a64:/' "$TMP/dump.csv" >"$TMP/old.csv"
+sed 's/fnv1a64:[0-9a-f]*/fnv1a64:0000000000000000/' "$TMP/dump.csv" >"$TMP/hash.csv"
+if "$T" --rows="$TMP/old.csv" -o "$TMP/old.db" >/dev/null 2>&1 && "$T" --rows="$TMP/hash.csv" -o "$TMP/hash.db" >/dev/null 2>&1 &&
+   "$T" --dump "$TMP/old.db" | grep -q '0.0.0-old' && "$T" --dump "$TMP/hash.db" | grep -q 'fnv1a64:0000000000000000'; then
+	pass "ops: tune: --dump output reads back through --rows"
+else
+	fail "ops: tune: --dump output reads back through --rows" "$(cat "$TMP/old.csv")"
+fi
+py tests/ops/tune_check.py "$TMP/t.db" "$TMP/old.db" "$TMP/hash.db" >"$TMP/tc.out" 2>&1
+rc=$?
+cat "$TMP/tc.out"
+if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/tc.out"; then fail "ops: tune_check.py exited $rc" "$(tail -n 20 "$TMP/tc.out")"; fi
+# --merge keeps the rows no new row replaces
+printf 'arch,op,dtypes,layout,shape,variant,time_us\ngfx950,mm,bf16->bf16,NT,1024x1024x1024,gemm_nt_256x256_st128,90\n' >"$TMP/m2.csv"
+cp "$TMP/t.db" "$TMP/merged.db"
+if "$T" --measurements="$TMP/m2.csv" -o "$TMP/merged.db" --merge >/dev/null 2>&1 &&
+   [ "$("$T" --dump "$TMP/merged.db" | grep -c '^gfx950,mm')" = 3 ]; then
+	pass "ops: tune: --merge keeps the other buckets' rows"
+else
+	fail "ops: tune: --merge keeps the other buckets' rows" "$("$T" --dump "$TMP/merged.db" 2>&1)"
+fi
+# bad measurements: refused with the line, nothing written
+i=0
+for line in 'gfx950,mm,bf16->bf16,NT,256x256,gemm_nt_128x128,1|bad shape' \
+            'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_64x64,1|not a mm variant' \
+            'gfx950,mm,f16->f16,NT,256x256x64,gemm_nt_128x128,1|not a mm variant' \
+            'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,-3|positive' \
+            'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,x|bad time' \
+            'gfx950,rms_norm,bf16,plain,4x4,v,1|no kernels to tune' \
+            'gfx950,mm,bf16->bf16,NT,256x256x64|expected 7 fields' \
+            'gfx950,conv,bf16,NT,1x1x1,v,1|unknown operator'; do
+	i=$((i + 1))
+	printf 'arch,op,dtypes,layout,shape,variant,time_us\n# a comment\n%s\n' "${line%%|*}" >"$TMP/bad$i.csv"
+	expect_out "ops: tune: refuses '${line%%|*}'" 1 "bad$i.csv:3: .*${line#*|}" -- \
+		"$T" --measurements="$TMP/bad$i.csv" -o "$TMP/bad$i.db"
+	if [ -e "$TMP/bad$i.db" ] || ls "$TMP" | grep -q "bad$i.db.tmp"; then fail "ops: tune: no database after an error" "$(ls "$TMP")"; fi
+done
+expect_out "ops: tune: measuring on the simulator says it has no timing model" 1 \
+	"simulator has no timing model yet.*--measurements=FILE" -- \
+	env FLY_DEVICE=sim "$T" --op=mm --shapes=256x256x64 -o "$TMP/sim.db"
+expect_out "ops: tune: usage errors exit 2" 2 "usage:" -- "$T" --measurements="$TMP/m.csv"
+expect_out "ops: tune: --dump of a text file is a clear error" 1 "is not a SQLite database" -- \
+	"$T" --dump "$TMP/m.csv"
+exit 0
