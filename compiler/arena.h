@@ -15,11 +15,16 @@ typedef struct Arena Arena;
 
 Arena *arena_new(void);
 void   arena_free(Arena *a);
-/* Zeroed, 16-byte aligned memory of n bytes. */
+/* Zeroed, 8-byte aligned memory of n bytes (the front end's objects hold no wider types). */
 void  *arena_alloc(Arena *a, size_t n);
 /* Copy of s[0..n) with a terminating NUL. */
 char  *arena_strndup(Arena *a, const char *s, size_t n);
 char  *arena_strdup(Arena *a, const char *s);
+/* Room for element n of an array v of n elements of elem bytes that only ever grows by one:
+ * the capacity is implicit (4, then the next power of two >= n), so v is copied only when n
+ * reaches a power of two and pushing N elements costs O(N) time and memory in total. */
+void  *arena_grow(Arena *a, void *v, int n, size_t elem);
+#define ARENA_PUSH(a, v, n, x) ((v) = arena_grow((a), (v), (n), sizeof *(v)), (v)[(n)++] = (x))
 /* printf into the arena. */
 char  *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1736,20 +1736,18 @@ check_member(S *s, Node *e)
 	if (t->kind == TY_MODULE) {
 		Symbol *ms = b->kind == E_NAME ? b->u.name.sym : NULL;
 		SemaModule *m = ms ? ms->module : NULL;
-		int i;
-		for (i = 0; m && i < m->nsyms; i++)
-			if (!strcmp(m->syms[i]->name, id)) {
-				Symbol *sym = m->syms[i];
-				sym->used = true;
-				if (sym->kind == SYM_KERNEL)
-					return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
-				if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
-				    && !(s->kern->targets & sema_target_bit(m->name)))
-					return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
-						m->name, id, m->name, s->kern->decl->u.kernel.id);
-				e->cval = sym->val;
-				return e->type = sym->type;
-			}
+		Symbol *sym = m ? sema_module_member(s, m, id) : NULL;
+		if (sym) {
+			sym->used = true;
+			if (sym->kind == SYM_KERNEL)
+				return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
+			if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
+			    && !(s->kern->targets & sema_target_bit(m->name)))
+				return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
+					m->name, id, m->name, s->kern->decl->u.kernel.id);
+			e->cval = sym->val;
+			return e->type = sym->type;
+		}
 		diag_error(s->d, e->u.member.id_span, "module '%s' has no member named '%s'", m ? m->name : "?", id);
 		return e->type = ty_simple(TY_ERROR);
 	}
