@@ -5,7 +5,7 @@
 # 1 ulp, exp2 within 2 ulps, exp (computed as exp2(x * log2 e)) within 2e-5 relative.
 import math, struct, sys
 
-N, M, MI, NOUT = 256, 0.75, 5, 16
+N, M, MI, NOUT = 256, 0.75, 5, 20
 def f32(v):
     try:
         return struct.unpack('<f', struct.pack('<f', v))[0]
@@ -53,6 +53,10 @@ def ref(x, xi):
         r[13] = ('exp2', e2) if v >= s else (('exp2', e2) if vi == MI else ('=', f32(v * v)))
         r[14] = ('=', f32(float(i32((vi & MI) * 2 - (MI ^ vi)))))
         r[15] = ('=', 1.0 if v != v else abs(f32(v - M)))
+        r[16] = ('=', 1.0 if v > M else 2.0)
+        r[17] = ('fma', f32(M * M + v) if math.isfinite(v) else v)
+        r[18] = ('fma', f32(M * v + 0.25) if math.isfinite(v) else M * v)
+        r[19] = ('=', f32(float(i32(max(vi, 0) * 3))))
         rows.append(r)
     return rows
 
