@@ -5,8 +5,8 @@ libFuzzer's fuzz_front stops at the checker; this drives the whole compiler.
 It takes the kernels of examples/ and tests/codegen/fly/, changes one to three
 things at random (a number replaced by an edge value, a line deleted, duplicated
 or two lines swapped, a name replaced by another name of the file, a builtin by
-another of its family, an operator by another, an expression wrapped in an
-elementwise builtin or a scalar mix), compiles the result with flyc for gfx950
+another of its family, an operator by another, a register fragment mixed with a
+scalar in an elementwise builtin, a name wrapped in one), compiles the result with flyc for gfx950
 or gfx1201 at a random -O level, and counts as a failure any exit status above 1,
 a signal, a sanitizer report, an internal compiler error, an "internal:" or
 "IR verifier" message, an LLVM error or assertion, or a compile over 60 s: a
@@ -39,47 +39,71 @@ FAMILIES = [
 BINOPS = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&&", "||"]
 WRAPS = ["max({}, 0.5)", "min({}, 2)", "exp({})", "-({})", "select({} > 1, {}, {})", "({} * 2.0)",
          "convert<f32>({})", "convert<i32>({})", "abs({})", "fma({}, {}, 1.0)", "({} + 1)", "sum({})"]
+FRAGMIX = ["max({}, {s})", "min({}, {s})", "max({s}, {})", "select({} > {s}, {}, {s})", "select({s} < {}, {s}, {})",
+           "exp({})", "exp2({})", "fma({}, {s}, {s})", "fma({s}, {s}, {})", "abs({} - {s})", "({} * {s})",
+           "({s} - {})", "-({})", "square({})", "select({} != {}, {}, {s})", "add({}, {s})", "mul({s}, {})"]
 KEYWORDS = {"kernel", "let", "var", "for", "in", "if", "else", "while", "static", "export", "as", "import",
             "const", "atom", "block", "grid", "requires", "global", "lds", "reg", "true", "false",
             "return", "pipeline", "waves", "stages", "load", "compute", "step", "groups", "assume", "o"}
+
+
+def fragments(s):
+    """names bound to register fragments (fragment_like, fragment_A/B/C, reg buffers), and
+    names bound to expressions of them"""
+    frags = set(re.findall(r"(?:let|var) ([a-z_][a-z0-9_]*) = [a-z_.()]*fragment[a-z_A-C]*\(", s))
+    frags |= set(re.findall(r"\breg ([a-z_][a-z0-9_]*) *:", s))
+    for _ in range(3):
+        for name, rhs in re.findall(r"(?:let|var) ([a-z_][a-z0-9_]*) = ([^;]*);", s):
+            if set(re.findall(r"[a-z_][a-z0-9_]*", rhs)) & frags:
+                frags.add(name)
+    return frags
 
 
 def mutate(rng, s):
     for _ in range(rng.randint(1, 3)):
         k = rng.random()
         lines = s.split("\n")
-        if k < 0.35:
+        if k < 0.30:
             nums = list(re.finditer(r"\b\d+\b", s))
             if nums:
                 m = rng.choice(nums)
                 s = s[:m.start()] + rng.choice(EDGE) + s[m.end():]
-        elif k < 0.45:
+        elif k < 0.42:
             del lines[rng.randrange(len(lines))]
             s = "\n".join(lines)
-        elif k < 0.52:
+        elif k < 0.50:
             a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
             lines[a], lines[b] = lines[b], lines[a]
             s = "\n".join(lines)
-        elif k < 0.56:
+        elif k < 0.54:
             a = rng.randrange(len(lines))
             lines.insert(a, lines[rng.randrange(len(lines))])
             s = "\n".join(lines)
-        elif k < 0.70:  # a name replaced by another name of the file
+        elif k < 0.67:  # a name replaced by another name of the file
             names = [m for m in re.finditer(r"\b[a-z_][a-z0-9_]*\b", s) if m.group(0) not in KEYWORDS]
             if names:
                 m, other = rng.choice(names), rng.choice(names).group(0)
                 s = s[:m.start()] + other + s[m.end():]
-        elif k < 0.80:  # a builtin or type by another of its family
+        elif k < 0.76:  # a builtin or type by another of its family
             fam = rng.choice(FAMILIES)
             hits = list(re.finditer(r"\b(%s)\b" % "|".join(fam), s))
             if hits:
                 m = rng.choice(hits)
                 s = s[:m.start()] + rng.choice(fam) + s[m.end():]
-        elif k < 0.88:  # an operator by another
+        elif k < 0.84:  # an operator by another
             hits = list(re.finditer(r"(?<=[\w)\]]) (\+|-|\*|/|%|<|>|<=|>=|==|!=|&&|\|\|) (?=[\w(])", s))
             if hits:
                 m = rng.choice(hits)
                 s = s[:m.start(1)] + rng.choice(BINOPS) + s[m.end(1):]
+        elif k < 0.96:  # a fragment mixed with a scalar in an elementwise builtin
+            frags = fragments(s)
+            uses = [m for m in re.finditer(r"(?<![.\w])([a-z_][a-z0-9_]*)\b(?![(<.\w])", s)
+                    if m.group(1) in frags and not s[:m.start()].rstrip().endswith("let")]
+            scal = re.findall(r"\b([a-z_][a-z0-9_]*): (?:f32|f16|bf16)\b", s) or ["0.5"]
+            if uses:
+                m = rng.choice(uses)
+                t = rng.choice(FRAGMIX).replace("{s}", rng.choice(scal + ["0.5", "2.0"]))
+                s = s[:m.start()] + t.replace("{}", m.group(1)) + s[m.end():]
         else:  # a name wrapped in an elementwise builtin or mixed with a scalar
             names = [m for m in re.finditer(r"(?<![.\w])[a-z_][a-z0-9_]*\b(?![(<.\w])", s)
                      if m.group(0) not in KEYWORDS]
