@@ -1,6 +1,11 @@
 /*
  * arena.c — bump allocator; see arena.h.
  *
+ * Chunks are 2 MiB anonymous mappings (larger for a larger object), advised as transparent
+ * huge pages: the kernel hands them out zeroed, so nothing is cleared here, and a module of
+ * 200,000 kernels costs a few hundred page faults instead of a hundred thousand (page faults
+ * were most of the front end's time). Objects are 8-byte aligned; none is ever freed alone.
+ *
  * Under AddressSanitizer every allocation is followed by a poisoned gap of at least 16 bytes
  * and the unused rest of a chunk stays poisoned, so reading or writing past an object (a node
  * of a smaller kind, an array pushed past its capacity) is reported like a heap overflow
@@ -32,6 +37,8 @@
 #define POISON(p, n) ((void)(p), (void)(n))
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
+
+#define CHUNK_BYTES ((size_t)2 << 20)
 
 typedef struct Chunk Chunk;
 struct Chunk {
@@ -93,8 +100,8 @@ arena_alloc(Arena *a, size_t n)
 		ice("out of memory");
 	step = ((n + 7) & ~(size_t)7) + REDZONE;
 	if (!c || c->cap - c->used < step) {
-		cap = step > (2u<<20) - sizeof *c ? step : (2u<<20) - sizeof *c;
-		c = mmap(NULL, sizeof *c + cap, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+		cap = step > CHUNK_BYTES - sizeof *c ? step : CHUNK_BYTES - sizeof *c;
+		c = mmap(NULL, sizeof *c + cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (c == MAP_FAILED)
 			ice("out of memory");
 		madvise(c, sizeof *c + cap, MADV_HUGEPAGE);

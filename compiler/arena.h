@@ -3,8 +3,9 @@
  *
  * Everything the front end builds (tokens' strings, AST nodes, types, sema
  * tables) lives in one Arena and is released by arena_free(). Passes never
- * free individual objects. Allocation never fails silently: if malloc fails,
- * arena_alloc aborts through ice() — there is no sane recovery from OOM here.
+ * free individual objects. Allocation never fails silently: if the system has
+ * no memory left, arena_alloc aborts through ice() — there is no sane recovery
+ * from OOM here. Memory comes zeroed in 2 MiB chunks (arena.c).
  */
 #ifndef FLYC_ARENA_H
 #define FLYC_ARENA_H
