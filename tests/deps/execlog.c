@@ -34,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAXENV 8192
+#define MAXENV 2048
 #define MAXARGS 4096
 
 extern char **environ;
@@ -216,18 +216,30 @@ record(const char *file, int search, char *fbuf, size_t fcap)
 	return 0;
 }
 
-/* env plus FLY_EXECLOG_FOREIGN=f in store (no malloc) */
-static char **
-with_foreign(char *const *env, const char *f, char **store, char *kv, size_t kvcap)
+/* what a wrapper keeps on its stack: the environment with the foreign marker added */
+typedef struct {
+	char f[PATH_MAX], kv[PATH_MAX + 32];
+	char *store[MAXENV];
+} Prep;
+
+/* logs file; returns env, or for a foreign program env plus FLY_EXECLOG_FOREIGN in p */
+static char *const *
+prepare(const char *file, int search, char *const *env, Prep *p)
 {
 	size_t n = 0;
 
-	cat(kv, kvcap, cat(kv, kvcap, 0, "FLY_EXECLOG_FOREIGN="), f);
-	for (; env && env[n] && n < MAXENV - 2; n++)
-		store[n] = env[n];
-	store[n++] = kv;
-	store[n] = NULL;
-	return store;
+	if (!record(file, search, p->f, sizeof p->f))
+		return env;
+	while (env && env[n])
+		n++;
+	if (n > MAXENV - 2)
+		return env; /* never drop a variable; the children then go unmarked */
+	cat(p->kv, sizeof p->kv, cat(p->kv, sizeof p->kv, 0, "FLY_EXECLOG_FOREIGN="), p->f);
+	for (n = 0; env && env[n]; n++)
+		p->store[n] = env[n];
+	p->store[n++] = p->kv;
+	p->store[n] = NULL;
+	return p->store;
 }
 
 #define REAL(name, type) \
@@ -243,12 +255,9 @@ typedef int (*spawn_t)(pid_t *, const char *, const posix_spawn_file_actions_t *
 int
 execve(const char *path, char *const argv[], char *const envp[])
 {
-	char f[PATH_MAX], kv[PATH_MAX + 32];
-	char *store[MAXENV];
+	Prep p;
 	REAL(execve, execve_t);
-	if (record(path, 0, f, sizeof f))
-		envp = with_foreign(envp, f, store, kv, sizeof kv);
-	return real_execve(path, argv, envp);
+	return real_execve(path, argv, prepare(path, 0, envp, &p));
 }
 
 int
@@ -260,12 +269,9 @@ execv(const char *path, char *const argv[])
 int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	char f[PATH_MAX], kv[PATH_MAX + 32];
-	char *store[MAXENV];
+	Prep p;
 	REAL(execvpe, execvpe_t);
-	if (record(file, 1, f, sizeof f))
-		envp = with_foreign(envp, f, store, kv, sizeof kv);
-	return real_execvpe(file, argv, envp);
+	return real_execvpe(file, argv, prepare(file, 1, envp, &p));
 }
 
 int
@@ -313,24 +319,18 @@ int
 posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
             char *const argv[], char *const envp[])
 {
-	char f[PATH_MAX], kv[PATH_MAX + 32];
-	char *store[MAXENV];
+	Prep p;
 	REAL(posix_spawn, spawn_t);
-	if (record(path, 0, f, sizeof f))
-		envp = with_foreign(envp, f, store, kv, sizeof kv);
-	return real_posix_spawn(pid, path, fa, at, argv, envp);
+	return real_posix_spawn(pid, path, fa, at, argv, prepare(path, 0, envp, &p));
 }
 
 int
 posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
              char *const argv[], char *const envp[])
 {
-	char f[PATH_MAX], kv[PATH_MAX + 32];
-	char *store[MAXENV];
+	Prep p;
 	REAL(posix_spawnp, spawn_t);
-	if (record(file, 1, f, sizeof f))
-		envp = with_foreign(envp, f, store, kv, sizeof kv);
-	return real_posix_spawnp(pid, file, fa, at, argv, envp);
+	return real_posix_spawnp(pid, file, fa, at, argv, prepare(file, 1, envp, &p));
 }
 
 /* system and popen run /bin/sh through glibc's internal spawn; the shell inherits the preload */
