@@ -47,6 +47,16 @@ if [ -n "$missing" ]; then
 		echo "install-deps: apt-get install failed; refreshing package lists" >&2
 		if ! apt-get update >&2 || ! apt-get install -y --no-install-recommends $missing >&2; then
 			echo "install-deps: could not install:$missing" >&2
+			nocand=""
+			for p in $missing; do
+				apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]' || nocand="$nocand $p"
+			done
+			if [ -n "$nocand" ]; then
+				echo "install-deps: no apt source offers:$nocand" >&2
+				echo "install-deps: LLVM 22 comes from the bookworm-security suite, which a standard Debian 12" >&2
+				echo "install-deps: lists in /etc/apt/sources.list.d/debian.sources (a debootstrap root lacks it):" >&2
+				echo "install-deps:   deb http://deb.debian.org/debian-security bookworm-security main" >&2
+			fi
 			echo "install-deps: check the network and the apt sources, then run 'make install-deps'" >&2
 			exit 1
 		fi
