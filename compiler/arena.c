@@ -1,11 +1,44 @@
-/* arena.c — bump allocator; see arena.h. */
+/*
+ * arena.c — bump allocator; see arena.h.
+ *
+ * Chunks are 2 MiB anonymous mappings (larger for a larger object), advised as transparent
+ * huge pages: the kernel hands them out zeroed, so nothing is cleared here, and a module of
+ * 200,000 kernels costs a few hundred page faults instead of a hundred thousand (page faults
+ * were most of the front end's time). Objects are 8-byte aligned; none is ever freed alone.
+ *
+ * Under AddressSanitizer every allocation is followed by a poisoned gap of at least 16 bytes
+ * and the unused rest of a chunk stays poisoned, so reading or writing past an object (a node
+ * of a smaller kind, an array pushed past its capacity) is reported like a heap overflow
+ * instead of silently touching the next object.
+ */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "arena.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define REDZONE 16
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define REDZONE 0
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#define CHUNK_BYTES ((size_t)2 << 20)
 
 typedef struct Chunk Chunk;
 struct Chunk {
@@ -50,7 +83,8 @@ arena_free(Arena *a)
 		return;
 	for (c = a->head; c; c = n) {
 		n = c->next;
-		free(c);
+		UNPOISON(c->data, c->cap);
+		munmap(c, sizeof *c + c->cap);
 	}
 	free(a);
 }
@@ -59,24 +93,42 @@ void *
 arena_alloc(Arena *a, size_t n)
 {
 	Chunk *c = a->head;
-	size_t cap;
+	size_t cap, want = n, step;
 	void *p;
 
-	n = (n + 15) & ~(size_t)15;
-	if (!c || c->cap - c->used < n) {
-		cap = n > 65536 ? n : 65536;
-		c = malloc(sizeof *c + cap);
-		if (!c)
+	if (n > SIZE_MAX / 2)
+		ice("out of memory");
+	step = ((n + 7) & ~(size_t)7) + REDZONE;
+	if (!c || c->cap - c->used < step) {
+		cap = step > CHUNK_BYTES - sizeof *c ? step : CHUNK_BYTES - sizeof *c;
+		c = mmap(NULL, sizeof *c + cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c == MAP_FAILED)
 			ice("out of memory");
+		madvise(c, sizeof *c + cap, MADV_HUGEPAGE);
 		c->used = 0;
 		c->cap = cap;
 		c->next = a->head;
 		a->head = c;
+		POISON(c->data, cap);
 	}
 	p = c->data + c->used;
-	c->used += n;
-	memset(p, 0, n);
+	c->used += step;
+	UNPOISON(p, want);
 	return p;
+}
+
+void *
+arena_grow(Arena *a, void *v, int n, size_t elem)
+{
+	void *nv;
+
+	if (n == 0 || !v)
+		return arena_alloc(a, elem * 4);
+	if (n < 4 || (n & (n - 1)))
+		return v;
+	nv = arena_alloc(a, elem * (size_t)n * 2);
+	memcpy(nv, v, elem * (size_t)n);
+	return nv;
 }
 
 char *

@@ -1,4 +1,5 @@
 /* ast.c — AST construction helpers, the expression printer and the --emit=ast dump. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,42 +24,45 @@ static const int op_prec[AST_NOPS] = {
 #undef X
 };
 
+/* Bytes of a node of each kind: the common fields and its own union member only (the column of
+ * AST_KINDS), so a name or an integer takes 56 or 48 bytes instead of the 136 of the largest
+ * member (a kernel); a module of many small kernels needs half the memory. A node's kind
+ * therefore never changes after ast_new, and copies use ast_node_size, never *dst = *src. */
+#define none ival /* kinds without a member get the smallest one */
+static const unsigned short node_bytes[AST_NKINDS] = {
+#define X(k, s, m) (unsigned short)(offsetof(Node, u) + sizeof(((Node *)0)->u.m)),
+	AST_KINDS(X)
+#undef X
+};
+#undef none
+
+size_t
+ast_node_size(NodeKind k)
+{
+	return (unsigned)k < AST_NKINDS ? node_bytes[k] : sizeof(Node);
+}
+
 Node *
 ast_new(Arena *a, NodeKind k, Span s)
 {
-	Node *n = ARENA_NEW(a, Node);
+	Node *n = arena_alloc(a, ast_node_size(k));
 
 	n->kind = k;
 	n->span = s;
 	return n;
 }
 
-/* Capacity is implicit: the next power of two >= n, so a push at a power of two grows. */
-static void *
-grow(Arena *a, void *v, int n, size_t elem)
-{
-	void *nv;
-
-	if (n == 0)
-		return arena_alloc(a, elem * 4);
-	if (n < 4 || (n & (n - 1)))
-		return v;
-	nv = arena_alloc(a, elem * (size_t)n * 2);
-	memcpy(nv, v, elem * (size_t)n);
-	return nv;
-}
-
 void
 ast_push(Arena *a, NodeList *l, Node *n)
 {
-	l->v = grow(a, l->v, l->n, sizeof *l->v);
+	l->v = arena_grow(a, l->v, l->n, sizeof *l->v);
 	l->v[l->n++] = n;
 }
 
 void
 ast_push_param(Arena *a, ParamList *l, Param *p)
 {
-	l->v = grow(a, l->v, l->n, sizeof *l->v);
+	l->v = arena_grow(a, l->v, l->n, sizeof *l->v);
 	l->v[l->n++] = p;
 }
 

@@ -208,6 +208,8 @@ extern const char *const ast_kind_names[AST_NKINDS];
 extern const char *const ast_op_names[AST_NOPS];
 
 Node *ast_new(Arena *a, NodeKind k, Span s);
+/* Bytes a node of kind k occupies (its kind's union member only); copy nodes with this size. */
+size_t ast_node_size(NodeKind k);
 /* Growable list helpers for the parser (amortized doubling in the arena). */
 void  ast_push(Arena *a, NodeList *l, Node *n);
 void  ast_push_param(Arena *a, ParamList *l, Param *p);

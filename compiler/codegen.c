@@ -621,6 +621,38 @@ lanes_of(Cg *c, IrType t, IrRef a, IrRef b)
 	return l > 1 ? ir_vec((IrScalar)t.kind, l) : t;
 }
 
+/* Elementwise operands: *t widened to the length of the fragments among v[0..n), to which
+ * scalars are broadcast; two fragments of different lengths are a located error (0). */
+static int
+elementwise(Cg *c, Span sp, IrType *t, const IrRef *v, int n)
+{
+	unsigned l = 1;
+
+	for (int i = 0; i < n; i++) {
+		unsigned li = c->f->inst[v[i]].ty.lanes;
+		if (li > 1 && l > 1 && li != l) {
+			if (!c->failed)
+				diag_error(c->d, sp, "elementwise operation on fragments of %u and %u values per thread; "
+				           "the operands must have the same length (or be scalars)", l, li);
+			c->failed = 1;
+			return 0;
+		}
+		if (li > 1)
+			l = li;
+	}
+	*t = l > 1 ? ir_vec((IrScalar)t->kind, l) : ir_ty((IrScalar)t->kind);
+	return 1;
+}
+
+/* the constant v of type t, broadcast when t is a vector */
+static IrRef
+const_of(Cg *c, IrType t, int64_t iv, double fv)
+{
+	IrType s = ir_ty((IrScalar)t.kind);
+	IrRef k = ir_ty_is_float(s) ? ir_b_fconst(&c->b, s, fv) : ir_b_const(&c->b, s, iv);
+	return t.lanes > 1 ? ir_b_splat(&c->b, t, k) : k;
+}
+
 static IrRef
 tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
 {
@@ -2282,22 +2314,27 @@ call(Cg *c, Node *n)
 		IrRef cnd = expr(c, n->u.call.args.v[0]);
 		IrRef x = cnd ? expr(c, n->u.call.args.v[1]) : 0;
 		IrRef y = x ? expr(c, n->u.call.args.v[2]) : 0;
-		if (!y)
+		IrRef ops[3] = { cnd, x, y };
+		IrType ct = ir_ty(IR_I1);
+		if (!y || !elementwise(c, n->span, &rt, ops, 3) || !elementwise(c, n->span, &ct, ops, 3))
 			return 0;
-		return ir_b_select(&c->b, to_type(c, cnd, ir_ty(IR_I1)), to_type(c, x, rt), to_type(c, y, rt));
+		return ir_b_select(&c->b, to_type(c, cnd, ct), to_type(c, x, rt), to_type(c, y, rt));
 	}
-	for (int i = 0; i < na; i++) {
+	for (int i = 0; i < na; i++)
 		if (!(a[i] = value_of(c, expr(c, n->u.call.args.v[i]), n->u.call.args.v[i]->span)))
 			return 0;
+	/* fragments and scalars mix elementwise: the scalars are broadcast */
+	if (!elementwise(c, n->span, &rt, a, na))
+		return 0;
+	for (int i = 0; i < na; i++)
 		a[i] = to_type(c, a[i], rt);
-	}
 	if ((!strcmp(fn, "min") || !strcmp(fn, "max")) && na == 2) {
 		if (ir_ty_is_float(rt))
 			return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_FMIN : IR_OP_FMAX, a[0], a[1]);
 		return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_MIN : IR_OP_MAX, a[0], a[1]);
 	}
 	if (!strcmp(fn, "ceil_div") && na == 2 && ir_ty_is_int(rt)) {
-		IrRef one = ir_b_const(&c->b, rt, 1);
+		IrRef one = const_of(c, rt, 1, 1);
 		return ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_SUB, ir_b_bin(&c->b, IR_OP_ADD, a[0], a[1]), one), a[1]);
 	}
 	if (ir_ty_is_float(rt) && na == 1) {
@@ -2312,14 +2349,14 @@ call(Cg *c, Node *n)
 	if (na == 1 && !strcmp(fn, "abs")) {
 		if (ir_ty_is_float(rt))
 			return ir_b_bin(&c->b, IR_OP_FMAX, a[0], ir_b_un(&c->b, IR_OP_FNEG, a[0]));
-		return ir_b_bin(&c->b, IR_OP_MAX, a[0], ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, rt, 0), a[0]));
+		return ir_b_bin(&c->b, IR_OP_MAX, a[0], ir_b_bin(&c->b, IR_OP_SUB, const_of(c, rt, 0, 0), a[0]));
 	}
 	if (na == 2 && (!strcmp(fn, "add") || !strcmp(fn, "mul")))
 		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (fn[0] == 'a' ? IR_OP_FADD : IR_OP_FMUL)
 		                                          : (fn[0] == 'a' ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
 	if (ir_ty_is_float(rt) && na == 1 && !strcmp(fn, "exp")) {
 		/* e^x = 2^(x * log2(e)) */
-		IrRef l2e = ir_b_fconst(&c->b, rt, 1.4426950408889634);
+		IrRef l2e = const_of(c, rt, 0, 1.4426950408889634);
 		return ir_b_un(&c->b, IR_OP_EXP2, ir_b_bin(&c->b, IR_OP_FMUL, a[0], l2e));
 	}
 	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
@@ -2329,9 +2366,11 @@ call(Cg *c, Node *n)
 
 /* l op r in type rt (lanes widened to the operands'); 0 if op is not arithmetic */
 static IrRef
-arith(Cg *c, AstOp op, IrRef l, IrRef r, IrType rt, int uns)
+arith(Cg *c, Span sp, AstOp op, IrRef l, IrRef r, IrType rt, int uns)
 {
-	rt = lanes_of(c, rt, l, r);
+	IrRef lr[2] = { l, r };
+	if (!elementwise(c, sp, &rt, lr, 2))
+		return (IrRef)-1;
 	l = to_type(c, l, rt);
 	r = to_type(c, r, rt);
 	if (ir_ty_is_float(rt)) {
@@ -2409,11 +2448,11 @@ expr(Cg *c, Node *n)
 		case OP_NEG:
 			if (ir_ty_is_float(t))
 				return ir_b_un(&c->b, IR_OP_FNEG, x);
-			return ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, t, 0), x);
+			return ir_b_bin(&c->b, IR_OP_SUB, const_of(c, t, 0, 0), x);
 		case OP_NOT:
-			return ir_b_bin(&c->b, IR_OP_XOR, x, ir_b_const(&c->b, t, t.kind == IR_I1 ? 1 : -1));
+			return ir_b_bin(&c->b, IR_OP_XOR, x, const_of(c, t, t.kind == IR_I1 ? 1 : -1, 0));
 		case OP_BNOT:
-			return ir_b_bin(&c->b, IR_OP_XOR, x, ir_b_const(&c->b, t, -1));
+			return ir_b_bin(&c->b, IR_OP_XOR, x, const_of(c, t, -1, 0));
 		default:
 			break;
 		}
@@ -2438,6 +2477,9 @@ expr(Cg *c, Node *n)
 			IrType ct = ir_ty_is_float(lt) || ir_ty_is_float(rt2) ? ir_ty(IR_F32)
 			          : (ir_scalar_bits((IrScalar)lt.kind) >= ir_scalar_bits((IrScalar)rt2.kind) ? lt : rt2);
 			int uns = L->type && R->type && is_unsigned(L->type->scalar) && is_unsigned(R->type->scalar);
+			IrRef lr[2] = { l, r };
+			if (!elementwise(c, n->span, &ct, lr, 2))
+				return 0;
 			l = to_type(c, l, ct);
 			r = to_type(c, r, ct);
 			static const IrCmp si[] = { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE };
@@ -2446,11 +2488,17 @@ expr(Cg *c, Node *n)
 			int k = (int)(op - OP_EQ);
 			return ir_b_cmp(&c->b, ir_ty_is_float(ct) ? fl[k] : uns ? ui[k] : si[k], l, r);
 		}
-		if (op == OP_AND || op == OP_OR)
-			return ir_b_bin(&c->b, op == OP_AND ? IR_OP_AND : IR_OP_OR, to_type(c, l, ir_ty(IR_I1)),
-			                to_type(c, r, ir_ty(IR_I1)));
+		if (op == OP_AND || op == OP_OR) {
+			IrRef lr[2] = { l, r };
+			IrType bt = ir_ty(IR_I1);
+			if (!elementwise(c, n->span, &bt, lr, 2))
+				return 0;
+			return ir_b_bin(&c->b, op == OP_AND ? IR_OP_AND : IR_OP_OR, to_type(c, l, bt), to_type(c, r, bt));
+		}
 		{
-			IrRef v = arith(c, op, l, r, rt, n->type && is_unsigned(n->type->scalar));
+			IrRef v = arith(c, n->span, op, l, r, rt, n->type && is_unsigned(n->type->scalar));
+			if (v == (IrRef)-1)
+				return 0;
 			if (v)
 				return v;
 		}
@@ -3227,8 +3275,10 @@ stmt(Cg *c, Node *n)
 				return;
 			if (n->u.assign.op != OP_NONE) {
 				IrType ot = c->f->inst[old].ty;
-				v = arith(c, n->u.assign.op, old, v, ir_ty((IrScalar)ot.kind),
+				v = arith(c, n->span, n->u.assign.op, old, v, ir_ty((IrScalar)ot.kind),
 				          l->type && is_unsigned(l->type->scalar));
+				if (v == (IrRef)-1)
+					return;
 				if (!v) {
 					unsupported(c, n->span, "this compound assignment");
 					return;

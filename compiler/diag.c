@@ -160,10 +160,35 @@ diag_color_default(FILE *f)
 #define C_GREEN "\033[1;32m"
 #define C_RESET "\033[0m"
 
+/* Length of the well-formed UTF-8 sequence at p (2 to 4 bytes; no overlong forms or
+ * surrogates, so any JSON reader decodes it), or 0. */
+static int
+utf8_strict(const unsigned char *p)
+{
+	int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : 0;
+	unsigned cp;
+	int i;
+
+	if (p[0] >= 0xf5 || n == 0)
+		return 0;
+	cp = p[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* A JSON string: UTF-8 text as is, control characters escaped, and a byte that is not part of
+ * well-formed UTF-8 (a file name in another encoding) as \u00XX, its Latin-1 reading. */
 static void
 json_str(FILE *o, const char *s)
 {
 	const unsigned char *p;
+	int n;
 
 	fputc('"', o);
 	for (p = (const unsigned char *)s; *p; p++) {
@@ -171,8 +196,11 @@ json_str(FILE *o, const char *s)
 			fprintf(o, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", o);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(o, "\\u%04x", *p); /* bytes, not code points: always valid JSON */
+		else if (*p >= 0x80 && (n = utf8_strict(p)) > 0) {
+			fwrite(p, 1, (size_t)n, o);
+			p += n - 1;
+		} else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(o, "\\u%04x", *p);
 		else
 			fputc(*p, o);
 	}

@@ -386,25 +386,75 @@ write_output(const char *path, const char *text, size_t len, Diag *d)
 	return true;
 }
 
+/*
+ * A file name as make reads it in a rule (GNU make's quoting, as GCC and clang write it):
+ * a space is preceded by a backslash (and the backslashes before it doubled), '$' is
+ * '$$', '#', ':' and the wildcards '*', '?', '[' take a backslash, trailing backslashes are
+ * doubled, and in a target '%' takes one. make cannot read a name holding a newline, a tab
+ * (a target's becomes a space), ';', '=' or '|', or one ending in "(...)" (an archive member):
+ * those return false, for a clear error.
+ */
+static bool
+dep_name(FILE *f, const char *s, bool target)
+{
+	size_t n = strlen(s), i, j;
+
+	if (strpbrk(s, "\n\r\t;=|") || (n && s[n - 1] == ')' && strchr(s, '(')))
+		return false;
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+		if (ch == ' ') {
+			for (j = i; j > 0 && s[j - 1] == '\\'; j--)
+				fputc('\\', f);
+			fputc('\\', f);
+		} else if (ch == '$') {
+			fputc('$', f);
+		} else if (strchr("#:*?[", ch) || (target && ch == '%')) {
+			fputc('\\', f);
+		} else if (ch == '\\' && s[i + strspn(s + i, "\\")] == 0) {
+			fputc('\\', f); /* a trailing backslash would escape the separator */
+		}
+		fputc(ch, f);
+	}
+	return true;
+}
+
 static void
 write_depfile(const DrvOptions *o, const SemaProgram *p, const char *out, Diag *d)
 {
 	char *buf = NULL, *mf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	const char *target = o->dep_MT ? o->dep_MT : out;
+	const char *bad = NULL;
 	int i;
 
 	if (!f)
 		ice("open_memstream failed");
-	fprintf(f, "%s:", target);
-	for (i = 0; i < p->nfiles; i++)
-		fprintf(f, " \\\n  %s", p->files[i]);
+	if (o->dep_MT)
+		fputs(o->dep_MT, f); /* -MT is written as given, as with cc */
+	else if (!dep_name(f, out, true))
+		bad = out;
+	fputc(':', f);
+	for (i = 0; i < p->nfiles; i++) {
+		fputs(" \\\n  ", f);
+		if (!dep_name(f, p->files[i], false) && !bad)
+			bad = p->files[i];
+	}
 	fputc('\n', f);
 	if (o->dep_MP)
-		for (i = 1; i < p->nfiles; i++)
-			fprintf(f, "\n%s:\n", p->files[i]);
+		for (i = 1; i < p->nfiles; i++) {
+			fputc('\n', f);
+			dep_name(f, p->files[i], true);
+			fputs(":\n", f);
+		}
 	fclose(f);
+	if (bad) {
+		diag_error(d, SPAN_NONE,
+			"cannot write a make dependency file: make cannot read the file name '%s' (a newline, a tab, "
+			"';', '=' or '|', or a trailing '(...)')", bad);
+		free(buf);
+		return;
+	}
 	if (o->dep_MF)
 		write_output(o->dep_MF, buf, len, d);
 	else {

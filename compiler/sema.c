@@ -4,6 +4,7 @@
  * Expressions and builtins are in sema_expr.c.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,6 +54,79 @@ entry(S *s, const char *name, bool create)
 	e->next = s->buckets[h];
 	s->buckets[h] = e;
 	return e;
+}
+
+/* ---- name maps: open addressing, linear probing, grown at half load ---- */
+
+static unsigned
+namemap_hash(const void *owner, const char *key)
+{
+	return hash(key) ^ (unsigned)((uintptr_t)owner >> 4) * 2654435761u;
+}
+
+static unsigned
+namemap_slot(const NameMap *m, const void *owner, const char *key)
+{
+	unsigned i = namemap_hash(owner, key) & (m->cap - 1);
+
+	while (m->keys[i] && (m->owners[i] != owner || strcmp(m->keys[i], key)))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+int
+namemap_get(const NameMap *m, const void *owner, const char *key)
+{
+	unsigned i;
+
+	if (!m->cap)
+		return -1;
+	i = namemap_slot(m, owner, key);
+	return m->keys[i] ? m->vals[i] : -1;
+}
+
+int
+namemap_put(S *s, NameMap *m, const void *owner, const char *key, int v)
+{
+	unsigned i;
+	int old;
+
+	if (2 * (m->n + 1) > m->cap) {
+		NameMap g = {0};
+		unsigned j;
+		g.cap = m->cap ? 2 * m->cap : 64;
+		g.owners = ARENA_NEWN(s->a, const void *, g.cap);
+		g.keys = ARENA_NEWN(s->a, const char *, g.cap);
+		g.vals = ARENA_NEWN(s->a, int, g.cap);
+		for (j = 0; j < m->cap; j++)
+			if (m->keys[j]) {
+				i = namemap_slot(&g, m->owners[j], m->keys[j]);
+				g.owners[i] = m->owners[j];
+				g.keys[i] = m->keys[j];
+				g.vals[i] = m->vals[j];
+			}
+		g.n = m->n;
+		*m = g;
+	}
+	i = namemap_slot(m, owner, key);
+	if (m->keys[i]) {
+		old = m->vals[i];
+		m->vals[i] = v;
+		return old;
+	}
+	m->owners[i] = owner;
+	m->keys[i] = key;
+	m->vals[i] = v;
+	m->n++;
+	return -1;
+}
+
+Symbol *
+sema_module_member(S *s, SemaModule *m, const char *name)
+{
+	int i = namemap_get(&s->members, m, name);
+
+	return i >= 0 ? m->syms[i] : NULL;
 }
 
 Symbol *
@@ -186,8 +260,8 @@ ast_clone(Arena *a, const Node *n)
 
 	if (!n)
 		return NULL;
-	c = ARENA_NEW(a, Node);
-	*c = *n;
+	c = arena_alloc(a, ast_node_size(n->kind));
+	memcpy(c, n, ast_node_size(n->kind));
 	c->type = NULL;
 	c->cval = NULL;
 	switch (n->kind) {
@@ -279,7 +353,7 @@ check_block(S *s, Node *b, bool nested)
 
 	if (nested)
 		s->blocks++;
-	for (i = 0; i < b->u.block.n && !s->too_deep; i++)
+	for (i = 0; i < b->u.block.n && !s->too_deep && !diag_stopped(s->d); i++)
 		check_stmt(s, b->u.block.v[i]);
 	if (nested)
 		s->blocks--;
@@ -356,15 +430,9 @@ check_let(S *s, Node *st)
 static void
 mark_loop_carried(S *s, Symbol *sym)
 {
-	/* a var bound before the innermost loop started is loop-carried */
-	int i;
-
-	if (s->loops == 0)
-		return;
-	for (i = s->loop_mark; i < s->nstack; i++)
-		if (s->syms[i] == sym)
-			return;
-	sym->assigned_in_loop = true;
+	/* a var bound before the innermost loop started (at a shallower scope level) is loop-carried */
+	if (s->loops > 0 && sym->level < s->loop_level)
+		sym->assigned_in_loop = true;
 }
 
 static void
@@ -465,11 +533,7 @@ check_alloc(S *s, Node *st)
 			int64_t co = lv->kind == VAL_LAYOUT ? val_cosize(lv) : val_size(lv);
 			int64_t bytes = co < 0 ? -1 : co > (INT64_C(1) << 40) ? (INT64_C(1) << 40) : (co * sema_scalar_bits[t->scalar] + 7) / 8;
 			SemaKernel *k = s->kern;
-			Symbol **nv = ARENA_NEWN(s->a, Symbol *, k->nlds + 1);
-			if (k->nlds)
-				memcpy(nv, k->lds, sizeof *nv * (size_t)k->nlds);
-			nv[k->nlds++] = sym;
-			k->lds = nv;
+			ARENA_PUSH(s->a, k->lds, k->nlds, sym);
 			if (bytes < 0 || k->lds_bytes < 0)
 				k->lds_bytes = -1;
 			else if (k->lds_bytes < (INT64_C(1) << 50))
@@ -487,16 +551,16 @@ check_alloc(S *s, Node *st)
 static void
 check_loop_body(S *s, Node *body, Symbol *var, Symbol *var2)
 {
-	int mark = scope_mark(s), saved_mark = s->loop_mark;
+	int mark = scope_mark(s), saved_level = s->loop_level;
 
 	s->loops++;
-	s->loop_mark = mark;
+	s->loop_level = s->level;
 	if (var)
 		sym_bind(s, var);
 	if (var2)
 		sym_bind(s, var2);
 	check_block(s, body, true);
-	s->loop_mark = saved_mark;
+	s->loop_level = saved_level;
 	s->loops--;
 	scope_pop(s, mark, false);
 }
@@ -689,12 +753,8 @@ read_file(const char *path, size_t *len)
 static void add_file(S *s, const char *path)
 {
 	SemaProgram *p = s->prog;
-	const char **nv = ARENA_NEWN(s->a, const char *, p->nfiles + 1);
 
-	if (p->nfiles)
-		memcpy(nv, p->files, sizeof *nv * (size_t)p->nfiles);
-	nv[p->nfiles++] = arena_strdup(s->a, path);
-	p->files = nv;
+	ARENA_PUSH(s->a, p->files, p->nfiles, arena_strdup(s->a, path));
 }
 
 static void check_module(S *s, SemaModule *m, bool is_main);
@@ -714,12 +774,8 @@ static void
 add_module(S *s, SemaModule *m)
 {
 	SemaProgram *p = s->prog;
-	SemaModule **nv = ARENA_NEWN(s->a, SemaModule *, p->nmodules + 1);
 
-	if (p->nmodules)
-		memcpy(nv, p->modules, sizeof *nv * (size_t)p->nmodules);
-	nv[p->nmodules++] = m;
-	p->modules = nv;
+	ARENA_PUSH(s->a, p->modules, p->nmodules, m);
 }
 
 static SemaModule *
@@ -785,12 +841,9 @@ load_module(S *s, Node *imp)
 static void
 module_sym(S *s, SemaModule *m, Symbol *sym)
 {
-	Symbol **nv = ARENA_NEWN(s->a, Symbol *, m->nsyms + 1);
-
-	if (m->nsyms)
-		memcpy(nv, m->syms, sizeof *nv * (size_t)m->nsyms);
-	nv[m->nsyms++] = sym;
-	m->syms = nv;
+	if (namemap_get(&s->members, m, sym->name) < 0)
+		namemap_put(s, &s->members, m, sym->name, m->nsyms);
+	ARENA_PUSH(s->a, m->syms, m->nsyms, sym);
 }
 
 /* Atom kinds and their fields: name, required, what ("s" string, "i" int, "t" type, "l" layout, "h" shape). */
@@ -942,17 +995,6 @@ find_define(S *s, const char *name)
 	return r;
 }
 
-static Symbol **
-push_sym(S *s, Symbol **v, int n, Symbol *x)
-{
-	Symbol **nv = ARENA_NEWN(s->a, Symbol *, n + 1);
-
-	if (n)
-		memcpy(nv, v, sizeof *nv * (size_t)n);
-	nv[n] = x;
-	return nv;
-}
-
 static void
 instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 {
@@ -1009,7 +1051,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 		sym->val = v;
 		sym->used = true;
 		sym_bind(s, sym);
-		sk->ct = push_sym(s, sk->ct, sk->nct++, sym);
+		ARENA_PUSH(s->a, sk->ct, sk->nct, sym);
 	}
 	for (j = 0; exp && j < exp->u.export.args.n; j++) {
 		bool found = false;
@@ -1036,7 +1078,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 			}
 		}
 		sym_bind(s, sym);
-		sk->params = push_sym(s, sk->params, sk->nparams++, sym);
+		ARENA_PUSH(s->a, sk->params, sk->nparams, sym);
 	}
 	for (i = 0; i < k->u.kernel.rt.n; i++) {
 		Param *p = k->u.kernel.rt.v[i];
@@ -1142,11 +1184,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 	}
 	{
 		SemaProgram *p = s->prog;
-		SemaKernel **nv = ARENA_NEWN(s->a, SemaKernel *, p->nkernels + 1);
-		if (p->nkernels)
-			memcpy(nv, p->kernels, sizeof *nv * (size_t)p->nkernels);
-		nv[p->nkernels++] = sk;
-		p->kernels = nv;
+		ARENA_PUSH(s->a, p->kernels, p->nkernels, sk);
 	}
 }
 
@@ -1159,7 +1197,7 @@ check_module(S *s, SemaModule *m, bool is_main)
 
 	/* imports first, so an imported module never sees this module's names */
 	for (j = 0; j < 2; j++)
-	for (i = 0; i < ds->n; i++) {
+	for (i = 0; i < ds->n && !diag_stopped(s->d); i++) {
 		Node *d = ds->v[i];
 		Symbol *sym;
 		if ((d->kind == D_IMPORT) != (j == 0))
@@ -1233,15 +1271,20 @@ check_module(S *s, SemaModule *m, bool is_main)
 				diag_warning(s->d, SPAN_NONE, "-D %s does not name a compile-time parameter of any kernel",
 					s->o->defines[i].name);
 		}
+		/* kernels and exports by name (hash maps, chains for repeated names) keep this linear */
+		NameMap byname = {0}, byas = {0};
+		int *kprev = ARENA_NEWN(s->a, int, nk + 1), *eprev = ARENA_NEWN(s->a, int, ds->n + 1);
+		int *chain = NULL, nchain = 0;
+		for (i = 0; i < nk; i++)
+			kprev[i] = namemap_put(s, &byname, NULL, ks[i].decl->u.kernel.id, i);
 		for (i = 0; i < ds->n; i++) {
 			int kk;
 			if (ds->v[i]->kind != D_EXPORT)
 				continue;
-			for (kk = 0; kk < nk; kk++)
-				if (!strcmp(ks[kk].decl->u.kernel.id, ds->v[i]->u.export.kernel)) {
-					ks[kk].ninst++;
-					ks[kk].exported = true;
-				}
+			for (kk = namemap_get(&byname, NULL, ds->v[i]->u.export.kernel); kk >= 0; kk = kprev[kk]) {
+				ks[kk].ninst++;
+				ks[kk].exported = true;
+			}
 		}
 		for (i = 0; i < nk; i++)
 			if (!ks[i].exported)
@@ -1250,23 +1293,32 @@ check_module(S *s, SemaModule *m, bool is_main)
 		for (i = 0; i < ds->n; i++) {
 			Node *d = ds->v[i];
 			KernInfo *ki = NULL;
-			int kk;
+			int kk, last;
 			if (d->kind != D_EXPORT)
 				continue;
-			for (kk = 0; kk < nk; kk++)
-				if (!strcmp(ks[kk].decl->u.kernel.id, d->u.export.kernel))
-					ki = &ks[kk];
-			for (j = 0; j < i; j++)
-				if (ds->v[j]->kind == D_EXPORT && !strcmp(ds->v[j]->u.export.as, d->u.export.as)) {
-					diag_error(s->d, d->u.export.as_span, "two exports are named '%s'", d->u.export.as);
-					diag_note(s->d, ds->v[j]->u.export.as_span, "first exported here");
-				}
-			for (kk = 0; kk < nk; kk++)
-				if (!strcmp(ks[kk].decl->u.kernel.id, d->u.export.as) && &ks[kk] != ki) {
-					diag_error(s->d, d->u.export.as_span, "export name '%s' is the name of another kernel",
-						d->u.export.as);
-					diag_note(s->d, ks[kk].decl->u.kernel.id_span, "'%s' declared here", d->u.export.as);
-				}
+			last = namemap_get(&byname, NULL, d->u.export.kernel);
+			if (last >= 0)
+				ki = &ks[last]; /* the last kernel of that name */
+			/* earlier exports of the same name, in source order */
+			eprev[i] = namemap_put(s, &byas, NULL, d->u.export.as, i);
+			nchain = 0;
+			for (j = eprev[i]; j >= 0; j = eprev[j])
+				ARENA_PUSH(s->a, chain, nchain, j);
+			while (nchain > 0) {
+				j = chain[--nchain];
+				diag_error(s->d, d->u.export.as_span, "two exports are named '%s'", d->u.export.as);
+				diag_note(s->d, ds->v[j]->u.export.as_span, "first exported here");
+			}
+			nchain = 0;
+			for (kk = namemap_get(&byname, NULL, d->u.export.as); kk >= 0; kk = kprev[kk])
+				if (&ks[kk] != ki)
+					ARENA_PUSH(s->a, chain, nchain, kk);
+			while (nchain > 0) {
+				kk = chain[--nchain];
+				diag_error(s->d, d->u.export.as_span, "export name '%s' is the name of another kernel",
+					d->u.export.as);
+				diag_note(s->d, ks[kk].decl->u.kernel.id_span, "'%s' declared here", d->u.export.as);
+			}
 			if (!ki) {
 				Symbol *other = sym_lookup(s, d->u.export.kernel);
 				diag_error(s->d, d->u.export.kernel_span, "'%s' is not a kernel of this module", d->u.export.kernel);
@@ -1275,10 +1327,12 @@ check_module(S *s, SemaModule *m, bool is_main)
 				continue;
 			}
 			ki->exported = true;
+			if (diag_stopped(s->d))
+				break; /* the error limit was reached: stop checking (the driver exits 1) */
 			if (!ki->failed)
 				instantiate(s, ki, d->u.export.as, d);
 		}
-		for (i = 0; i < nk; i++)
+		for (i = 0; i < nk && !diag_stopped(s->d); i++)
 			if (!ks[i].exported)
 				instantiate(s, &ks[i], ks[i].decl->u.kernel.id, NULL);
 	} else {

@@ -452,6 +452,37 @@ unify_scalar(ScalarKind a, ScalarKind b)
 	return -1;
 }
 
+/*
+ * The type of an elementwise builtin over v[0..n) when one of them is a tensor: a register
+ * tensor of their unified element type (scalars are broadcast to it, as code generation does),
+ * or a located error; so the checker accepts exactly what code generation can lower.
+ */
+static Type *
+elementwise_type(S *s, Node *e, Node **v, int n, const char *what)
+{
+	int u = -1, rank = -1, i;
+
+	for (i = 0; i < n; i++) {
+		Type *t = v[i]->type;
+		if (t->kind != TY_TENSOR && !ty_is_num(t) && !ty_is_bool(t))
+			return err(s, v[i], "invalid operand to '%s': '%s'", what, tyname(s, t));
+		if (t->kind == TY_TENSOR && rank < 0)
+			rank = t->rank;
+		if (i == 0) {
+			u = t->scalar;
+		} else {
+			int w = unify_scalar((ScalarKind)u, t->scalar);
+			if (w < 0)
+				return err(s, e, "mismatched element types '%s' and '%s' in '%s'; convert one with convert<T>",
+					sema_scalar_names[u], sema_scalar_names[t->scalar], what);
+			u = w;
+		}
+	}
+	if (u == SC_INT || u == SC_FLOAT) /* only literals: the tensor holds i32 or f32 */
+		u = u == SC_INT ? SC_I32 : SC_F32;
+	return ty_tensor(s, SPACE_REG, (ScalarKind)u, rank, false);
+}
+
 bool
 sema_assignable(S *s, Type *to, Type *from)
 {
@@ -670,6 +701,11 @@ check_binary(S *s, Node *e)
 		if (u < 0)
 			return err(s, e, "mismatched element types '%s' and '%s' in '%s'; convert one with convert<T>",
 				sema_scalar_names[le], sema_scalar_names[re], ops);
+		if ((op == OP_MOD || op == OP_BAND || op == OP_BOR || op == OP_BXOR || op == OP_SHL || op == OP_SHR)
+		    && !sc_is_int((ScalarKind)u))
+			return err(s, e, "operator '%s' needs integer operands, not '%s'", ops, sema_scalar_names[u]);
+		if (!is_cmp(op) && u == SC_BOOL)
+			return err(s, e, "operator '%s' needs numbers, not bool", ops);
 		return e->type = ty_tensor(s, SPACE_REG, is_cmp(op) ? SC_BOOL : (ScalarKind)u, rank, false);
 	}
 	if (l->kind != TY_SCALAR || r->kind != TY_SCALAR || l->scalar == SC_BOOL || r->scalar == SC_BOOL) {
@@ -1259,10 +1295,13 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_MUL: {
 		int u;
 		if (t0->kind == TY_TENSOR || t1->kind == TY_TENSOR) {
-			ScalarKind el = t0->kind == TY_TENSOR ? t0->scalar : t1->scalar;
+			Type *r;
 			if (b == B_CEIL_DIV)
 				return err(s, e, "ceil_div needs integers");
-			return e->type = ty_tensor(s, SPACE_REG, el, t0->kind == TY_TENSOR ? t0->rank : t1->rank, false);
+			r = elementwise_type(s, e, v, 2, builtins[b].name);
+			if (r->kind == TY_TENSOR && r->scalar == SC_BOOL)
+				return err(s, e, "'%s' needs numbers, not bool", builtins[b].name);
+			return e->type = r;
 		}
 		if (!ty_is_num(t0) || !ty_is_num(t1))
 			return err(s, e, "'%s' needs numbers, not '%s' and '%s'", builtins[b].name, tyname(s, t0),
@@ -1380,6 +1419,8 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_FILL:
 		if (t0->kind != TY_TENSOR)
 			return err(s, v[0], "fill needs a tensor, not '%s'", tyname(s, t0));
+		if (t1->kind != TY_SCALAR)
+			return err(s, v[1], "fill takes a scalar value, not '%s'", tyname(s, t1));
 		if (!sema_assignable(s, t0, t1))
 			return err(s, v[1], "cannot fill a '%s' tensor with '%s'", sema_scalar_names[t0->scalar], tyname(s, t1));
 		return e->type = ty_simple(TY_VOID);
@@ -1451,7 +1492,7 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_SELECT:
 		if (!ty_is_bool(t0) && !(t0->kind == TY_TENSOR && t0->scalar == SC_BOOL))
 			return err(s, v[0], "the condition of select must be bool, not '%s'", tyname(s, t0));
-		if (t1->kind == TY_SCALAR && t2->kind == TY_SCALAR) {
+		if (t1->kind == TY_SCALAR && t2->kind == TY_SCALAR && t0->kind != TY_TENSOR) {
 			int u = unify_scalar(t1->scalar, t2->scalar);
 			if (u < 0)
 				return err(s, e, "select between mismatched types '%s' and '%s'", tyname(s, t1), tyname(s, t2));
@@ -1459,7 +1500,14 @@ check_builtin_type(S *s, Node *e, int b)
 				e->cval = v[0]->cval->i ? v[1]->cval : v[2]->cval;
 			return e->type = ty_scalar((ScalarKind)u);
 		}
-		return e->type = ty_tensor(s, SPACE_REG, t1->kind == TY_TENSOR ? t1->scalar : t2->scalar, -1, false);
+		if (t1->kind != TY_TENSOR && t2->kind != TY_TENSOR && t0->kind == TY_TENSOR) {
+			/* a tensor of conditions choosing between two scalars: a tensor of them */
+			Type *r = elementwise_type(s, e, v + 1, 2, "select");
+			if (r->kind == TY_TENSOR)
+				r->rank = t0->rank;
+			return e->type = r;
+		}
+		return e->type = elementwise_type(s, e, v + 1, 2, "select");
 	case B_FMA:
 	case B_EXP: case B_EXP2: case B_LOG: case B_LOG2: case B_SQRT: case B_RSQRT:
 	case B_SIN: case B_COS: case B_TANH: case B_ABS: case B_SQUARE:
@@ -1472,8 +1520,16 @@ check_builtin_type(S *s, Node *e, int b)
 				return err(s, v[i], "'%s' needs floating-point operands, not '%s'", builtins[b].name,
 					tyname(s, ti));
 		}
+		if (b == B_FMA && (t0->kind == TY_TENSOR || v[1]->type->kind == TY_TENSOR || v[2]->type->kind == TY_TENSOR))
+			return e->type = elementwise_type(s, e, v, 3, "fma");
 		if (t0->kind == TY_TENSOR)
 			return e->type = ty_tensor(s, SPACE_REG, t0->scalar, t0->rank, false);
+		if (b == B_FMA) {
+			Type *r = elementwise_type(s, e, v, 3, "fma"); /* scalars: their unified type */
+			if (r->kind == TY_TENSOR)
+				return e->type = ty_scalar(r->scalar);
+			return e->type = r;
+		}
 		if (v[0]->cval && n == 1) {
 			double x = v[0]->cval->kind == VAL_INT ? (double)v[0]->cval->i : v[0]->cval->f, r = x;
 			switch (b) {
@@ -1751,20 +1807,18 @@ check_member(S *s, Node *e)
 	if (t->kind == TY_MODULE) {
 		Symbol *ms = b->kind == E_NAME ? b->u.name.sym : NULL;
 		SemaModule *m = ms ? ms->module : NULL;
-		int i;
-		for (i = 0; m && i < m->nsyms; i++)
-			if (!strcmp(m->syms[i]->name, id)) {
-				Symbol *sym = m->syms[i];
-				sym->used = true;
-				if (sym->kind == SYM_KERNEL)
-					return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
-				if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
-				    && !(s->kern->targets & sema_target_bit(m->name)))
-					return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
-						m->name, id, m->name, s->kern->decl->u.kernel.id);
-				e->cval = sym->val;
-				return e->type = sym->type;
-			}
+		Symbol *sym = m ? sema_module_member(s, m, id) : NULL;
+		if (sym) {
+			sym->used = true;
+			if (sym->kind == SYM_KERNEL)
+				return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
+			if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
+			    && !(s->kern->targets & sema_target_bit(m->name)))
+				return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
+					m->name, id, m->name, s->kern->decl->u.kernel.id);
+			e->cval = sym->val;
+			return e->type = sym->type;
+		}
 		diag_error(s->d, e->u.member.id_span, "module '%s' has no member named '%s'", m ? m->name : "?", id);
 		return e->type = ty_simple(TY_ERROR);
 	}

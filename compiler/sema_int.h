@@ -13,6 +13,15 @@ struct Entry {
 	Entry *next;
 };
 
+/* A hash map from (owner, name) to an int, in the arena: module members by module and name,
+ * kernels and exports by name, so lookups stay O(1) in modules of any size. */
+typedef struct NameMap {
+	const void **owners;
+	const char **keys;
+	int *vals;
+	unsigned cap, n;
+} NameMap;
+
 typedef struct S {
 	Arena *a;
 	Diag *d;
@@ -31,11 +40,12 @@ typedef struct S {
 	int blocks;         /* enclosing blocks inside the kernel body (0 = top level) */
 	int pipelines;
 	bool in_grid;       /* checking a grid(...) formula: device.cus is known */
-	int loop_mark;      /* stack height at the innermost loop entry */
+	int loop_level;     /* scope level of the innermost loop's body (its variables' level) */
 	const char *cur_dir;/* directory of the module being checked */
 	int nextid;
 	int level;          /* current scope nesting level */
 	lay_ctx lc;         /* layout library context (arena in prog->lay_arena) */
+	NameMap members;    /* (SemaModule, name) -> index in its syms, the first of that name */
 	int *marks;         /* stack heights of open scopes */
 	int nmarks, capmarks;
 } S;
@@ -62,6 +72,9 @@ void    sym_bind(S *s, Symbol *sym);
 Symbol *sym_lookup(S *s, const char *name);
 Symbol *sym_new(S *s, SymKind k, const char *name, Span decl, Type *t);
 int     scope_mark(S *s);
+int     namemap_get(const NameMap *m, const void *owner, const char *key);       /* -1 if absent */
+int     namemap_put(S *s, NameMap *m, const void *owner, const char *key, int v); /* old value or -1 */
+Symbol *sema_module_member(S *s, SemaModule *m, const char *name);               /* or NULL */
 void    scope_pop(S *s, int mark, bool warn_unused);
 
 /* expressions (sema_expr.c) */

@@ -68,3 +68,32 @@ t0=$(best 3 "$flyc" "$top/examples/elementwise.fly" -fsyntax-only)
 awk -v t="$t" -v t0="$t0" -v b="$bytes" -v k="$kernels" 'BEGIN {
 	printf "front end (-fsyntax-only): %d bytes, %d kernels in %.3f s = %.3f s/MB (%.1f MB/s); one small file %.3f s\n",
 		b, k, t, t / (b / 1048576), (b / 1048576) / t, t0 }'
+
+# front-end scaling: N small kernels (each with an export) and one kernel of N statements;
+# kernels (statements) per second of CPU time and peak RSS, against a one-kernel file
+# (whose RSS is mostly libLLVM mapped at start). Linear: the per-kernel cost stays flat.
+rss() { /usr/bin/python3 "$top/scripts/peak_rss.py" "$@"; }
+printf 'kernel k(x: global f32[(N):(1)], N: i32) block(64) grid(1) {\n  x[thread.x] = x[thread.x] * 2.0;\n}\n' >"$tmp/one.fly"
+set -- $(rss "$flyc" -fsyntax-only "$tmp/one.fly")
+base_kb=$1 base_cpu=$4
+printf '%-28s %9s %9s %14s %10s %12s\n' "front end (-fsyntax-only)" "items" "cpu (s)" "items/s" "peak MB" "KB/item"
+printf '%-28s %9d %9.3f %14s %10d %12s\n' "one kernel" 1 "$base_cpu" - $((base_kb / 1024)) -
+for n in 2000 20000 200000; do
+	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) {
+		printf "kernel k%d<B: int = 64>(x: global f32[(N):(1)], N: i32) block(B) grid(1) {\n", i
+		printf "  let a = x[thread.x];\n  x[thread.x] = a * 2.0;\n}\nexport k%d<B=64> as e%d;\n", i, i } }' >"$tmp/k.fly"
+	set -- $(rss "$flyc" -fsyntax-only "$tmp/k.fly")
+	[ "$2" = 0 ] || { echo "front end: $n kernels failed (exit $2)"; continue; }
+	awk -v n="$n" -v kb="$1" -v c="$4" -v b="$base_kb" -v c0="$base_cpu" 'BEGIN {
+		printf "%-28s %9d %9.3f %14.0f %10d %12.2f\n", "kernels + exports", n, c, n / (c > c0 ? c - c0 : 1e-3), kb / 1024, (kb - b) / n }'
+done
+for n in 20000 200000; do
+	awk -v n="$n" 'BEGIN { print "kernel big(x: global f32[(N):(1)], N: i32) block(64) grid(1) {\n  var acc = 0.0;\n  for i in 0 .. 4 {";
+		for (i = 0; i < n; i++) printf "    let a%d = x[thread.x + %d] * 2.0;\n    acc = acc + a%d;\n", i, i % 7, i
+		print "  }\n  x[thread.x] = acc;\n}" }' >"$tmp/s.fly"
+	set -- $(rss "$flyc" -fsyntax-only "$tmp/s.fly")
+	[ "$2" = 0 ] || { echo "front end: $n statements failed (exit $2)"; continue; }
+	awk -v n="$((2 * n))" -v kb="$1" -v c="$4" -v b="$base_kb" -v c0="$base_cpu" 'BEGIN {
+		printf "%-28s %9d %9.3f %14.0f %10d %12.2f\n", "statements in one kernel", n, c, n / (c > c0 ? c - c0 : 1e-3), kb / 1024, (kb - b) / n }'
+done
+rm -f "$tmp/k.fly" "$tmp/s.fly"

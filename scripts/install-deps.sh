@@ -5,8 +5,18 @@
 # Idempotent and quick when everything is present: each package is checked with
 # dpkg-query first and apt-get runs only for the missing ones.
 #   scripts/install-deps.sh [--stamp FILE]   (FILE is touched on success)
+#
+# PKGS is every package a build, test, script or benchmark uses: make check proves it
+# (tests/deps: each program its tiers execute and each Python module they import must come
+# from a package in the dependency closure of this list, or from the base system).
+#   build:   llvm-22-dev (llvm-config-22, libLLVM), re2c, bison, gcc, make, libcmocka-dev
+#   tests:   llvm-22-tools (FileCheck, lit), lld-22 (ld.lld), clang-22 and libclang-rt-22-dev
+#            (OpenCL test kernels, make fuzz), clang-tools-22 (clang-offload-bundler-22),
+#            python3, python3-numpy, python3-torch, libdlpack-dev (torch/DLPack bindings),
+#            librsvg2-bin (rsvg-convert draws flyc's SVGs), g++ (C++ layout oracles), and
+#            cmake, pkg-config, libsqlite3-dev for the tests being added under issue #12
 set -u
-PKGS="llvm-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev re2c bison libcmocka-dev make gcc python3 libsqlite3-dev libdlpack-dev cmake pkg-config python3-torch python3-numpy"
+PKGS="llvm-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev clang-tools-22 re2c bison libcmocka-dev make gcc g++ python3 python3-numpy python3-torch libdlpack-dev libsqlite3-dev cmake pkg-config librsvg2-bin"
 stamp=""
 [ "${1:-}" = "--stamp" ] && stamp="${2:-}"
 
@@ -39,6 +49,16 @@ if [ -n "$missing" ]; then
 		echo "install-deps: apt-get install failed; refreshing package lists" >&2
 		if ! apt-get update >&2 || ! apt-get install -y --no-install-recommends $missing >&2; then
 			echo "install-deps: could not install:$missing" >&2
+			nocand=""
+			for p in $missing; do
+				apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]' || nocand="$nocand $p"
+			done
+			if [ -n "$nocand" ]; then
+				echo "install-deps: no apt source offers:$nocand" >&2
+				echo "install-deps: LLVM 22 comes from the bookworm-security suite, which a standard Debian 12" >&2
+				echo "install-deps: lists in /etc/apt/sources.list.d/debian.sources (a debootstrap root lacks it):" >&2
+				echo "install-deps:   deb http://deb.debian.org/debian-security bookworm-security main" >&2
+			fi
 			echo "install-deps: check the network and the apt sources, then run 'make install-deps'" >&2
 			exit 1
 		fi

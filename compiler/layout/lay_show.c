@@ -243,6 +243,21 @@ static const char *const grays[] = {
 	"#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d",
 };
 
+/* Writes s as XML character data: a layout's text holds '<' and '>' (Sw<3,3,3>). */
+static void
+xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
 int
 lay_show_svg(lay_ctx *c, const lay_val *l, const lay_val *tv_mn, FILE *f)
 {
@@ -267,8 +282,11 @@ lay_show_svg(lay_ctx *c, const lay_val *l, const lay_val *tv_mn, FILE *f)
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%lld\" height=\"%lld\" "
 	        "font-family=\"monospace\" font-size=\"11\">\n",
 	        (long long)(cols * cw + 2 * pad), (long long)(rows * ch + 2 * pad + 16));
-	fprintf(f, "<title>%s</title>\n", lay_to_string(c, l));
-	fprintf(f, "<text x=\"%d\" y=\"14\">%s</text>\n", pad, lay_to_string(c, l));
+	fputs("<title>", f);
+	xml_text(f, lay_to_string(c, l));
+	fprintf(f, "</title>\n<text x=\"%d\" y=\"14\">", pad);
+	xml_text(f, lay_to_string(c, l));
+	fputs("</text>\n", f);
 	for (j = 0; j < cols; j++)
 		fprintf(f, "<text x=\"%lld\" y=\"%d\" text-anchor=\"middle\">%lld</text>\n",
 		        (long long)(pad + j * cw + cw / 2), pad + 10, (long long)j);

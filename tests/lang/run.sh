@@ -135,6 +135,29 @@ out=$(timeout 60 "$FLYC" -fsyntax-only "$TMP/big.fly" 2>&1); rc=$?
 secs=$(( $(date +%s) - start ))
 if [ "$rc" = 0 ] && [ "$secs" -le 20 ]; then pass "lang/hostile/multi-megabyte ($(wc -c <"$TMP/big.fly") bytes, ${secs}s)"
 else fail lang/hostile/multi-megabyte "exit $rc after ${secs}s" "$(printf '%s\n' "$out" | head -5)"; fi
+# ---- scaling: memory linear in kernels, exports and statements ----
+# Peak RSS above that of a one-kernel file (which is mostly libLLVM, ~55 MB) stays under a bound
+# that a quadratic front end misses by far (copying per-kernel tables needed 3.3 GB for 20,000
+# kernels); 20,000 small kernels take about 70 MB, 20,000 statements about 35 MB.
+scale() { # name file bound-MB
+	base=$(python3 "$FLY_TOP/scripts/peak_rss.py" "$FLYC" -fsyntax-only "$TMP/one.fly")
+	got=$(python3 "$FLY_TOP/scripts/peak_rss.py" "$FLYC" -fsyntax-only "$2")
+	set -- "$1" "$2" "$3" ${base:-0 9 0 0} ${got:-0 9 0 0}
+	mb=$(( ($8 - $4) / 1024 ))
+	if [ "$5" != 0 ] || [ "$9" != 0 ]; then fail "lang/scaling/$1" "flyc exited $5 (one kernel) and $9 ($1)"
+	elif [ "$mb" -gt "$3" ]; then fail "lang/scaling/$1" "peak RSS $(($8 / 1024)) MB, $mb MB above one kernel (bound $3 MB)"
+	else pass "lang/scaling/$1 ($mb MB above one kernel)"; fi
+}
+bound=150; [ "$FLY_SAN" = 1 ] && bound=300
+printf 'kernel k(x: global f32[(N):(1)], N: i32) block(64) grid(1) {\n  x[thread.x] = x[thread.x] * 2.0;\n}\n' >"$TMP/one.fly"
+awk 'BEGIN { for (i = 0; i < 20000; i++) {
+	printf "kernel k%d<B: int = 64>(x: global f32[(N):(1)], N: i32) block(B) grid(1) {\n", i
+	printf "  let a = x[thread.x];\n  x[thread.x] = a * 2.0;\n}\nexport k%d<B=64> as e%d;\n", i, i } }' >"$TMP/kernels.fly"
+scale 20000-kernels-exports "$TMP/kernels.fly" $bound
+awk 'BEGIN { print "kernel big(x: global f32[(N):(1)], N: i32) block(64) grid(1) {\n  var acc = 0.0;\n  for i in 0 .. 4 {";
+	for (i = 0; i < 20000; i++) printf "    let a%d = x[thread.x + %d] * 2.0;\n    acc = acc + a%d;\n", i, i % 7, i
+	print "  }\n  x[thread.x] = acc;\n}" }' >"$TMP/stmts.fly"
+scale 20000-statements "$TMP/stmts.fly" $bound
 # many errors: stops at the error limit
 awk 'BEGIN { for (i = 0; i < 100000; i++) print "const A = $;" }' >"$TMP/many.fly"
 hostile many-errors "$TMP/many.fly" 'too many errors emitted, stopping now'
