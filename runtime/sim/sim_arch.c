@@ -37,6 +37,12 @@ const SimArch *sim_arch_find(const char *processor)
 	return NULL;
 }
 
+const char *sim_arch_name(int i)
+{
+	static const SimArch *const rows[] = { &sim_arch_gfx950, &arch_gfx1201 };
+	return i >= 0 && i < (int)(sizeof rows / sizeof rows[0]) ? rows[i]->name : NULL;
+}
+
 /* ---- the GFX12 mnemonic table: sorted by name, looked up by bisection ---- */
 typedef struct { const char *name; const char *sem; } Alias;
 static const Alias gfx12_names[] = {

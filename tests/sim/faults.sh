@@ -111,3 +111,34 @@ if "$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1201 -Xclang 
 	expect_out "sim/gfx1201-wave64-refused" 1 'kernel f_reqd is wave64; the simulator runs gfx1201 code in wave32 only' -- \
 		"$SIM" "$TMP/f64.hsaco" f_reqd --grid=1 --block=64 buf=256
 else fail "sim/gfx1201-wave64-compile" "clang-22 +wavefrontsize64 failed"; fi
+
+# offload bundles: flyc-sim runs the entry of the device's arch (--arch=), or
+# the one entry the simulator models; several need --arch; --arch makes the
+# device that processor, so an ELF for another is refused
+BUNDLER=${BUNDLER:-/usr/lib/llvm-22/bin/clang-offload-bundler}
+if [ -x "$BUNDLER" ] && [ -f "$F12" ] && [ -f "$TMP/faults.O3.hsaco" ]; then
+	: >"$TMP/empty.host"
+	"$BUNDLER" -type=o -bundle-align=4096 -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx950,hipv4-amdgcn-amd-amdhsa--gfx1201 \
+		-input="$TMP/empty.host" -input="$TMP/faults.O3.hsaco" -input="$F12" -output="$TMP/fat.co"
+	"$BUNDLER" -type=o -bundle-align=4096 -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx1201 \
+		-input="$TMP/empty.host" -input="$F12" -output="$TMP/fat1201.co"
+	# the lane in the message tells the arch: wave32 puts lane 31 in wave 1, wave64 lane 63 in wave 0
+	expect_out "sim/bundle-arch-gfx1201" 1 'lane 31, .*workgroup \(0,0,0\), wave 1' -- \
+		"$SIM" "$TMP/fat.co" f_oob_load --arch=gfx1201 --grid=1 --block=64 buf=256 buf=256 i32=1
+	expect_out "sim/bundle-arch-gfx950" 1 'lane 63, .*workgroup \(0,0,0\), wave 0' -- \
+		"$SIM" "$TMP/fat.co" f_oob_load --arch=gfx950 --grid=1 --block=64 buf=256 buf=256 i32=1
+	expect_out "sim/bundle-two-entries" 1 'offload bundle has entries for gfx950 and gfx1201; choose one with --arch=' -- \
+		"$SIM" "$TMP/fat.co" f_oob_load --grid=1 --block=64 buf=256 buf=260 i32=1
+	expect_out "sim/bundle-one-entry" 1 'lane 31, .*wave 1' -- \
+		"$SIM" "$TMP/fat1201.co" f_oob_load --grid=1 --block=64 buf=256 buf=256 i32=1
+	expect_out "sim/bundle-one-entry-ok" 0 '^$' -- "$SIM" "$TMP/fat1201.co" f_oob_load --grid=1 --block=64 buf=256 buf=260 i32=1
+	expect_out "sim/bundle-no-entry" 1 'offload bundle has no code object for gfx950 \(entries: .*gfx1201' -- \
+		"$SIM" "$TMP/fat1201.co" f_oob_load --arch=gfx950 --grid=1 --block=64 buf=256 buf=260 i32=1
+	expect_out "sim/bundle-list-mnemonics" 0 'global_load_b32' -- "$SIM" --list-mnemonics --arch=gfx1201 "$TMP/fat.co"
+	expect_out "sim/arch-elf-mismatch" 1 'code object is for gfx1201, the device is gfx950' -- \
+		"$SIM" "$F12" f_oob_load --arch=gfx950 --grid=1 --block=64 buf=256 buf=260 i32=1
+	expect_out "sim/arch-unknown" 2 "unknown --arch 'gfx942'" -- \
+		"$SIM" "$F12" f_oob_load --arch=gfx942 --grid=1 --block=64 buf=256 buf=260 i32=1
+else
+	fail "sim/bundle" "no $BUNDLER or fault kernels"
+fi
