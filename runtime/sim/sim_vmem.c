@@ -260,6 +260,40 @@ int sim_op_global_load_lds_dword(SimWave *w, const SimInst *in) { return global_
 int sim_op_global_load_lds_dwordx3(SimWave *w, const SimInst *in) { return global_load_lds(w, in, 12, 16, 0); }
 int sim_op_global_load_lds_dwordx4(SimWave *w, const SimInst *in) { return global_load_lds(w, in, 16, 16, 0); }
 
+/* GFX12 transposed global loads (wave32): global_load_tr_b128 (8 16-bit
+ * elements per lane) and global_load_tr_b64 (8 bytes per lane). Each active
+ * lane loads 8 consecutive elements at its address; then, in each group of 8
+ * lanes, lane m's element e is element m%8 of the load of lane 8*(m/8) + e
+ * (the 8x8 block of the group is transposed), which turns 8 lanes' columns of
+ * a matrix into the rows a WMMA operand wants. Sources (docs/simulator-matrix.md,
+ * "Transposed global loads"): triton's gfx12 transposed-load layouts and its
+ * comment "eight lanes load an 8x8 block of values and transpose them", the
+ * MLIR amdgpu.global_transpose_load description (each thread reads a column
+ * and receives the transposed row), and the RDNA4 ISA guide section triton
+ * cites (11.6.2). Inactive lanes contribute zeros and their registers are kept. */
+static int global_load_tr(SimWave *w, const SimInst *in, uint32_t ebytes)
+{
+	if (w->lanes != 32) return sim_fault(w, "unsupported instruction %s in wave64 (the simulator runs it in wave32)", in->mnem);
+	uint8_t buf[32][16];
+	uint32_t n = 8 * ebytes;
+	memset(buf, 0, sizeof buf);
+	uint64_t ex = sim_exec(w);
+	LANES(l) {
+		const uint8_t *p = lane_ptr(w, SP_GLOBAL, lane_addr(w, in, SP_GLOBAL, 1, 2, l), n, l, 0);
+		if (!p) return SIM_FAULT;
+		memcpy(buf[l], p, n);
+	}
+	for (int m = 0; m < 32; m++) {
+		if (!(ex >> m & 1)) continue;
+		uint8_t out[16];
+		for (int e = 0; e < 8; e++) memcpy(out + e * ebytes, buf[(m & ~7) + e] + (m & 7) * ebytes, ebytes);
+		for (uint32_t r = 0; r < n / 4; r++) { uint32_t v; memcpy(&v, out + 4 * r, 4); sim_wr(w, O(0), (int)r, m, v); }
+	}
+	return SIM_NEXT;
+}
+int sim_op_global_load_tr_b128(SimWave *w, const SimInst *in) { return global_load_tr(w, in, 2); }
+int sim_op_global_load_tr_b64(SimWave *w, const SimInst *in) { return global_load_tr(w, in, 1); }
+
 /* ---- MUBUF ---- */
 typedef struct { uint64_t base; uint32_t stride, nrec; } Rsrc;
 static Rsrc rsrc(SimWave *w, const SimOperand *o)

@@ -128,6 +128,14 @@ else
 	echo "SKIP: sim/wmma (no /usr/bin/python3)"
 fi
 
+# gfx1201 transposed global loads against Python (tests/sim/loadtr.py)
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$TMP/loadtr"
+	/usr/bin/python3 "$HERE/loadtr.py" "$SIM" "$CLANG" "$LLD" "$TMP/loadtr"
+else
+	echo "SKIP: sim/loadtr (no /usr/bin/python3)"
+fi
+
 # ROCm/aiter's hand-written gfx950 split-K bf16 GEMMs (scalar atomics, spin
 # waits on a semaphore) against a CPU reference, from a fetched copy of aiter
 # named by FLY_AITER (a checkout or a bare git directory; never committed)
