@@ -142,3 +142,28 @@ if [ -x "$BUNDLER" ] && [ -f "$F12" ] && [ -f "$TMP/faults.O3.hsaco" ]; then
 else
 	fail "sim/bundle" "no $BUNDLER or fault kernels"
 fi
+
+# forward progress (docs/simulator.md "Forward progress"): a wave that waits
+# for another wave of its workgroup, or for a workgroup at most 7 later in
+# launch order per host thread, gets there; a chain longer than the resident
+# workgroups times out with a message saying workgroups had not started
+for cpu in gfx950 gfx1201; do
+	P="$TMP/progress.$cpu.hsaco"
+	if ! compile "$HERE/progress.cl" O3 "$P" $cpu; then fail "sim/progress-compile -$cpu" "$(cat "$P.err")"; continue; fi
+	for t in 1 2; do
+		"$SIM" "$P" p_wait_later --threads=$t --grid=12 --block=64 buf=4 buf=48,out=$TMP/pw.bin i32=11 >"$TMP/pw.log" 2>&1
+		got=$(od -An -v -td4 "$TMP/pw.bin" 2>/dev/null | tr -s ' \n' '  ')
+		if [ "$got" = " 13 2 3 4 5 6 7 8 9 10 11 12 " ]; then pass "sim/progress-wait-later -$cpu --threads=$t"
+		else fail "sim/progress-wait-later -$cpu --threads=$t" "got '$got'" "$(cat "$TMP/pw.log")"; fi
+	done
+	"$SIM" "$P" p_chain --grid=8 --block=64 buf=32 buf=32,out=$TMP/pc.bin i32=8 >"$TMP/pc.log" 2>&1
+	got=$(od -An -v -td4 "$TMP/pc.bin" 2>/dev/null | tr -s ' \n' '  ')
+	if [ "$got" = " 8 7 6 5 4 3 2 1 " ]; then pass "sim/progress-chain8 -$cpu"
+	else fail "sim/progress-chain8 -$cpu" "got '$got'" "$(cat "$TMP/pc.log")"; fi
+	expect_out "sim/progress-chain10-timeout -$cpu" 1 'timeout: wave executed more than 3000000 instructions \(a runaway kernel, or one waiting for a workgroup not yet started\?\) \(workgroups not yet started' -- \
+		env FLYC_SIM_STEP_LIMIT=3000000 "$SIM" "$P" p_chain --grid=10 --block=64 buf=40 buf=40 i32=10
+	"$SIM" "$P" p_wave_wait --grid=1 --block=128 buf=4,out=$TMP/pv.bin >"$TMP/pv.log" 2>&1
+	got=$(od -An -v -td4 "$TMP/pv.bin" 2>/dev/null | tr -s ' \n' '  ')
+	if [ "$got" = " 77 " ]; then pass "sim/progress-wave-wait -$cpu"
+	else fail "sim/progress-wave-wait -$cpu" "got '$got'" "$(cat "$TMP/pv.log")"; fi
+done
