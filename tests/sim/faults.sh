@@ -167,3 +167,13 @@ for cpu in gfx950 gfx1201; do
 	if [ "$got" = " 77 " ]; then pass "sim/progress-wave-wait -$cpu"
 	else fail "sim/progress-wave-wait -$cpu" "got '$got'" "$(cat "$TMP/pv.log")"; fi
 done
+
+# gfx1201 instructions that are refused with their name and PC (not modelled:
+# docs/simulator.md): sparse WMMA and s_sendmsg_rtn, both only from builtins
+U12="$TMP/unsupported12.hsaco"
+if compile "$HERE/unsupported12.cl" O3 "$U12" gfx1201; then
+	expect_out "sim/swmmac-refused -gfx1201" 1 'unsupported instruction v_swmmac_f32_16x16x32_f16 \(encoding 0x[0-9a-f]+\) at k_swmmac\+0x[0-9a-f]+' -- \
+		"$SIM" "$U12" k_swmmac --grid=1 --block=32 buf=1024 buf=512 buf=1024 buf=128
+	expect_out "sim/sendmsg-rtn-refused -gfx1201" 1 'unsupported instruction s_sendmsg_rtn_b32 .* at k_sendmsg_rtn\+0x' -- \
+		"$SIM" "$U12" k_sendmsg_rtn --grid=1 --block=32 buf=4
+else fail "sim/unsupported12-compile" "$(cat "$U12.err")"; fi
