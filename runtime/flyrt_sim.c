@@ -194,8 +194,7 @@ flyrt_sim_open(flyrt_device *dev, const char *arch)
 	dev->be = &sim_backend;
 	dev->kind = FLYRT_BACKEND_SIM;
 	dev->be_state = s;
-	/* LDS per workgroup: 160 KiB on gfx950, 64 KiB on gfx1201 */
-	dev->lds_limit = !strcmp(arch, "gfx1201") ? 64 * 1024 : 160 * 1024;
+	dev->lds_limit = sim_arch_lds_bytes(arch);   /* 160 KiB on gfx950, 64 KiB on gfx1201 */
 	snprintf(dev->arch, sizeof dev->arch, "%s", arch);
 	snprintf(dev->name, sizeof dev->name, "simulator (%s)", arch);
 	dev->cus = flyrt_sim_cus(dev->arch);

@@ -48,6 +48,10 @@ SimDevice *sim_create(const SimConfig *cfg);             /* NULL cfg = defaults;
  * code object's own. sim_arch_known: 1 if the simulator models processor. */
 const char *sim_device_arch(const SimDevice *d);
 int sim_arch_known(const char *processor);
+/* The i-th processor the simulator models ("gfx950", "gfx1201"), NULL past the last. */
+const char *sim_arch_name(int i);
+/* LDS bytes per workgroup of a modelled processor (0 for another). */
+uint32_t sim_arch_lds_bytes(const char *processor);
 void sim_destroy(SimDevice *d);
 uint64_t sim_alloc(SimDevice *d, uint64_t bytes);         /* device VA, 0 on failure; zero-filled */
 int sim_free(SimDevice *d, uint64_t va);                  /* 0 ok, -1 if va is not an allocation */

@@ -37,6 +37,18 @@ const SimArch *sim_arch_find(const char *processor)
 	return NULL;
 }
 
+const char *sim_arch_name(int i)
+{
+	static const SimArch *const rows[] = { &sim_arch_gfx950, &arch_gfx1201 };
+	return i >= 0 && i < (int)(sizeof rows / sizeof rows[0]) ? rows[i]->name : NULL;
+}
+
+uint32_t sim_arch_lds_bytes(const char *processor)
+{
+	const SimArch *a = sim_arch_find(processor);
+	return a ? (uint32_t)a->lds_max : 0;
+}
+
 /* ---- the GFX12 mnemonic table: sorted by name, looked up by bisection ---- */
 typedef struct { const char *name; const char *sem; } Alias;
 static const Alias gfx12_names[] = {

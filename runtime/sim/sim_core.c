@@ -3,10 +3,12 @@
  * wave scheduling, memory checking and fault reports.
  *
  * Scheduling: a workgroup's waves run one at a time, each until it reaches
- * s_barrier or s_endpgm; when every live wave waits at the barrier they are
- * released together. Workgroups are independent and may run on several host
- * threads (SimConfig.nthreads); each thread owns its wave storage. Only the
- * order of global atomics racing between workgroups depends on the threads.
+ * s_barrier or s_endpgm or has run a slice of instructions; when every live
+ * wave waits at the barrier they are released together. A host thread keeps
+ * up to MAX_RESIDENT workgroups in flight when they run long ("Forward
+ * progress" below). Workgroups may run on several host threads
+ * (SimConfig.nthreads); each thread owns its wave storage. Only the order of
+ * global atomics racing between workgroups depends on the threads.
  */
 /* messages are cut to their buffers on purpose */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -501,8 +503,13 @@ static int run_wave(SimWave *w)
 		}
 		if (trace && (trace > 1 || (w->id == 0 && w->wg->id[0] == 0 && w->wg->id[1] == 0 && w->wg->id[2] == 0)))
 			trace_inst(w, in);
-		if (++w->steps > run->step_limit)
-			return sim_fault(w, "timeout: wave executed more than %llu instructions (a runaway kernel?)", (unsigned long long)run->step_limit);
+		if (++w->steps > w->quota) {
+			if (w->steps <= run->step_limit) { w->steps--; return SIM_YIELD; }   /* its slice is used up */
+			uint64_t left = run->nwg - run->next_wg;   /* read racily: a count for the message only */
+			return sim_fault(w, "timeout: wave executed more than %llu instructions (a runaway kernel%s?)%s",
+			                 (unsigned long long)run->step_limit, left ? ", or one waiting for a workgroup not yet started" : "",
+			                 left ? " (workgroups not yet started; see \"Forward progress\" in docs/simulator.md)" : "");
+		}
 		w->lane_insts += (in->flags & SIM_F_SCALAR) ? 1 : (uint64_t)__builtin_popcountll(sim_exec(w));
 		int r;
 		SimInst idx;
@@ -584,95 +591,163 @@ static void init_wave(SimRun *r, SimWG *g, SimWave *w, int wid)
 	if (kd->enable_private_segment) w->s[s++] = 0;  /* private segment wave offset */
 }
 
-/* ---- workgroups ---- */
+/* ---- workgroups ----
+ * Forward progress. A host thread keeps up to MAX_RESIDENT workgroups in
+ * flight and gives each wave at most SLICE instructions per turn, round robin
+ * over the waves of a workgroup and over the resident workgroups. A workgroup
+ * that finishes within its slices runs alone, as before (one at a time, in
+ * linear order); once a resident workgroup has used a whole slice (it runs
+ * long, or spins waiting for memory another workgroup writes), the thread
+ * starts the next workgroups beside it, up to MAX_RESIDENT. So a wave that
+ * waits for another wave of its workgroup, or for a workgroup at most
+ * MAX_RESIDENT - 1 later in launch order (per host thread), gets there; one
+ * that waits for a workgroup further on spins to the step limit, and the
+ * timeout message says how many workgroups had not started. */
+enum { MAX_RESIDENT = 8 };
+#define SLICE 1000000ull
+
 typedef struct {
-	SimRun *r;
 	SimWave *waves[MAX_WAVES];
 	SimWG g;
 	uint8_t *lds;
 	uint8_t *scratch;
 	uint32_t *race;
+	uint64_t lin;
+	int busy;
+} Slot;
+
+typedef struct {
+	SimRun *r;
+	Slot slot[MAX_RESIDENT];
+	int nslots;          /* slots with storage */
 	uint64_t wave_insts, lane_insts;
 } Worker;
 
-static int run_workgroup(Worker *wk, uint64_t lin)
+static void start_workgroup(Worker *wk, Slot *sl, uint64_t lin)
 {
 	SimRun *r = wk->r;
-	SimWG *g = &wk->g;
+	SimWG *g = &sl->g;
+	sl->lin = lin; sl->busy = 1;
 	g->id[0] = (uint32_t)(lin % r->grid[0]);
 	g->id[1] = (uint32_t)((lin / r->grid[0]) % r->grid[1]);
 	g->id[2] = (uint32_t)(lin / ((uint64_t)r->grid[0] * r->grid[1]));
-	g->lds = wk->lds; g->lds_size = r->lds_size; g->nwaves = r->nwaves; g->waves = wk->waves;
-	g->race = wk->race; g->epoch = 1;
-	memset(wk->lds, 0, r->lds_size ? r->lds_size : 1);
-	if (wk->race) memset(wk->race, 0, (size_t)(r->lds_size / 4 + 1) * 12);
+	g->lds = sl->lds; g->lds_size = r->lds_size; g->nwaves = r->nwaves; g->waves = sl->waves;
+	g->race = sl->race; g->epoch = 1;
+	memset(sl->lds, 0, r->lds_size ? r->lds_size : 1);
+	if (sl->race) memset(sl->race, 0, (size_t)(r->lds_size / 4 + 1) * 12);
 	size_t scr = (size_t)r->scratch_size * 64;   /* storage for 64 lanes, whatever the wave size */
 	for (int i = 0; i < r->nwaves; i++) {
-		SimWave *w = wk->waves[i];
+		SimWave *w = sl->waves[i];
 		init_wave(r, g, w, i);
-		w->scratch = wk->scratch + scr * (size_t)i;
+		w->scratch = sl->scratch + scr * (size_t)i;
 		w->scratch_size = r->scratch_size;
 		if (scr) memset(w->scratch, 0, scr);
 	}
-	int rc = 0;
-	for (;;) {
+}
+
+/* One turn of a resident workgroup: its waves run (releasing barriers) until
+ * the workgroup ends (1), faults (-1), or a wave used up its slice (0). */
+static int turn_workgroup(Worker *wk, Slot *sl)
+{
+	SimRun *r = wk->r;
+	int rc = 0, yielded = 0;
+	while (!yielded) {
 		int live = 0, waiting = 0;
 		for (int i = 0; i < r->nwaves; i++) {
-			SimWave *w = wk->waves[i];
+			SimWave *w = sl->waves[i];
 			if (w->state != 0) continue;
+			w->quota = w->steps + SLICE < r->step_limit ? w->steps + SLICE : r->step_limit;
 			int x = run_wave(w);
 			if (x == SIM_FAULT) { rc = -1; goto out; }
+			if (x == SIM_YIELD) { yielded = 1; continue; }
 			w->state = x == SIM_BARRIER ? 1 : 2;
 		}
 		for (int i = 0; i < r->nwaves; i++) {
-			if (wk->waves[i]->state != 2) live++;
-			if (wk->waves[i]->state == 1) waiting++;
+			if (sl->waves[i]->state != 2) live++;
+			if (sl->waves[i]->state == 1) waiting++;
 		}
-		if (!live) break;
+		if (!live) { rc = 1; break; }
 		if (waiting == live) {
-			for (int i = 0; i < r->nwaves; i++) if (wk->waves[i]->state == 1) wk->waves[i]->state = 0;
-			g->epoch++;
+			for (int i = 0; i < r->nwaves; i++) if (sl->waves[i]->state == 1) sl->waves[i]->state = 0;
+			sl->g.epoch++;
 		}
 	}
+	if (rc == 0) return 0;
 out:
 	for (int i = 0; i < r->nwaves; i++) {
-		wk->wave_insts += wk->waves[i]->steps;
-		wk->lane_insts += wk->waves[i]->lane_insts;
+		wk->wave_insts += sl->waves[i]->steps;
+		wk->lane_insts += sl->waves[i]->lane_insts;
 	}
+	sl->busy = 0;
 	return rc;
+}
+
+static int slot_init(Slot *sl, const SimRun *r)
+{
+	for (int i = 0; i < r->nwaves; i++) if (!(sl->waves[i] = calloc(1, sizeof(SimWave)))) return -1;
+	sl->lds = calloc(1, r->lds_size ? r->lds_size : 1);
+	sl->scratch = calloc(1, (size_t)r->scratch_size * 64 * (size_t)r->nwaves + 1);
+	if (r->racecheck) sl->race = calloc((size_t)(r->lds_size / 4 + 1), 12);
+	if (!sl->lds || !sl->scratch || (r->racecheck && !sl->race)) return -1;
+	return 0;
+}
+static void slot_free(Slot *sl)
+{
+	for (int i = 0; i < MAX_WAVES; i++) free(sl->waves[i]);
+	free(sl->lds); free(sl->scratch); free(sl->race);
 }
 
 static void *worker_main(void *arg)
 {
 	Worker *wk = arg;
 	SimRun *r = wk->r;
+	int nbusy = 0, yielded = 0, more = 1;
 	for (;;) {
-		pthread_mutex_lock(&r->lock);
-		uint64_t lin = r->next_wg++;
-		int stop = r->failed && lin > r->fail_wg;
-		pthread_mutex_unlock(&r->lock);
-		if (lin >= r->nwg || stop) break;
-		run_workgroup(wk, lin);
+		/* admit workgroups: one when none is resident; more beside a workgroup that used a slice */
+		while (more && (nbusy == 0 || (yielded && nbusy < MAX_RESIDENT))) {
+			int k = 0;
+			while (k < MAX_RESIDENT && wk->slot[k].busy) k++;
+			if (k == wk->nslots && slot_init(&wk->slot[k], r)) {   /* no memory for another: go on with those resident */
+				slot_free(&wk->slot[k]); memset(&wk->slot[k], 0, sizeof wk->slot[k]);
+				break;                                          /* (k == nslots: all are busy, so nbusy > 0) */
+			}
+			if (k == wk->nslots) wk->nslots++;
+			pthread_mutex_lock(&r->lock);
+			uint64_t lin = r->next_wg;
+			int stop = lin >= r->nwg || (r->failed && lin > r->fail_wg);
+			if (!stop) r->next_wg++;
+			pthread_mutex_unlock(&r->lock);
+			if (stop) { more = 0; break; }
+			start_workgroup(wk, &wk->slot[k], lin);
+			nbusy++;
+		}
+		if (!nbusy) break;
+		yielded = 0;
+		for (int k = 0; k < wk->nslots; k++) {
+			Slot *sl = &wk->slot[k];
+			if (!sl->busy) continue;
+			pthread_mutex_lock(&r->lock);
+			int abandon = r->failed && sl->lin > r->fail_wg;   /* a fault earlier in launch order wins */
+			pthread_mutex_unlock(&r->lock);
+			int x = abandon ? -1 : turn_workgroup(wk, sl);
+			if (abandon) sl->busy = 0;
+			if (x == 0) yielded = 1; else nbusy--;
+		}
 	}
 	return NULL;
 }
 
 static void worker_free(Worker *wk)
 {
-	for (int i = 0; i < MAX_WAVES; i++) free(wk->waves[i]);
-	free(wk->lds); free(wk->scratch); free(wk->race);
+	for (int k = 0; k < wk->nslots; k++) slot_free(&wk->slot[k]);
 }
 
 static int worker_init(Worker *wk, SimRun *r)
 {
 	memset(wk, 0, sizeof *wk);
 	wk->r = r;
-	for (int i = 0; i < r->nwaves; i++) if (!(wk->waves[i] = calloc(1, sizeof(SimWave)))) return -1;
-	wk->lds = calloc(1, r->lds_size ? r->lds_size : 1);
-	wk->scratch = calloc(1, (size_t)r->scratch_size * 64 * (size_t)r->nwaves + 1);
-	if (r->racecheck) wk->race = calloc((size_t)(r->lds_size / 4 + 1), 12);
-	if (!wk->lds || !wk->scratch || (r->racecheck && !wk->race)) return -1;
-	return 0;
+	wk->nslots = 1;
+	return slot_init(&wk->slot[0], r);
 }
 
 /* Fill the hidden arguments the metadata asks for. */

@@ -155,7 +155,7 @@ typedef struct SimInst {
 } SimInst;
 
 /* Handler result. */
-enum { SIM_NEXT = 0, SIM_JUMP, SIM_BARRIER, SIM_END, SIM_FAULT };
+enum { SIM_NEXT = 0, SIM_JUMP, SIM_BARRIER, SIM_END, SIM_FAULT, SIM_YIELD /* the core's: the wave's slice is used up */ };
 
 typedef struct SimWave SimWave;
 typedef struct SimWG SimWG;
@@ -193,6 +193,7 @@ struct SimWave {
 	int lanes;            /* 64 or 32 */
 	const SimArch *arch;
 	uint64_t steps;
+	uint64_t quota;       /* steps at which the wave yields its turn (sim_core.c, forward progress) */
 	uint64_t lane_insts;
 	SimWG *wg;
 	SimRun *run;

@@ -260,16 +260,68 @@ int sim_op_global_load_lds_dword(SimWave *w, const SimInst *in) { return global_
 int sim_op_global_load_lds_dwordx3(SimWave *w, const SimInst *in) { return global_load_lds(w, in, 12, 16, 0); }
 int sim_op_global_load_lds_dwordx4(SimWave *w, const SimInst *in) { return global_load_lds(w, in, 16, 16, 0); }
 
-/* ---- MUBUF ---- */
-typedef struct { uint64_t base; uint32_t stride, nrec; } Rsrc;
-static Rsrc rsrc(SimWave *w, const SimOperand *o)
+/* GFX12 transposed global loads (wave32): global_load_tr_b128 (8 16-bit
+ * elements per lane) and global_load_tr_b64 (8 bytes per lane). Each active
+ * lane loads 8 consecutive elements at its address; then, in each group of 8
+ * lanes, lane m's element e is element m%8 of the load of lane 8*(m/8) + e
+ * (the 8x8 block of the group is transposed), which turns 8 lanes' columns of
+ * a matrix into the rows a WMMA operand wants. Sources (docs/simulator-matrix.md,
+ * "Transposed global loads"): triton's gfx12 transposed-load layouts and its
+ * comment "eight lanes load an 8x8 block of values and transpose them", the
+ * MLIR amdgpu.global_transpose_load description (each thread reads a column
+ * and receives the transposed row), and the RDNA4 ISA guide section triton
+ * cites (11.6.2). Inactive lanes contribute zeros and their registers are kept. */
+static int global_load_tr(SimWave *w, const SimInst *in, uint32_t ebytes)
 {
-	Rsrc r;
-	uint32_t w0 = sim_rd(w, o, 0, 0), w1 = sim_rd(w, o, 1, 0);
-	r.base = w0 | (uint64_t)(w1 & 0xffff) << 32;
-	r.stride = (w1 >> 16) & 0x3fff;
-	r.nrec = sim_rd(w, o, 2, 0);
-	return r;
+	if (w->lanes != 32) return sim_fault(w, "unsupported instruction %s in wave64 (the simulator runs it in wave32)", in->mnem);
+	uint8_t buf[32][16];
+	uint32_t n = 8 * ebytes;
+	memset(buf, 0, sizeof buf);
+	uint64_t ex = sim_exec(w);
+	LANES(l) {
+		const uint8_t *p = lane_ptr(w, SP_GLOBAL, lane_addr(w, in, SP_GLOBAL, 1, 2, l), n, l, 0);
+		if (!p) return SIM_FAULT;
+		memcpy(buf[l], p, n);
+	}
+	for (int m = 0; m < 32; m++) {
+		if (!(ex >> m & 1)) continue;
+		uint8_t out[16];
+		for (int e = 0; e < 8; e++) memcpy(out + e * ebytes, buf[(m & ~7) + e] + (m & 7) * ebytes, ebytes);
+		for (uint32_t r = 0; r < n / 4; r++) { uint32_t v; memcpy(&v, out + 4 * r, 4); sim_wr(w, O(0), (int)r, m, v); }
+	}
+	return SIM_NEXT;
+}
+int sim_op_global_load_tr_b128(SimWave *w, const SimInst *in) { return global_load_tr(w, in, 2); }
+int sim_op_global_load_tr_b64(SimWave *w, const SimInst *in) { return global_load_tr(w, in, 1); }
+
+/* ---- MUBUF ----
+ * Range checking. gfx9 (CDNA3 ISA "Buffer addressing"): raw (stride 0, or no
+ * idxen) in range when offset + size <= num_records; structured when index <
+ * num_records. gfx12 (RDNA4) chooses the rule with word3's OOB_SELECT (bits
+ * 29:28), as RADV/Mesa program it (V_008F0C_OOB_SELECT_*):
+ *   0 structured with offset: out when index >= num_records or the offset
+ *     inside the record + size > stride;
+ *   1 structured: out when index >= num_records;
+ *   2 disabled: out only when num_records == 0;
+ *   3 raw: out when the byte offset (index * stride + offsets) + size > num_records.
+ * Each dword of a multi-dword access is checked on its own (both ISAs). The
+ * gfx12 word1 swizzle bits (31:30) and word3 ADD_TID_ENABLE (bit 23) are not
+ * modelled: a resource with them set stops the run. */
+typedef struct { uint64_t base; uint32_t stride, nrec; int oob; } Rsrc;   /* oob -1: the gfx9 rule */
+static int rsrc(SimWave *w, const SimInst *in, const SimOperand *o, Rsrc *r)
+{
+	uint32_t w0 = sim_rd(w, o, 0, 0), w1 = sim_rd(w, o, 1, 0), w3 = sim_rd(w, o, 3, 0);
+	r->base = w0 | (uint64_t)(w1 & 0xffff) << 32;
+	r->stride = (w1 >> 16) & 0x3fff;
+	r->nrec = sim_rd(w, o, 2, 0);
+	r->oob = -1;
+	if (w->arch->isa == SIM_ISA_GFX12) {
+		if (w1 >> 30 || (w3 >> 23 & 1))
+			return sim_fault(w, "unsupported buffer resource for %s: %s (word1 0x%08x, word3 0x%08x)", in->mnem,
+			                 w1 >> 30 ? "swizzled addressing" : "ADD_TID_ENABLE", w1, w3);
+		r->oob = (int)(w3 >> 28 & 3);
+	}
+	return 0;
 }
 /* Byte offset of a lane's access from the resource base, and whether byte k of
  * an n-byte access is in range. Operands: vdata, vaddr|off, srsrc, soffset. */
@@ -286,8 +338,15 @@ static uint64_t buf_off(SimWave *w, const SimInst *in, const Rsrc *r, int l, uin
 }
 static int buf_in_range(const SimInst *in, const Rsrc *r, uint64_t off, uint32_t idx, uint32_t n)
 {
-	if (r->stride && in->idxen) return idx < r->nrec;
-	return off + n <= r->nrec;
+	switch (r->oob) {
+	case 0: return idx < r->nrec && off - (uint64_t)r->stride * idx + n <= r->stride;
+	case 1: return idx < r->nrec;
+	case 2: return r->nrec != 0;
+	case 3: return off + n <= r->nrec;
+	default:
+		if (r->stride && in->idxen) return idx < r->nrec;
+		return off + n <= r->nrec;
+	}
 }
 static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 {
@@ -302,7 +361,8 @@ static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 		shifted.nops++;
 		in = &shifted;
 	}
-	Rsrc r = rsrc(w, O(2));
+	Rsrc r;
+	if (rsrc(w, in, O(2), &r)) return SIM_FAULT;
 	if (in->lds) {
 		uint32_t base = w->s[SIM_M0] + (uint32_t)in->offset;
 		LANES(l) {
@@ -336,7 +396,8 @@ static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 }
 static int buf_store(SimWave *w, const SimInst *in, uint32_t n, int hi)
 {
-	Rsrc r = rsrc(w, O(2));
+	Rsrc r;
+	if (rsrc(w, in, O(2), &r)) return SIM_FAULT;
 	LANES(l) {
 		uint32_t idx; uint64_t off = buf_off(w, in, &r, l, &idx);
 		if (n >= 4) {
@@ -356,7 +417,8 @@ static int buf_store(SimWave *w, const SimInst *in, uint32_t n, int hi)
 }
 static int buf_atomic(SimWave *w, const SimInst *in, int op, int wide)
 {
-	Rsrc r = rsrc(w, O(2));
+	Rsrc r;
+	if (rsrc(w, in, O(2), &r)) return SIM_FAULT;
 	int ret = in->glc || in->sc0;
 	uint32_t n = wide ? 8 : 4;
 	sim_atomic_lock(w);
@@ -610,6 +672,9 @@ int sim_op_ds_consume(SimWave *w, const SimInst *in) { return ds_append_consume(
  * forms, stop the run as unsupported. */
 static int format_dwords(SimWave *w, const SimInst *in, int rsrc_index, int want)
 {
+	if (w->arch->isa == SIM_ISA_GFX12)
+		return sim_fault(w, "unsupported instruction %s on %s (the GFX12 buffer formats are not modelled)", in->mnem,
+		                 w->arch->name);
 	uint32_t w3 = sim_rd(w, &in->o[rsrc_index], 3, 0), df = (w3 >> 15) & 15;
 	int have = df == 4 ? 1 : df == 11 ? 2 : df == 13 ? 3 : df == 14 ? 4 : 0;
 	if (have < want)

@@ -1,13 +1,18 @@
 /*
- * flyc-sim — run one kernel of a gfx950 code object on the simulator.
+ * flyc-sim — run one kernel of a gfx950 or gfx1201 code object on the simulator.
  *
  *   flyc-sim CODE_OBJECT KERNEL [--grid=GX[,GY[,GZ]]] [--block=BX[,BY[,BZ]]] ARG...
- *   flyc-sim --list-mnemonics CODE_OBJECT
+ *   flyc-sim --list-mnemonics [--arch=PROC] CODE_OBJECT
+ *
+ * CODE_OBJECT is an ELF or a clang offload bundle. --arch=PROC makes the
+ * device that processor (a code object for another is refused) and picks the
+ * bundle's PROC entry; without it the device takes the code object's own
+ * arch, and a bundle must hold exactly one entry the simulator models.
  *
  * ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]
  * Arguments are packed at the metadata's offsets and sizes (count and size
  * must match), or with --raw-kernarg in order at natural alignment.
- * Options: --any-grid, --threads=N, --racecheck, --trace[=2], --stats. Exit 0 on success.
+ * Options: --any-grid, --arch=PROC, --threads=N, --racecheck, --trace[=2], --stats. Exit 0 on success.
  *
  * Before anything runs, the call goes through libflyrt's launch checks
  * (flyrt_check_launch, docs/runtime.md "Launch checks") with each buf= as a buffer of
@@ -43,9 +48,9 @@ static int usage(void)
 {
 	fprintf(stderr,
 	        "usage: flyc-sim CODE_OBJECT KERNEL [--grid=GX[,GY[,GZ]]] [--block=BX[,BY[,BZ]]] ARG...\n"
-	        "       flyc-sim --list-mnemonics CODE_OBJECT\n"
+	        "       flyc-sim --list-mnemonics [--arch=PROC] CODE_OBJECT\n"
 	        "ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]\n"
-	        "options: --any-grid --raw-kernarg --threads=N --racecheck --trace[=2] --stats\n"
+	        "options: --any-grid --arch=gfx950|gfx1201 --raw-kernarg --threads=N --racecheck --trace[=2] --stats\n"
 	        "--grid and --block default to the kernel's .flyc.meta; a block other than the kernel's\n"
 	        "is refused, and a grid other than its formula's unless --any-grid\n");
 	return 2;
@@ -126,8 +131,6 @@ static char *dup_path(const char *p)
 
 static const char *const known_prefix = "";
 
-enum { SIM_LDS_LIMIT = 160 * 1024 };   /* gfx950's LDS per workgroup, as libflyrt's simulator */
-
 /* Argument a as the flyrt_arg libflyrt's checks take for explicit argument inf: a
  * buffer as a tensor of known storage, a scalar by its bits in the declared type
  * (flyc-sim's i32=/u32=/... give sizes, the metadata the type). */
@@ -160,14 +163,46 @@ check_arg(const Arg *a, const flyrt_arg_info *inf, flyrt_tensor *t)
 	return f;
 }
 
-static int list_mnemonics(const char *path)
+/* The code object to run from a file's bytes: the file itself (an ELF), or
+ * the entry of an offload bundle for arch; without arch, the bundle's one
+ * entry for a processor the simulator models (several: an error asking for
+ * --arch). With arch, an ELF built for another processor is refused here, as
+ * a device of that arch would. Returns 0, or -1 with a message. */
+static int pick_code_object(const uint8_t *data, size_t size, const char *arch,
+                            const void **elf, size_t *esz, char *err, size_t errlen)
+{
+	*elf = data; *esz = size;
+	int kind = co_sniff(data, size);
+	if (kind == 2 || kind == 3) {
+		if (arch) return co_bundle_find(data, size, arch, elf, esz, err, errlen);
+		const char *found = NULL;
+		for (int i = 0; sim_arch_name(i); i++) {
+			const void *e; size_t n; char e2[16];
+			if (co_bundle_find(data, size, sim_arch_name(i), &e, &n, e2, sizeof e2)) continue;
+			if (found) {
+				snprintf(err, errlen, "offload bundle has entries for %s and %s; choose one with --arch=", found,
+				         sim_arch_name(i));
+				return -1;
+			}
+			found = sim_arch_name(i); *elf = e; *esz = n;
+		}
+		if (found) return 0;
+		/* none: co_bundle_find's message lists the entries */
+		if (co_bundle_find(data, size, sim_arch_name(0), elf, esz, err, errlen) == 0) return 0;
+		if (kind == 2) { size_t l = strlen(err); snprintf(err + l, errlen - l, "; the simulator models gfx950 and gfx1201"); }
+		return -1;
+	}
+	return 0;
+}
+
+static int list_mnemonics(const char *path, const char *arch)
 {
 	size_t size;
 	uint8_t *data = read_file(path, &size);
 	if (!data) { fprintf(stderr, "flyc-sim: cannot read %s: %s\n", path, strerror(errno)); return 1; }
 	char err[512];
-	const void *elf = data; size_t esz = size;
-	if (co_sniff(data, size) == 2 && co_bundle_find(data, size, "gfx950", &elf, &esz, err, sizeof err)) {
+	const void *elf; size_t esz;
+	if (pick_code_object(data, size, arch, &elf, &esz, err, sizeof err)) {
 		fprintf(stderr, "flyc-sim: %s: %s\n", path, err); free(data); return 1;
 	}
 	CoObject *co = co_parse(elf, esz, err, sizeof err);
@@ -218,8 +253,14 @@ static int list_mnemonics(const char *path)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--list-mnemonics")) {
-		if (argc != 3) return usage();
-		return list_mnemonics(argv[2]);
+		if (argc == 3) return list_mnemonics(argv[2], NULL);
+		if (argc == 4 && !strncmp(argv[2], "--arch=", 7) && sim_arch_known(argv[2] + 7))
+			return list_mnemonics(argv[3], argv[2] + 7);
+		if (argc == 4 && !strncmp(argv[2], "--arch=", 7)) {
+			fprintf(stderr, "flyc-sim: unknown --arch '%s' (the simulator models gfx950 and gfx1201)\n", argv[2] + 7);
+			return 2;
+		}
+		return usage();
 	}
 	if (argc < 3) return usage();
 	const char *path = NULL, *kname = NULL;
@@ -241,6 +282,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--trace")) cfg.trace = 1;
 		else if (!strcmp(a, "--trace=2")) cfg.trace = 2;
 		else if (!strncmp(a, "--threads=", 10)) cfg.nthreads = atoi(a + 10);
+		else if (!strncmp(a, "--arch=", 7)) {
+			if (!sim_arch_known(a + 7)) {
+				fprintf(stderr, "flyc-sim: unknown --arch '%s' (the simulator models gfx950 and gfx1201)\n", a + 7);
+				rc = 2; goto out;
+			}
+			cfg.arch = a + 7;
+		}
 		else if (!strncmp(a, "--", 2)) { fprintf(stderr, "flyc-sim: unknown option %s\n", a); rc = usage(); goto out; }
 		else if (!path) path = a;
 		else if (!kname) kname = a;
@@ -250,8 +298,8 @@ int main(int argc, char **argv)
 	size_t size;
 	uint8_t *data = read_file(path, &size);
 	if (!data) { fprintf(stderr, "flyc-sim: cannot read %s: %s\n", path, strerror(errno)); goto out; }
-	const void *elf = data; size_t esz = size;
-	if (co_sniff(data, size) == 2 && co_bundle_find(data, size, "gfx950", &elf, &esz, err, sizeof err)) {
+	const void *elf; size_t esz;
+	if (pick_code_object(data, size, cfg.arch, &elf, &esz, err, sizeof err)) {
 		fprintf(stderr, "flyc-sim: %s: %s\n", path, err); free(data); goto out;
 	}
 	CoObject *co = co_parse(elf, esz, err, sizeof err);
@@ -357,9 +405,10 @@ int main(int argc, char **argv)
 		flyrt_arg *fa = calloc((size_t)fk.nargs + 1, sizeof *fa);
 		flyrt_tensor *ft = calloc((size_t)fk.nargs + 1, sizeof *ft);
 		flyrt_launch_config lc;
-		FlyrtLaunchEnv env = { SIM_LDS_LIMIT, 0, NULL };
+		const char *arch = cfg.arch ? cfg.arch : co->processor;
+		FlyrtLaunchEnv env = { sim_arch_lds_bytes(arch), 0, NULL };
 		flyrt_status st = FLYRT_ERROR_OUT_OF_MEMORY;
-		env.cus = flyrt_sim_cus("gfx950");
+		env.cus = flyrt_sim_cus(arch);
 		memset(&lc, 0, sizeof lc);
 		if (have_grid) memcpy(lc.grid, grid, sizeof grid);
 		if (have_block) memcpy(lc.block, block, sizeof block);

@@ -1,7 +1,9 @@
 # Copy-atom tier: every gfx950 register/LDS copy atom moves data through a
 # round trip on the simulator (global -> registers -> global, and
 # global -> registers -> LDS -> registers (another thread's) -> global),
-# compared byte for byte with the input. Kernels: tests/copyatoms/atoms_gfx950.fly.
+# compared byte for byte with the input. Kernels: tests/copyatoms/atoms_gfx950.fly;
+# the same for every gfx1201 copy atom (atoms_gfx1201.fly) on a sim:gfx1201
+# device, and the pipeline statement on both targets (pipe*.fly).
 # The instructions each atom selects are checked by tests/codegen/copy-atoms.test.
 . "$FLY_TOP/tests/lib.sh"
 SIM=${FLY_SIM_BIN:-$BIN/flyc-sim}
@@ -27,13 +29,13 @@ roundtrip() {
 	gen "$bytes" "$TMP/$k.in"
 	rm -f "$TMP/$k.out"
 	if [ -n "$arg" ]; then set -- "i32=$arg"; else set --; fi
-	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block="$block" "buf=$bytes,in=$TMP/$k.in" \
+	if ! out=$("$SIM" "$co" "$k" ${SIMARCH:-} --grid="$grid" --block="$block" "buf=$bytes,in=$TMP/$k.in" \
 		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "$@" 2>&1); then
-		fail "copyatoms/$k" "flyc-sim failed:" "$out"
+		fail "copyatoms/$k${SFX:-}" "flyc-sim failed:" "$out"
 	elif ! cmp "$TMP/$k.in" "$TMP/$k.out" >"$TMP/cmp" 2>&1; then
-		fail "copyatoms/$k" "output differs from input: $(head -n 3 "$TMP/cmp")"
+		fail "copyatoms/$k${SFX:-}" "output differs from input: $(head -n 3 "$TMP/cmp")"
 	else
-		pass "copyatoms/$k"
+		pass "copyatoms/$k${SFX:-}"
 	fi
 }
 
@@ -73,6 +75,27 @@ transposed tr_b8 1024 8 2
 transposed tr_b4 2048 4 2
 transposed tr_b6 2048 6 2
 
+# gfx1201: every copy atom of stdlib/gfx1201.fly (tests/copyatoms/atoms_gfx1201.fly)
+# on a sim:gfx1201 device (flyc-sim --arch=gfx1201), two wave32s per workgroup
+co=$TMP/atoms1201.hsaco
+if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/atoms_gfx1201.fly" --offload-arch=gfx1201 -o "$co" 2>&1); then
+	fail copyatoms/compile-gfx1201 "$out"
+else
+	pass copyatoms/compile-gfx1201
+	SIMARCH=--arch=gfx1201 SFX=-gfx1201
+	for v in 1:32 2:64 3:96 4:128; do
+		V=${v%%:*} b=${v#*:}
+		tile=$((64 * V))
+		roundtrip "buf_b$b" $((4 * tile)) 4 4
+		roundtrip "glb_b$b" $((3 * tile)) 4 3 $((3 * tile))
+		roundtrip "lds_b$b" $((2 * tile)) 4 2 $((2 * tile))
+	done
+	roundtrip buf_b128_bf16 1536 2 3 1536
+	roundtrip glb_b64_bf16 512 2 2 512
+	roundtrip lds_b128_bf16 1024 2 2 1024
+	SIMARCH= SFX=
+fi
+
 # pipelines (tests/copyatoms/pipe.fly): 1, 2 and 3 ring slots, KT below, equal
 # to and above the slot count, against pipe.py
 pco=$TMP/pipe.hsaco
@@ -111,6 +134,28 @@ else
 					pass "$name"
 				fi
 			done
+		done
+	fi
+	# the same pipelines on gfx1201: through its copy atoms (pipe_gfx1201.fly) and
+	# through registers (pipe_regs.fly), on a sim:gfx1201 device
+	gco=$TMP/pipe1201.hsaco rco12=$TMP/pipe_regs1201.hsaco
+	if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe_gfx1201.fly" --offload-arch=gfx1201 -o "$gco" 2>&1) ||
+	   ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe_regs.fly" --offload-arch=gfx1201 -o "$rco12" 2>&1); then
+		fail copyatoms/pipe-compile-gfx1201 "$out"
+	else
+		for run in "$gco pipe_sum12_s1 1" "$gco pipe_sum12_s2 2" "$gco pipe_sum12_s2 5" "$gco pipe_sum12_s3 5" \
+		           "$rco12 pipe_regs_s2 4" "$rco12 pipe_regs_s3 1"; do
+			set -- $run
+			name=copyatoms/$2-kt$3-gfx1201
+			python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$3" "$TMP/px.bin"
+			if ! out=$("$SIM" "$1" "$2" --arch=gfx1201 --grid=1 --block=64 "buf=$((1024 * $3)),in=$TMP/px.bin" \
+				"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$3" 2>&1); then
+				fail "$name" "flyc-sim failed:" "$out"
+			elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$3" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+				fail "$name" "$out"
+			else
+				pass "$name"
+			fi
 		done
 	fi
 	# schedule controls inside the pipeline blocks do not change the result

@@ -13,6 +13,14 @@
 #define LID1 ((int)__builtin_amdgcn_workitem_id_y())
 #define LID2 ((int)__builtin_amdgcn_workitem_id_z())
 #define GRP(d) ((int)__builtin_amdgcn_workgroup_id_##d())
+/* buffer resource word 3: 32-bit data, raw range checking (gfx9: DATA_FORMAT 32;
+ * gfx12: FORMAT 4 and OOB_SELECT 3, CK's value; a gfx9 word 3 on gfx12 is
+ * OOB_SELECT 0, which with stride 0 puts every access out of range) */
+#ifdef __gfx1201__
+#define BUF_W3 0x31004000
+#else
+#define BUF_W3 0x00020000
+#endif
 #define GID0 (GRP(x) * (int)__builtin_amdgcn_workgroup_size_x() + LID0)
 #define BARRIER() do { __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"); __builtin_amdgcn_s_barrier(); \
                        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"); } while (0)
@@ -298,8 +306,8 @@ __kernel void k_xlane32(__global int *o, __global const int *pa)
 __kernel void k_buffer(__global int *o, __global int *o2, __global int *a, int n)
 {
 	int i = GID0;
-	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, (long)n * 4, 0x00020000);
-	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(o2, (short)0, (long)n * 2, 0x00020000);
+	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, (long)n * 4, BUF_W3);
+	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(o2, (short)0, (long)n * 2, BUF_W3);
 	int v = __builtin_amdgcn_raw_buffer_load_b32(r, i * 4, 0, 0);
 	o[i] = v * 2 + 1;
 	__builtin_amdgcn_raw_buffer_store_b32(v + 1000, w, i * 4, 0, 0);
@@ -436,8 +444,8 @@ __kernel void k_buffer2(__global int *o, __global int *a, __global int *st)
 {
 	__local int lds[256];
 	int i = GID0;
-	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, 4096L, 0x00020000);
-	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(st, (short)0, 10240L, 0x00020000);
+	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, 4096L, BUF_W3);
+	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(st, (short)0, 10240L, BUF_W3);
 	uint4 v = __builtin_amdgcn_raw_buffer_load_b128(r, i * 16, 0, 0);      /* in range for i < 256 */
 	uint2 x = __builtin_amdgcn_raw_buffer_load_b64(r, i * 8, 16, 0);
 	short s = __builtin_amdgcn_raw_buffer_load_b16(r, i * 2, 0, 0);

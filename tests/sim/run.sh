@@ -128,6 +128,22 @@ else
 	echo "SKIP: sim/wmma (no /usr/bin/python3)"
 fi
 
+# gfx1201 transposed global loads against Python (tests/sim/loadtr.py)
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$TMP/loadtr"
+	/usr/bin/python3 "$HERE/loadtr.py" "$SIM" "$CLANG" "$LLD" "$TMP/loadtr"
+else
+	echo "SKIP: sim/loadtr (no /usr/bin/python3)"
+fi
+
+# buffer range checking: gfx950's rule and gfx1201's OOB_SELECT (tests/sim/bufoob.py)
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$TMP/bufoob"
+	/usr/bin/python3 "$HERE/bufoob.py" "$SIM" "${LLC:-llc-22}" "$LLD" "$TMP/bufoob"
+else
+	echo "SKIP: sim/bufoob (no /usr/bin/python3)"
+fi
+
 # ROCm/aiter's hand-written gfx950 split-K bf16 GEMMs (scalar atomics, spin
 # waits on a semaphore) against a CPU reference, from a fetched copy of aiter
 # named by FLY_AITER (a checkout or a bare git directory; never committed)

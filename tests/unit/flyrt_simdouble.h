@@ -141,4 +141,10 @@ sim_arch_known(const char *processor)
 	return processor && (!strcmp(processor, "gfx950") || !strcmp(processor, "gfx1201"));
 }
 
+uint32_t
+sim_arch_lds_bytes(const char *processor)
+{
+	return !sim_arch_known(processor) ? 0 : !strcmp(processor, "gfx1201") ? 65536 : 163840;
+}
+
 #endif
