@@ -9,14 +9,14 @@
 # PKGS is every package a build, test, script or benchmark uses: make check proves it
 # (tests/deps: each program its tiers execute and each Python module they import must come
 # from a package in the dependency closure of this list, or from the base system).
-#   build:   llvm-22-dev (llvm-config-22, libLLVM), re2c, bison, gcc, make, libcmocka-dev
+#   build:   git (the clone, and the revision in flyc --version), llvm-22-dev (llvm-config-22, libLLVM), re2c, bison, gcc, make, libcmocka-dev
 #   tests:   llvm-22-tools (FileCheck, lit), lld-22 (ld.lld), clang-22 and libclang-rt-22-dev
 #            (OpenCL test kernels, make fuzz), clang-tools-22 (clang-offload-bundler-22),
 #            python3, python3-numpy, python3-torch, libdlpack-dev (torch/DLPack bindings),
 #            librsvg2-bin (rsvg-convert draws flyc's SVGs), g++ (C++ layout oracles), and
-#            cmake, pkg-config, libsqlite3-dev for the tests being added under issue #12
+#            cmake, pkg-config (the installed package's consumers), libsqlite3-dev (the tuning database)
 set -u
-PKGS="llvm-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev clang-tools-22 re2c bison libcmocka-dev make gcc g++ python3 python3-numpy python3-torch libdlpack-dev libsqlite3-dev cmake pkg-config librsvg2-bin"
+PKGS="git llvm-22-dev lld-22 clang-22 llvm-22-tools libclang-rt-22-dev clang-tools-22 re2c bison libcmocka-dev make gcc g++ python3 python3-numpy python3-torch libdlpack-dev libsqlite3-dev cmake pkg-config librsvg2-bin"
 stamp=""
 [ "${1:-}" = "--stamp" ] && stamp="${2:-}"
 

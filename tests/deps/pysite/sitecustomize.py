@@ -2,12 +2,19 @@
 
 At exit, every Python process appends to FLY_EXECLOG one line per top-level module it
 imported from a file: "pymod<TAB>NAME<TAB>FILE<TAB>INTERPRETER", so tests/deps/check.py
-can find the Debian package of each (python3-torch, python3-numpy, the standard library).
+can find the Debian package of each (python3-torch, python3-numpy, the standard library);
+modules the interpreter loaded before this file ran are left out.
 Then the interpreter's own sitecustomize, if any, runs as it would have.
 """
 import atexit
 import os
 import sys
+
+# Modules already loaded when site runs this file were loaded by the interpreter's start-up
+# (the standard library and the .pth files of whatever is installed, e.g. setuptools'
+# distutils-precedence.pth importing _distutils_hack): they depend on the machine, not on
+# what make check runs, so they are not counted as used.
+_AT_START = set(sys.modules)
 
 
 def _fly_execlog_modules():
@@ -17,7 +24,7 @@ def _fly_execlog_modules():
     lines = []
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
-        if "." in name or not isinstance(f, str):
+        if "." in name or not isinstance(f, str) or name in _AT_START:
             continue
         lines.append("pymod\t%s\t%s\t%s\n" % (name, os.path.abspath(f), sys.executable))
     try:
