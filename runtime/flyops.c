@@ -7,7 +7,7 @@
  * row), each with the tuning key it serves (dtypes, layout) and the code object of the
  * kernel library that holds it: KERNEL_DIR/ARCH/CODEOBJ.hsaco, compiled by `make` from
  * stdlib/ops/CODEOBJ.fly. Adding a kernel is a table row (and its .fly); adding an
- * arch (gfx1201 once the simulator runs it) is rows with that arch. Calls whose key
+ * arch is rows with that arch. Calls whose key
  * has no row are refused with the keys that do exist.
  *
  * A call (ops_launch) checks its pointers' placement: an operand is passed by address
@@ -31,14 +31,15 @@
 /* X(arch, op, dtypes, layout, code object, variant) — default order per (arch, op, key).
  * gfx950 bf16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's FlyDSL
  * default tile), larger tiles when the tuning database prefers them, the predicated
- * kernel for shapes that are not tile multiples. gfx1201: gemm.fly's WMMA kernel is
- * built but has no row until the simulator can run gfx1201 code objects. */
+ * kernel for shapes that are not tile multiples. gfx1201 (sim:gfx1201 or an RDNA4 card):
+ * gemm.fly's WMMA kernel, 128x128 tiles (tile multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_128x128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256_st128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged")
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged") \
+	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128")
 
 static const OpVariant variants[] = {
 #define X(arch, op, dt, lay, co, name) { arch, op, dt, lay, co, name },

@@ -86,14 +86,15 @@ fi
 py() { # the python tests, with the sanitized libflyrt preloaded in a sanitized build
 	if [ "$FLY_SAN" = 1 ]; then
 		asan=$($CC -print-file-name=libasan.so) ubsan=$($CC -print-file-name=libubsan.so)
-		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" \
+		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR ${PYDEV:+FLY_DEVICE=$PYDEV} FLYRT_LIB="$B/libflyrt.so" \
 			LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 FLY_SAN=1 "$PY" "$@"
 	else
-		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" "$PY" "$@"
+		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR ${PYDEV:+FLY_DEVICE=$PYDEV} FLYRT_LIB="$B/libflyrt.so" "$PY" "$@"
 	fi
 }
-for t in test_ops test_torch; do
-	py tests/ops/$t.py >"$TMP/$t.out" 2>&1
+for t in test_ops test_torch test_ops:sim:gfx1201; do
+	dev=${t#*:}; [ "$dev" = "$t" ] && dev=""; t=${t%%:*}   # NAME[:DEVICE]
+	PYDEV=$dev py tests/ops/$t.py >"$TMP/$t.out" 2>&1
 	rc=$?
 	cat "$TMP/$t.out"
 	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/$t.out"; then fail "ops: $t.py exited $rc" "$(tail -n 20 "$TMP/$t.out")"; fi

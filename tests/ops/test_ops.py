@@ -131,7 +131,7 @@ def variant_tests():
 def t_variants_listed():
     check(flyc.ops.variants("mm") == ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128",
                                       "gemm_nt_256x256", "gemm_nt_ragged"], flyc.ops.variants("mm"))
-    check(flyc.ops.variants("mm", "gfx1201") == [], "gfx1201 has mm variants before the simulator runs it")
+    check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
     check(flyc.ops.variants("rms_norm") == [])
 
 
@@ -547,7 +547,47 @@ def t_outputs_checked():
            "share memory")
 
 
+# ---- gfx1201 (run again by run.sh with FLY_DEVICE=sim:gfx1201) -------------------------
+
+SHAPES_1201 = {"gemm_nt_wmma_128x128": ["128x128x32", "256x384x96", "128x256x64"]}
+if SAN:
+    SHAPES_1201 = {v: s[:1] for v, s in SHAPES_1201.items()}
+
+
+def t_1201_variants():
+    check(flyc.ops.variants("mm") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm"))
+    a, b = rand_bf16(256, 128), rand_bf16(128, 128).t()
+    check(flyc.ops.plan("mm", a, b) == "gemm_nt_wmma_128x128", flyc.ops.plan("mm", a, b))
+
+
+def t_1201_refused():
+    # the WMMA kernel takes tile multiples only: ragged shapes are refused, not computed wrong
+    for M, N, K in ((100, 128, 32), (128, 200, 32), (128, 128, 40)):
+        out = Guarded((M, N))
+        raises(flyc.ops.Unsupported, lambda: flyc.ops.mm(rand_bf16(M, K), rand_bf16(N, K).t(), out=out.view),
+               "gfx1201", "requires")
+        check(out.unchanged(), "a refused call wrote out")
+    # a gfx950 variant is not offered on a gfx1201 device (naming one is a caller error)
+    def gfx950_variant():
+        with flyc.ops.using_variant("gemm_nt_128x128"):
+            flyc.ops.mm(rand_bf16(128, 64), rand_bf16(128, 64).t())
+    raises(ValueError, gfx950_variant, "gemm_nt_128x128", "gfx1201")
+
+
+def main_1201():
+    tests = [("mm/gfx1201 variants and default", t_1201_variants)]
+    for n, (v, shapes) in enumerate(SHAPES_1201.items()):
+        for m, sh in enumerate(shapes):
+            M, N, K = (int(x) for x in sh.split("x"))
+            tests.append(("mm/%s/%s" % (v, sh), lambda v=v, M=M, N=N, K=K, seed=700 + m:
+                          run_variant(v, M, N, K, seed)))
+    tests.append(("mm/gfx1201 refusals", t_1201_refused))
+    return run("ops-gfx1201", tests)
+
+
 def main():
+    if os.environ.get("FLY_DEVICE") == "sim:gfx1201":
+        return main_1201()
     tests = [("mm/variants listed", t_variants_listed), ("mm/default choice", t_default_choice)]
     tests += variant_tests()
     tests += [("mm/unsupported with reasons", t_unsupported), ("mm/span bound", t_span_bound),
