@@ -39,16 +39,20 @@ roundtrip() {
 	fi
 }
 
-for v in 1:32 2:64 3:96 4:128; do
-	V=${v%%:*} b=${v#*:}
-	tile=$((64 * V))
-	roundtrip "buf_b$b" $((4 * tile)) 4 4
-	roundtrip "glb_b$b" $((3 * tile)) 4 3 $((3 * tile))
-	roundtrip "lds_b$b" $((2 * tile)) 4 2 $((2 * tile))
-done
-roundtrip buf_b128_bf16 1536 2 3 1536
-roundtrip glb_b64_bf16 512 2 2 512
-roundtrip lds_b128_bf16 1024 2 2 1024
+# the register and LDS atoms both targets have (global -> registers -> global, via LDS)
+register_atoms() {
+	for v in 1:32 2:64 3:96 4:128; do
+		V=${v%%:*} b=${v#*:}
+		tile=$((64 * V))
+		roundtrip "buf_b$b" $((4 * tile)) 4 4
+		roundtrip "glb_b$b" $((3 * tile)) 4 3 $((3 * tile))
+		roundtrip "lds_b$b" $((2 * tile)) 4 2 $((2 * tile))
+	done
+	roundtrip buf_b128_bf16 1536 2 3 1536
+	roundtrip glb_b64_bf16 512 2 2 512
+	roundtrip lds_b128_bf16 1024 2 2 1024
+}
+register_atoms
 # loads straight to LDS (two waves per workgroup: M0 per wave)
 for v in 1:32 3:96 4:128; do
 	V=${v%%:*} b=${v#*:}
@@ -83,18 +87,22 @@ if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/atoms_gfx1201.fly" --offload-arch=g
 else
 	pass copyatoms/compile-gfx1201
 	SIMARCH=--arch=gfx1201 SFX=-gfx1201
-	for v in 1:32 2:64 3:96 4:128; do
-		V=${v%%:*} b=${v#*:}
-		tile=$((64 * V))
-		roundtrip "buf_b$b" $((4 * tile)) 4 4
-		roundtrip "glb_b$b" $((3 * tile)) 4 3 $((3 * tile))
-		roundtrip "lds_b$b" $((2 * tile)) 4 2 $((2 * tile))
-	done
-	roundtrip buf_b128_bf16 1536 2 3 1536
-	roundtrip glb_b64_bf16 512 2 2 512
-	roundtrip lds_b128_bf16 1024 2 2 1024
+	register_atoms
 	SIMARCH= SFX=
 fi
+
+# pipe NAME CODE_OBJECT KERNEL KT [SIM_OPTION]: the pipelined sum of KT tiles against pipe.py
+pipe() {
+	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$4" "$TMP/px.bin"
+	if ! out=$("$SIM" "$2" "$3" ${5:-} --grid=1 --block=64 "buf=$((1024 * $4)),in=$TMP/px.bin" \
+		"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$4" 2>&1); then
+		fail "$1" "flyc-sim failed:" "$out"
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$4" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
+		fail "$1" "$out"
+	else
+		pass "$1"
+	fi
+}
 
 # pipelines (tests/copyatoms/pipe.fly): 1, 2 and 3 ring slots, KT below, equal
 # to and above the slot count, against pipe.py
@@ -103,18 +111,7 @@ if ! out=$("$FLYC" "$FLY_TOP/tests/copyatoms/pipe.fly" --offload-arch=gfx950 -o 
 	fail copyatoms/pipe-compile "$out"
 else
 	for s in 1 2 3; do
-		for kt in 1 2 5; do
-			name=copyatoms/pipe_sum_s$s-kt$kt
-			python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$kt" "$TMP/px.bin"
-			if ! out=$("$SIM" "$pco" "pipe_sum_s$s" --grid=1 --block=64 "buf=$((1024 * kt)),in=$TMP/px.bin" \
-				"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$kt" 2>&1); then
-				fail "$name" "flyc-sim failed:" "$out"
-			elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$kt" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
-				fail "$name" "$out"
-			else
-				pass "$name"
-			fi
-		done
+		for kt in 1 2 5; do pipe "copyatoms/pipe_sum_s$s-kt$kt" "$pco" "pipe_sum_s$s" "$kt"; done
 	done
 	# the same sum with tiles staged through registers (pipe_regs.fly, no atoms)
 	rco=$TMP/pipe_regs.hsaco
@@ -122,18 +119,7 @@ else
 		fail copyatoms/pipe-regs-compile "$out"
 	else
 		for s in 2 3; do
-			for kt in 1 4; do
-				name=copyatoms/pipe_regs_s$s-kt$kt
-				python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$kt" "$TMP/px.bin"
-				if ! out=$("$SIM" "$rco" "pipe_regs_s$s" --grid=1 --block=64 "buf=$((1024 * kt)),in=$TMP/px.bin" \
-					"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$kt" 2>&1); then
-					fail "$name" "flyc-sim failed:" "$out"
-				elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$kt" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
-					fail "$name" "$out"
-				else
-					pass "$name"
-				fi
-			done
+			for kt in 1 4; do pipe "copyatoms/pipe_regs_s$s-kt$kt" "$rco" "pipe_regs_s$s" "$kt"; done
 		done
 	fi
 	# the same pipelines on gfx1201: through its copy atoms (pipe_gfx1201.fly) and
@@ -146,27 +132,10 @@ else
 		for run in "$gco pipe_sum12_s1 1" "$gco pipe_sum12_s2 2" "$gco pipe_sum12_s2 5" "$gco pipe_sum12_s3 5" \
 		           "$rco12 pipe_regs_s2 4" "$rco12 pipe_regs_s3 1"; do
 			set -- $run
-			name=copyatoms/$2-kt$3-gfx1201
-			python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen "$3" "$TMP/px.bin"
-			if ! out=$("$SIM" "$1" "$2" --arch=gfx1201 --grid=1 --block=64 "buf=$((1024 * $3)),in=$TMP/px.bin" \
-				"buf=1024,fill=0x5A,out=$TMP/pout.bin" "i32=$3" 2>&1); then
-				fail "$name" "flyc-sim failed:" "$out"
-			elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check "$3" "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
-				fail "$name" "$out"
-			else
-				pass "$name"
-			fi
+			pipe "copyatoms/$2-kt$3-gfx1201" "$1" "$2" "$3" --arch=gfx1201
 		done
 	fi
 	# schedule controls inside the pipeline blocks do not change the result
-	python3 "$FLY_TOP/tests/copyatoms/pipe.py" gen 5 "$TMP/px.bin"
-	if ! out=$("$SIM" "$pco" pipe_sched --grid=1 --block=64 "buf=5120,in=$TMP/px.bin" \
-		"buf=1024,fill=0x5A,out=$TMP/pout.bin" i32=5 2>&1); then
-		fail copyatoms/pipe_sched "flyc-sim failed:" "$out"
-	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/pipe.py" check 5 "$TMP/px.bin" "$TMP/pout.bin" 2>&1); then
-		fail copyatoms/pipe_sched "$out"
-	else
-		pass copyatoms/pipe_sched
-	fi
+	pipe copyatoms/pipe_sched "$pco" pipe_sched 5
 fi
 exit 0
