@@ -80,7 +80,7 @@ SOFLYRT  := $(BUILD)/libflyrt.so
 # operators (runtime/flyops.c, docs/ops.md) find them; installed to PREFIX/lib/flyc/kernels.
 # OPS_LIB lists NAME:ARCH for the arches each file's kernels target (flyc refuses an
 # arch that no kernel of a file targets).
-OPS_LIB    := gemm:gfx950 gemm:gfx1201
+OPS_LIB    := gemm:gfx950 gemm:gfx1201 norm:gfx950
 KERNEL_DIR := $(BUILD)/lib/flyc/kernels
 ops_name    = $(word 1,$(subst :, ,$(1)))
 ops_arch    = $(word 2,$(subst :, ,$(1)))
@@ -99,7 +99,7 @@ help:
 	@echo "make check      all tests that need no GPU (also under ASan+UBSan)"
 	@echo "make check-gpu  tests that need a real AMD GPU (skips without one)"
 	@echo "make demo       compile an example kernel for gfx950 and run it on the simulator"
-	@echo "make bench      benchmarks (compile speed, simulator speed)"
+	@echo "make bench      benchmarks (compile speed, simulator speed, operator bytes per row)"
 	@echo "make fuzz       run the libFuzzer harnesses (FUZZ_SECONDS=60 each)"
 	@echo "make install PREFIX=/usr/local"
 

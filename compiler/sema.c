@@ -1012,18 +1012,56 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 	/* compile-time parameters: export argument > -D > default */
 	for (i = 0; i < k->u.kernel.ct.n; i++) {
 		Param *p = k->u.kernel.ct.v[i];
-		Type *t = sema_type_expr(s, p->type);
+		bool is_type = !p->type->tensor && !strcmp(p->type->name, "type");
+		Type *t = is_type ? ty_new(s, TY_TYPE) : sema_type_expr(s, p->type);
 		Value *v = NULL;
 		Node *given = NULL;
 		const SemaDefine *def;
 		Symbol *sym;
-		if (t->kind != TY_ERROR && !(ty_is_bool(t) || (t->kind == TY_SCALAR && t->scalar == SC_INT))) {
-			diag_error(s->d, p->type->span, "compile-time parameters are 'int' or 'bool', not '%s'", tyname(s, t));
+		if (t->kind != TY_ERROR && !is_type &&
+		    !(ty_is_bool(t) || (t->kind == TY_SCALAR && t->scalar == SC_INT))) {
+			diag_error(s->d, p->type->span, "compile-time parameters are 'int', 'bool' or 'type', not '%s'",
+				tyname(s, t));
 			t = ty_simple(TY_ERROR);
 		}
 		for (j = 0; exp && j < exp->u.export.args.n; j++)
 			if (!strcmp(exp->u.export.args.v[j]->name, p->name))
 				given = exp->u.export.args.v[j]->value;
+		if (is_type) {
+			/* a type parameter: an element type such as bf16, bound as a type name */
+			Node *src = given ? given : p->value;
+			def = given ? NULL : find_define(s, p->name);
+			if (def) {
+				Symbol *ts = sym_lookup(s, def->value);
+				if (ts && ts->kind == SYM_TYPE)
+					v = ts->val;
+				else
+					diag_error(s->d, SPAN_NONE, "-D %s=%s: not a type name", def->name, def->value);
+			} else if (src) {
+				v = sema_const(s, src, given ? "an export argument" : "the default of a compile-time parameter");
+				if (v && v->kind != VAL_TYPE) {
+					diag_error(s->d, src->span, "'%s' is a type parameter; this value is not a type", p->name);
+					v = NULL;
+				}
+			} else {
+				diag_error(s->d, p->span,
+					"compile-time parameter '%s' of kernel '%s' has no value; give it a default, pass -D %s=TYPE, or export an instance",
+					p->name, ki->decl->u.kernel.id, p->name);
+			}
+			if (v && (v->scalar == SC_INT || v->scalar == SC_BOOL)) {
+				diag_error(s->d, src ? src->span : SPAN_NONE, "type parameter '%s' must be a sized element type, not '%s'",
+					p->name, sema_scalar_names[v->scalar]);
+				v = NULL;
+			}
+			if (v)
+				t->scalar = v->scalar;
+			sym = sym_new(s, v ? SYM_TYPE : SYM_CTPARAM, p->name, p->span, v ? t : ty_simple(TY_ERROR));
+			sym->val = v;
+			sym->used = true;
+			sym_bind(s, sym);
+			ARENA_PUSH(s->a, sk->ct, sk->nct, sym);
+			continue;
+		}
 		if (given) {
 			v = sema_const(s, given, "an export argument");
 			if (v && t->kind != TY_ERROR && !sema_assignable(s, t, given->type)) {

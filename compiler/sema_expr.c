@@ -1851,6 +1851,8 @@ sema_type_expr(S *s, TypeExpr *te)
 	ScalarKind el;
 	Type *lt;
 
+	if (sym && sym->kind == SYM_CTPARAM && sym->type->kind == TY_ERROR)
+		return ty_simple(TY_ERROR);   /* a parameter whose value was refused (reported there) */
 	if (!sym || sym->kind != SYM_TYPE) {
 		diag_error(s->d, te->name_span, "unknown type '%s'", te->name);
 		if (sym)

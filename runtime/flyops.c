@@ -34,12 +34,43 @@
  * kernel for shapes that are not tile multiples. gfx1201 (sim:gfx1201 or an RDNA4 card):
  * gemm.fly's WMMA kernel, 128x128 tiles (tile multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
+	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_128x128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256_st128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128")
+
+/* RMSNorm, per element type T, of stdlib/ops/norm.fly: forward and backward kernels from
+ * the shortest rows up (each accepts N up to its bound, the first that does runs): 16 and
+ * 64 threads a row (several rows a workgroup), one row of up to 2048 ... 32768 (forward) /
+ * 16384 (backward) per workgroup in registers, then the two-pass loop kernels for any N;
+ * the _s kernels (one element per access) take rows of N % (16 bytes) != 0. The backward's
+ * grad_weight reduction (layout "wgrad") is launched after it by flyops_rms_norm_backward. */
+#define FLYOPS_NORM_VARIANTS(X, T) \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_r16") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_r64") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_n2048") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_n4096") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_n8192") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_n16384") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_n32768") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_loop") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_s128") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_s2048") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_s8192") \
+	X("gfx950", FLYOPS_RMS_NORM, T "->" T, "rows", "norm", "rms_norm_" T "_sloop") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_n512") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_n2048") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_n4096") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_n8192") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_n16384") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_loop") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_s2048") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_s8192") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "rows", "norm", "rms_norm_bwd_" T "_sloop") \
+	X("gfx950", FLYOPS_RMS_NORM_BACKWARD, T "->" T, "wgrad", "norm", "rms_norm_wgrad_" T)
 
 static const OpVariant variants[] = {
 #define X(arch, op, dt, lay, co, name) { arch, op, dt, lay, co, name },
@@ -58,6 +89,8 @@ static const char *const op_names[] = {
 /* The shape dims tuning buckets name per operator (kernel argument names). */
 static const char *const bucket_dims[FLYOPS_OP_COUNT_][4] = {
 	[FLYOPS_MM] = { "M", "N", "K" },
+	[FLYOPS_RMS_NORM] = { "rows", "N" },
+	[FLYOPS_RMS_NORM_BACKWARD] = { "rows", "N" },
 };
 
 const OpVariant *
@@ -355,7 +388,7 @@ by_address(const OpLaunch *L, const OpArg *a)
 {
 	const FtView *v = a->view;
 
-	if (!v->on_device || v->described || !ft_compact(v) || v->base % ALIGN)
+	if (!v || !v->on_device || v->described || !ft_compact(v) || v->base % ALIGN)
 		return 0;
 	for (int i = 0; a->output && i < L->ninputs; i++)
 		if (ft_overlap(v, L->inputs[i]))
@@ -375,7 +408,7 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 		const OpArg *a = &L->args[i];
 		const FtView *v = a->view;
 		size_t bytes;
-		if (!a->is_ptr || by_address(L, a))
+		if (!a->is_ptr || a->alias || a->scratch || by_address(L, a))
 			continue;
 		bytes = (size_t)v->numel * v->elsize;
 		staged = 1;
@@ -389,6 +422,9 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 		if (!a->output && (st = ft_copy(ctx, v, stage[i].host, 1)) == FLYRT_SUCCESS)
 			st = flyrt_memcpy_htod(ctx->dev, stage[i].ptr, stage[i].host, bytes);
 	}
+	for (int i = 0; i < L->nargs; i++)
+		if (L->args[i].is_ptr && L->args[i].alias)
+			args[i] = args[L->args[i].alias - 1];
 	if (st == FLYRT_SUCCESS && (st = flyrt_launch(k, NULL, args, L->nargs)) == FLYRT_SUCCESS) {
 		pthread_mutex_lock(&ctx->lock);
 		ctx->launches++;
@@ -451,8 +487,12 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 	for (int i = 0; i < L->nargs; i++) {
 		const OpArg *a = &L->args[i];
 		args[i] = !a->is_ptr ? a->scalar :
-		          flyrt_arg_ptr(by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
+		          flyrt_arg_ptr(a->scratch && a->dev ? a->dev :
+		                        by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
 	}
+	for (int i = 0; i < L->nargs; i++)
+		if (L->args[i].is_ptr && L->args[i].alias)
+			args[i] = args[L->args[i].alias - 1];
 	for (int i = 0; i < ncand; i++) {
 		flyrt_module *m;
 		if ((st = ops_module(ctx, cand[i]->codeobj, &m)) != FLYRT_SUCCESS)

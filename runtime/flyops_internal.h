@@ -108,8 +108,14 @@ const char *ft_shape_str(const FtView *v, char *buf, size_t n);
  * staged) and scalars. */
 typedef struct {
 	int is_ptr;
-	const FtView *view;      /* pointers: the operand, viewed as the kernel reads it */
+	const FtView *view;      /* pointers: the operand, viewed as the kernel reads it; NULL
+	                            with alias or scratch */
 	int output;              /* pointers: written by the kernel */
+	int alias;               /* pointers: 1 + the index of the argument whose pointer this
+	                            one repeats (an absent operand the kernel never touches) */
+	int scratch;             /* pointers: a device buffer of the operator's, passed by
+	                            address (dev; 0 in a plan: not allocated) */
+	flyrt_deviceptr dev;
 	flyrt_arg scalar;        /* scalars */
 } OpArg;
 

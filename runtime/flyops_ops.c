@@ -25,6 +25,10 @@
 #define INVALID(...) flyrt_fail(FLYRT_ERROR_INVALID_VALUE, __VA_ARGS__)
 #define UNSUPPORTED(...) flyrt_fail(FLYRT_ERROR_UNSUPPORTED, __VA_ARGS__)
 
+/* rms_norm_backward: at most this many row blocks, each a grad_weight partial sum (a
+ * constant, so the summation order, and the bits, do not depend on the device). */
+enum { NORM_BLOCKS = 512 };
+
 static flyrt_status
 begin(flyops_context *ctx, flyops_exec *exec, const char *op)
 {
@@ -173,6 +177,32 @@ rows_of(const FtView *v)
 	return r;
 }
 
+/* Launch arguments: operands (views), absent operands, scalars. */
+static OpArg
+arg_in(const FtView *v)
+{
+	return (OpArg){ .is_ptr = 1, .view = v };
+}
+
+static OpArg
+arg_out(const FtView *v)
+{
+	return (OpArg){ .is_ptr = 1, .view = v, .output = 1 };
+}
+
+/* An absent operand: the pointer of argument i again, never touched by the kernel. */
+static OpArg
+arg_alias(int i)
+{
+	return (OpArg){ .is_ptr = 1, .alias = i + 1 };
+}
+
+static OpArg
+arg_scalar(flyrt_arg a)
+{
+	return (OpArg){ .scalar = a };
+}
+
 /* ---- mm --------------------------------------------------------------------------- */
 
 flyrt_status
@@ -243,14 +273,14 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	OpLaunch L = {
 		.op = FLYOPS_MM, .dtypes = dtypes, .layout = layout,
 		.args = {
-			{ 1, &va, 0, { 0 } }, { 1, &vbt, 0, { 0 } }, { 1, &vout, 1, { 0 } },
-			{ 0, NULL, 0, flyrt_arg_i32((int32_t)M) }, { 0, NULL, 0, flyrt_arg_i32((int32_t)N) },
-			{ 0, NULL, 0, flyrt_arg_i32((int32_t)K) },
+			arg_in(&va), arg_in(&vbt), arg_out(&vout),
+			arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
+			arg_scalar(flyrt_arg_i32((int32_t)K)),
 		},
 		.nargs = 6, .inputs = { &va, &vb }, .ninputs = 2,
 	};
 	if (vbias.t) {   /* no bias epilogue yet: the key above finds no kernel */
-		L.args[6] = (OpArg){ 1, &vbias, 0, { 0 } };
+		L.args[6] = arg_in(&vbias);
 		L.nargs = 7;
 		L.inputs[L.ninputs++] = &vbias;
 	}
@@ -400,16 +430,29 @@ flyops_scaled_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, cons
 
 /* ---- rms_norm ---------------------------------------------------------------------- */
 
+/* The tuning key's dtypes: "x->y" when the weight is absent or of x's dtype (the kernels
+ * take both), "x,w->y" for another weight dtype (no kernel yet). */
 static flyrt_status
 norm_dtypes(char *buf, size_t n, const FtView *x, const FtView *w, const FtView *y)
 {
-	if (w->t)
+	if (w->t && w->dtype != x->dtype)
 		snprintf(buf, n, "%s,%s->%s", ft_dtype_name(x->dtype), ft_dtype_name(w->dtype),
 		         ft_dtype_name(y->dtype));
 	else
 		snprintf(buf, n, "%s->%s", ft_dtype_name(x->dtype), ft_dtype_name(y->dtype));
 	return FLYRT_SUCCESS;
 }
+
+/* The norm kernels index rows and columns in i32. */
+static flyrt_status
+norm_fits_i32(const char *op, int64_t rows, int64_t N)
+{
+	if (rows > INT32_MAX - 1024 || N > INT32_MAX - 65536)
+		return UNSUPPORTED("%s: %lld rows of %lld: the kernels take fewer than 2^31 rows and "
+		                   "columns", op, (long long)rows, (long long)N);
+	return FLYRT_SUCCESS;
+}
+
 
 /* weight: absent or [N], floating point. */
 static flyrt_status
@@ -474,10 +517,19 @@ flyops_rms_norm(flyops_context *ctx, const DLTensor *x, const DLTensor *weight, 
 	if (N == 0)   /* the mean of no squares is 0/0 */
 		return plan ? FLYRT_SUCCESS : fill_f32(ctx, &vrs, NAN);
 	norm_dtypes(dtypes, sizeof dtypes, &vx, &vw, &vy);
-	/* a kernel adds its launch arguments (and eps as an f32 scalar) here */
-	OpLaunch L = { .op = FLYOPS_RMS_NORM, .dtypes = dtypes,
-	               .layout = vr.t ? "residual" : "plain",
-	               .inputs = { &vx, &vw, &vr }, .ninputs = 3 };
+	TRY(norm_fits_i32(op, rows, N));
+	/* stdlib/ops/norm.fly rms_norm(x, w, res, y, h, rstd, rows, N, eps, has_w, has_res):
+	 * an absent weight or residual is x's pointer again, an absent h y's */
+	OpLaunch L = { .op = FLYOPS_RMS_NORM, .dtypes = dtypes, .layout = "rows",
+	               .args = { arg_in(&vx), vw.t ? arg_in(&vw) : arg_alias(0),
+	                         vr.t ? arg_in(&vr) : arg_alias(0), arg_out(&vy),
+	                         vh.t ? arg_out(&vh) : arg_alias(3), arg_out(&vrs),
+	                         arg_scalar(flyrt_arg_i32((int32_t)rows)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_f32((float)eps)),
+	                         arg_scalar(flyrt_arg_i32(vw.t != NULL)),
+	                         arg_scalar(flyrt_arg_i32(vr.t != NULL)) },
+	               .nargs = 11, .inputs = { &vx, &vw, &vr }, .ninputs = 3 };
 	return ops_launch(ctx, &L, exec);
 }
 
@@ -490,6 +542,7 @@ flyops_rms_norm_backward(flyops_context *ctx, const DLTensor *grad_y, const DLTe
 	FtView vg, vx, vw, vrs, vgx, vgw;
 	int plan = plan_of(exec);
 	char dtypes[48];
+	flyrt_status st;
 
 	TRY(begin(ctx, exec, op));
 	if (!grad_y || !x || !rstd || !grad_x)
@@ -518,10 +571,46 @@ flyops_rms_norm_backward(flyops_context *ctx, const DLTensor *grad_y, const DLTe
 	if (rows == 0 || N == 0)   /* nothing flows back: grad_weight is a sum of no terms */
 		return plan ? FLYRT_SUCCESS : fill_zero(ctx, &vgw);
 	norm_dtypes(dtypes, sizeof dtypes, &vx, &vw, &vgx);
-	/* a kernel adds its launch arguments here */
-	OpLaunch L = { .op = FLYOPS_RMS_NORM_BACKWARD, .dtypes = dtypes, .layout = "plain",
-	               .inputs = { &vg, &vx, &vw, &vrs }, .ninputs = 4 };
-	return ops_launch(ctx, &L, exec);
+	TRY(norm_fits_i32(op, rows, N));
+	/* two kernels of stdlib/ops/norm.fly: rms_norm_bwd(g, x, w, rstd, gx, part, rows, N,
+	 * NP, rpb, nb, has_w) writes grad_x and per-block partial sums of grad_weight (f32
+	 * part[nb, N], row stride NP), then rms_norm_wgrad(part, gw, nb, N, NP) adds them up
+	 * in block order. part lives on the device between the two. */
+	int64_t nb = rows < NORM_BLOCKS ? rows : NORM_BLOCKS, rpb = (rows + nb - 1) / nb;
+	int64_t NP = (N + 3) / 4 * 4;
+	nb = (rows + rpb - 1) / rpb;
+	flyrt_deviceptr part = 0;
+	size_t part_bytes = (size_t)(nb * NP) * 4;
+	if (!plan && (st = flyrt_malloc(ctx->dev, part_bytes, &part)) != FLYRT_SUCCESS)
+		return ops_refail(st, "%s: the grad_weight partial sums (%zu bytes)", op, part_bytes);
+	OpLaunch L = { .op = FLYOPS_RMS_NORM_BACKWARD, .dtypes = dtypes, .layout = "rows",
+	               .args = { arg_in(&vg), arg_in(&vx), vw.t ? arg_in(&vw) : arg_alias(1),
+	                         arg_in(&vrs), arg_out(&vgx),
+	                         { .is_ptr = 1, .scratch = 1, .output = 1, .dev = part },
+	                         arg_scalar(flyrt_arg_i32((int32_t)rows)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)NP)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)rpb)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)nb)),
+	                         arg_scalar(flyrt_arg_i32(vw.t != NULL)) },
+	               .nargs = 12, .inputs = { &vg, &vx, &vw, &vrs }, .ninputs = 4 };
+	st = ops_launch(ctx, &L, exec);
+	if (st == FLYRT_SUCCESS && !plan && vw.t) {
+		/* the reduction: the wgrad kernel of the same element type */
+		flyops_exec sub = { .variant = NULL };
+		OpLaunch R = { .op = FLYOPS_RMS_NORM_BACKWARD, .dtypes = dtypes, .layout = "wgrad",
+		               .args = { { .is_ptr = 1, .scratch = 1, .dev = part }, arg_out(&vgw),
+		                         arg_scalar(flyrt_arg_i32((int32_t)nb)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)NP)) },
+		               .nargs = 5, .inputs = { &vg, &vx, &vw, &vrs }, .ninputs = 4 };
+		st = ops_launch(ctx, &R, &sub);
+	}
+	if (part) {
+		flyrt_synchronize(ctx->dev);   /* the kernels are done with part */
+		flyrt_free(ctx->dev, part);
+	}
+	return st;
 }
 
 /* ---- topk -------------------------------------------------------------------------- */

@@ -130,26 +130,42 @@ def scaled_mm(a, b, scale_a, scale_b, *, format, out_dtype=None, bias=None, out=
                                i["bias"], o[0]], lambda o: o[0], a)
 
 
-def rms_norm(x, weight, eps=None, *, residual=None):
+def _outs(op, out, names):
+    """The given output tensors of an out= tuple (None: all allocated)."""
+    if out is None:
+        return [None] * len(names)
+    if not isinstance(out, (tuple, list)) or len(out) != len(names):
+        raise TypeError("%s: out must be a tuple (%s)" % (op, ", ".join(names)))
+    return list(out)
+
+
+def rms_norm(x, weight, eps=None, *, residual=None, out=None):
     """(y, rstd) with y = x * rstd * weight over the last dim, rstd = 1/sqrt(mean(x^2) + eps)
     (f32, [..., 1]); eps None = float32 eps; weight may be None. With residual:
-    (y, rstd, h), h = x + residual (x's dtype) normalised instead of x."""
+    (y, rstd, h), h = x + residual (x's dtype) normalised instead of x. out: the output
+    tensors to write, (y, rstd) or (y, rstd, h)."""
     e = _float_or_nan("rms_norm", "eps", eps)
     sx = _shape(x)
     dt = getattr(x, "dtype", None)
     rdt = _f32_like(x)
-    outs = [("y", None, sx, dt), ("rstd", None, sx[:-1] + (1,), rdt),
-            ("h", None, sx if residual is not None else None, dt)]
+    given = _outs("rms_norm", out, ("y", "rstd") if residual is None else ("y", "rstd", "h"))
+    given += [None] * (3 - len(given))
+    outs = [("y", given[0], sx, dt), ("rstd", given[1], sx[:-1] + (1,), rdt),
+            ("h", given[2], sx if residual is not None else None, dt)]
     return _exec("rms_norm", [("x", x), ("weight", weight), ("residual", residual)], outs,
                  lambda i, o: [i["x"], i["weight"], e, i["residual"], o[0], o[1], o[2]],
                  lambda o: (o[0], o[1]) if residual is None else (o[0], o[1], o[2]), x)
 
 
-def rms_norm_backward(grad_y, x, weight, rstd):
-    """(grad_x, grad_weight) of rms_norm (grad_weight None when weight is None)."""
+def rms_norm_backward(grad_y, x, weight, rstd, *, out=None):
+    """(grad_x, grad_weight) of rms_norm (grad_weight None when weight is None). out: the
+    output tensors to write, (grad_x, grad_weight or None)."""
     sx = _shape(x)
-    outs = [("grad_x", None, sx, getattr(x, "dtype", None)),
-            ("grad_weight", None, _shape(weight) if weight is not None else None,
+    given = _outs("rms_norm_backward", out, ("grad_x", "grad_weight"))
+    if weight is None and given[1] is not None:
+        raise ValueError("rms_norm_backward: grad_weight is written exactly when weight is given")
+    outs = [("grad_x", given[0], sx, getattr(x, "dtype", None)),
+            ("grad_weight", given[1], _shape(weight) if weight is not None else None,
              getattr(weight, "dtype", None))]
     return _exec("rms_norm_backward", [("grad_y", grad_y), ("x", x), ("weight", weight),
                                        ("rstd", rstd)], outs,

@@ -2,14 +2,15 @@
 
     import flyc
     flyc.torch.enable()       # torch.mm, Tensor.mm, a @ b (2-D), torch.matmul (2-D), F.linear
-    c = a @ b                 # without bias, torch.topk: flyc when the call qualifies, else ATen
+    c = a @ b                 # without bias, torch.topk, F.rms_norm (torch >= 2.8's
+                              # aten::_fused_rms_norm): flyc when the call qualifies, else ATen
     flyc.torch.stats()        # {"mm": {"taken": 1, "declined": 0}, ...}
     flyc.torch.disable()
 
 The contract is PyTorch's torch._native one (docs/pytorch-ops.md §1.2): for each
 overridden aten operator a cheap `cond` with the aten signature decides — flyc.ops
 supports the call AND PyTorch's own gate for its FlyDSL backend holds (mm: Inductor's
-validator, §1.5; topk: the eager gate, §1.3) — and the call then runs flyc's `impl`;
+validator, §1.5; topk and RMSNorm: the eager gates, §1.3) — and the call then runs flyc's `impl`;
 otherwise it falls through to the ATen kernel untouched. Torch 1.13 has no torch._native,
 and a torch.library override of aten::mm cannot call the ATen kernel it replaced, so
 the override is a TorchDispatchMode (entered by enable(), left by disable(); modes are
@@ -31,7 +32,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from . import _lib, ops, reference
 
 __all__ = ["enable", "disable", "enabled", "is_enabled", "stats", "reset_stats", "mm_gate",
-           "mm_cond", "topk_gate", "topk_cond"]
+           "mm_cond", "topk_gate", "topk_cond", "rms_norm_gate", "rms_norm_cond"]
 
 _stats = {}
 _stats_lock = threading.Lock()
@@ -113,6 +114,44 @@ def mm_cond(a, b, *, out=None):
     return ops.supported("mm", a, b, out=out)[0]
 
 
+def rms_norm_gate(x, normalized_shape, weight=None, eps=None):
+    """PyTorch's eager gate for its FlyDSL RMSNorm, aten::_fused_rms_norm (docs/pytorch-ops.md
+    §1.3): (bool, reason). Launches nothing."""
+    if not isinstance(x, torch.Tensor):
+        return False, "not a tensor"
+    if _arch() != "gfx950":
+        return False, "flyc's device is not gfx950"
+    if x.dtype not in (torch.float16, torch.bfloat16, torch.float32):
+        return False, "dtype %s (fp16, bf16 or fp32)" % x.dtype
+    shape = list(normalized_shape) if isinstance(normalized_shape, (list, tuple)) else [normalized_shape]
+    if len(shape) != 1 or x.dim() < 1 or x.shape[-1] != shape[0]:
+        return False, "not a 1-D normalized_shape over the last dim"
+    if not x.is_contiguous() or x.numel() == 0:
+        return False, "not a non-empty contiguous input"
+    if not isinstance(weight, torch.Tensor):
+        return False, "no weight (PyTorch's gate requires one)"
+    if (weight.dim() != 1 or weight.shape[0] != shape[0] or weight.dtype != x.dtype or
+            weight.device != x.device or not weight.is_contiguous()):
+        return False, "the weight is not a contiguous [N] of x's dtype and device"
+    if eps is not None and not eps >= 0:
+        return False, "eps < 0"
+    n = x.shape[-1]
+    m = x.numel() // n
+    if m * n * x.element_size() > 2**32 - 1 or m > 2**31 - 1 or n > 2**31 - 1:
+        return False, "the input spans 4 GiB or more (one buffer descriptor)"
+    if not ((4096 <= n < 8192 and m >= 8192) or (8192 <= n < 16384 and m >= 4096) or
+            (16384 <= n <= 114688 and m >= 2048)):
+        return False, "(M, N) = (%d, %d) is outside PyTorch's measured gate" % (m, n)
+    return True, ""
+
+
+def rms_norm_cond(x, normalized_shape, weight=None, eps=None):
+    """torch._native cond for aten::_fused_rms_norm: PyTorch's gate and flyc.ops.supported."""
+    if not rms_norm_gate(x, normalized_shape, weight, eps)[0]:
+        return False
+    return ops.supported("rms_norm", x, weight, eps)[0]
+
+
 def topk_gate(x, k, dim=-1, largest=True, sorted=True):
     """PyTorch's eager gate for its FlyDSL topk (docs/pytorch-ops.md §1.3): (bool, reason)."""
     if not isinstance(x, torch.Tensor) or x.dtype != torch.float32:
@@ -149,6 +188,10 @@ def _mm_impl(a, b, *, out=None):
     return ops.mm(a, b, out=out)
 
 
+def _rms_norm_impl(x, normalized_shape, weight=None, eps=None):
+    return ops.rms_norm(x, weight, eps)
+
+
 def _topk_impl(x, k, dim=-1, largest=True, sorted=True, *, values=None, indices=None):
     v, i = ops.topk(x, k, largest=largest, sorted=sorted)
     if values is not None:
@@ -170,6 +213,8 @@ _HANDLERS = {
     aten.topk.default: ("topk", topk_cond, _topk_impl),
     aten.topk.values: ("topk", _topk_values_cond, _topk_impl),
 }
+if hasattr(aten, "_fused_rms_norm"):     # torch >= 2.8: F.rms_norm's fused kernel
+    _HANDLERS[aten._fused_rms_norm.default] = ("rms_norm", rms_norm_cond, _rms_norm_impl)
 
 
 class _FlycMode(TorchDispatchMode):

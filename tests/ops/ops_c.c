@@ -2,7 +2,8 @@
  * ops_c.c — the operator library's C API (flyops.h) on the simulator, from C: DLPack
  * tensors with negative strides, byte offsets (odd ones too), NaN guards around every
  * operand; plans with outputs described but not allocated; malformed tensors and calls;
- * forced variants; a tuning database in the options; two threads sharing a context.
+ * forced variants; a tuning database in the options; two threads sharing a context;
+ * rms_norm (fused residual, no weight) and its backward against double references.
  * Run from the repository root with the kernel library of the build (FLYC_KERNEL_DIR or
  * beside libflyrt). Prints PASS:/FAIL: lines; exit status 0.
  */
@@ -145,6 +146,111 @@ mm_hostile(flyops_context *ctx)
 	free(bbuf);
 	free(cbuf);
 	free(a0);
+}
+
+static double
+bf16_ulp(double x)
+{
+	return ldexp(1.0, (int)floor(log2(fmax(fabs(x), 0x1p-126))) - 7);
+}
+
+/* rms_norm with the fused residual and no weight, then its backward with a weight: x at
+ * an odd byte offset, rstd with a padded stride, NaN guards around every output; h must be
+ * bf16(x + residual) bitwise, y and grad_x within docs/ops.md's bounds of a double
+ * reference; a plan with described outputs launches nothing. */
+static void
+norm_c(flyops_context *ctx)
+{
+	enum { R = 5, N = 1000, G = 24 };
+	uint16_t *xb = malloc((G + R * N + G) * 2 + 2), *res = malloc(R * N * 2), *w = malloc(N * 2);
+	uint16_t *yb = malloc((G + R * N + G) * 2), *hb = malloc((G + R * N + G) * 2);
+	uint16_t *gxb = malloc((G + R * N + G) * 2), *gwb = malloc((G + N + G) * 2), *gy = malloc(R * N * 2);
+	uint16_t *x0 = malloc(R * N * 2);
+	float rs[G + 2 * R + G];
+	double worst = 0;
+	int ok = 1;
+
+	for (int i = 0; i < G + R * N + G; i++) yb[i] = hb[i] = gxb[i] = 0x7fc0;
+	for (int i = 0; i < G + N + G; i++) gwb[i] = 0x7fc0;
+	for (int i = 0; i < G + 2 * R + G; i++) rs[i] = NAN;
+	for (int i = 0; i < R * N; i++) {
+		x0[i] = bf16(frand());
+		res[i] = bf16(frand());
+		gy[i] = bf16(frand());
+		memcpy((uint8_t *)xb + 1 + 2 * (G + i), &x0[i], 2);
+	}
+	for (int i = 0; i < N; i++) w[i] = bf16(2 * frand());
+	int64_t sx[2] = { R, N }, sr[2] = { R, 1 }, tr[2] = { 2, 1 }, sw[1] = { N };
+	DLDataType F32 = { kDLFloat, 32, 1 };
+	DLTensor x = { xb, CPU, 2, BF16, sx, NULL, 1 + 2 * G }, rt = { res, CPU, 2, BF16, sx, NULL, 0 };
+	DLTensor y = { yb + G, CPU, 2, BF16, sx, NULL, 0 }, h = { hb + G, CPU, 2, BF16, sx, NULL, 0 };
+	DLTensor r = { rs + G, CPU, 2, F32, sr, tr, 0 };
+	DLTensor yd = { NULL, CPU, 2, BF16, sx, NULL, 0 }, hd = { NULL, CPU, 2, BF16, sx, NULL, 0 };
+	DLTensor rd = { NULL, CPU, 2, F32, sr, NULL, 0 };
+	flyops_exec ex = { .plan_only = 1 };
+	uint64_t launches = flyops_launches(ctx);
+	flyrt_status st = flyops_rms_norm(ctx, &x, NULL, 1e-5, &rt, &yd, &rd, &hd, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "rms_norm_bf16_n2048") &&
+	       flyops_launches(ctx) == launches, "rms_norm: a plan chooses and launches nothing",
+	       "%s '%s' %s", flyrt_status_name(st), ex.chosen, flyrt_last_error());
+	memset(&ex, 0, sizeof ex);
+	st = flyops_rms_norm(ctx, &x, NULL, 1e-5, &rt, &y, &r, &h, &ex);
+	report(st == FLYRT_SUCCESS && flyops_launches(ctx) == launches + 1, "rms_norm with a residual, "
+	       "no weight, x at an odd byte offset", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	for (int i = 0; i < R; i++) {
+		double ss = 0;
+		for (int j = 0; j < N; j++) {
+			uint16_t hv = bf16(f32(x0[i * N + j]) + f32(res[i * N + j]));
+			ok = ok && hb[G + i * N + j] == hv;
+			ss += (double)f32(hv) * f32(hv);
+		}
+		double r64 = 1 / sqrt(ss / N + 1e-5);
+		ok = ok && fabs(rs[G + 2 * i] - r64) <= (N / 1024.0 + 48) * 0x1p-24 * r64 && isnan(rs[G + 2 * i + 1]);
+		for (int j = 0; j < N; j++) {
+			double want = f32(hb[G + i * N + j]) * r64, err = fabs(f32(yb[G + i * N + j]) - want);
+			worst = fmax(worst, err);
+			ok = ok && err <= bf16_ulp(want) + (N / 1024.0 + 52) * 0x1p-24 * fabs(want);
+		}
+	}
+	report(st == FLYRT_SUCCESS && ok, "its h is bitwise x + residual, rstd and y within the bound",
+	       "max |y error| %g", worst);
+	report(all_nan(yb, G) && all_nan(yb + G + R * N, G) && all_nan(hb, G) && all_nan(hb + G + R * N, G) &&
+	       isnan(rs[G - 1]) && isnan(rs[G + 2 * R]), "rms_norm: the outputs' guards are untouched", "written");
+	/* backward of y over h with the weight w, the rstd just computed */
+	DLTensor g = { gy, CPU, 2, BF16, sx, NULL, 0 }, wt = { w, CPU, 1, BF16, sw, NULL, 0 };
+	DLTensor gx = { gxb + G, CPU, 2, BF16, sx, NULL, 0 }, gw = { gwb + G, CPU, 1, BF16, sw, NULL, 0 };
+	memset(&ex, 0, sizeof ex);
+	st = flyops_rms_norm_backward(ctx, &g, &h, &wt, &r, &gx, &gw, &ex);
+	ok = st == FLYRT_SUCCESS && !strcmp(ex.chosen, "rms_norm_bwd_bf16_n2048") &&
+	     flyops_launches(ctx) == launches + 3;   /* grad_x and partial sums, then their sum */
+	for (int i = 0; i < R && ok; i++) {
+		double rr = rs[G + 2 * i], dot = 0, mag = 0;
+		for (int j = 0; j < N; j++) {
+			double t = (double)f32(gy[i * N + j]) * f32(w[j]) * f32(hb[G + i * N + j]);
+			dot += t;
+			mag += fabs(t);
+		}
+		for (int j = 0; j < N; j++) {
+			double gwv = (double)f32(gy[i * N + j]) * f32(w[j]), xv = f32(hb[G + i * N + j]);
+			double want = rr * (gwv - xv * rr * rr * dot / N);
+			double tol = bf16_ulp(want) + (N / 1024.0 + 52) * 0x1p-24 * rr * (fabs(gwv) + fabs(xv) * rr * rr * mag / N);
+			ok = ok && fabs(f32(gxb[G + i * N + j]) - want) <= tol;
+		}
+	}
+	for (int j = 0; j < N && ok; j++) {
+		double want = 0, mag = 0;
+		for (int i = 0; i < R; i++) {
+			double t = (double)f32(gy[i * N + j]) * f32(hb[G + i * N + j]) * rs[G + 2 * i];
+			want += t;
+			mag += fabs(t);
+		}
+		ok = fabs(f32(gwb[G + j]) - want) <= bf16_ulp(want) + (R + 3) * 0x1p-24 * mag;
+	}
+	report(ok, "rms_norm_backward: grad_x and grad_weight within the bound", "%s: %s '%s'",
+	       flyrt_status_name(st), flyrt_last_error(), ex.chosen);
+	report(all_nan(gxb, G) && all_nan(gxb + G + R * N, G) && all_nan(gwb, G) && all_nan(gwb + G + N, G),
+	       "rms_norm_backward: the outputs' guards are untouched", "written");
+	free(xb); free(res); free(w); free(yb); free(hb); free(gxb); free(gwb); free(gy); free(x0);
 }
 
 static void
@@ -380,12 +486,15 @@ main(int argc, char **argv)
 	report(flyops_kernel_dir(ctx)[0] != 0, "the kernel library is found", "not found");
 	mm_hostile(ctx);
 	mm_checks(ctx);
+	norm_c(ctx);
 	threads(ctx);
 	flyops_destroy(ctx);
 	options(argv[1]);
 	const char *names[8];
 	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 5 && !strcmp(names[0], "gemm_nt_128x128") &&
 	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 0 &&
+	       flyops_variants(FLYOPS_RMS_NORM, "gfx950", names, 8) == 36 &&
+	       !strcmp(names[0], "rms_norm_bf16_r16") &&
 	       flyops_variants((flyops_op)99, "gfx950", names, 8) == -1 &&
 	       !strcmp(flyops_op_name(FLYOPS_ATTENTION_BACKWARD), "attention_backward") &&
 	       !flyops_op_name((flyops_op)99), "the variant and operator tables", "");

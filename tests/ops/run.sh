@@ -21,7 +21,7 @@ CC=${CC:-cc}
 SANFLAGS=
 [ "$FLY_SAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 
-# ---- the kernel library --------------------------------------------------------------
+# ---- the kernel library (norm.hsaco's variants: tests/norm) -----------------------------
 missing=
 for k in gemm_nt_128x128 gemm_nt_256x128 gemm_nt_256x256 gemm_nt_256x256_st128 gemm_nt_ragged; do
 	"$BIN/flyrt-info" "$KD/gfx950/gemm.hsaco" 2>&1 | grep -q "^kernel $k\$" || missing="$missing $k"
@@ -177,7 +177,8 @@ for line in 'gfx950,mm,bf16->bf16,NT,256x256,gemm_nt_128x128,1|bad shape' \
             'gfx950,mm,f16->f16,NT,256x256x64,gemm_nt_128x128,1|not a mm variant' \
             'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,-3|positive' \
             'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,x|bad time' \
-            'gfx950,rms_norm,bf16,plain,4x4,v,1|no kernels to tune' \
+            'gfx950,attention,bf16->bf16,bhsd,4x4,v,1|no kernels to tune' \
+            'gfx950,rms_norm,bf16->bf16,rows,4x4,rms_norm_bf16_n64,1|not a rms_norm variant' \
             'gfx950,mm,bf16->bf16,NT,256x256x64|expected 7 fields' \
             'gfx950,conv,bf16,NT,1x1x1,v,1|unknown operator'; do
 	i=$((i + 1))
@@ -186,6 +187,14 @@ for line in 'gfx950,mm,bf16->bf16,NT,256x256,gemm_nt_128x128,1|bad shape' \
 		"$T" --measurements="$TMP/bad$i.csv" -o "$TMP/bad$i.db"
 	if [ -e "$TMP/bad$i.db" ] || ls "$TMP" | grep -q "bad$i.db.tmp"; then fail "ops: tune: no database after an error" "$(ls "$TMP")"; fi
 done
+# rms_norm measurements rank its variants per (rows, N) bucket
+printf 'arch,op,dtypes,layout,shape,variant,time_us\ngfx950,rms_norm,bf16->bf16,rows,3000x4096,rms_norm_bf16_n8192,2\ngfx950,rms_norm,bf16->bf16,rows,3000x4096,rms_norm_bf16_n4096,3\n' >"$TMP/rn.csv"
+if "$T" --measurements="$TMP/rn.csv" -o "$TMP/rn.db" >/dev/null 2>&1 &&
+   "$T" --dump "$TMP/rn.db" | grep -q '^gfx950,rms_norm,bf16->bf16,rows,rows>2048 rows<=4096 N>2048 N<=4096,rms_norm_bf16_n8192 rms_norm_bf16_n4096,'; then
+	pass "ops: tune: rms_norm measurements give a row per (rows, N) bucket"
+else
+	fail "ops: tune: rms_norm measurements give a row per (rows, N) bucket" "$("$T" --dump "$TMP/rn.db" 2>&1)"
+fi
 expect_out "ops: tune: measuring on the simulator says it has no timing model" 1 \
 	"simulator has no timing model yet.*--measurements=FILE" -- \
 	env FLY_DEVICE=sim "$T" --op=mm --shapes=256x256x64 -o "$TMP/sim.db"

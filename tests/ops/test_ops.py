@@ -8,7 +8,7 @@ product) for small integer inputs; operands are views into NaN-filled storage wh
 guard elements must stay untouched. Then the calls mm refuses (layouts, dtypes, bias,
 shapes every variant's requires refuses) and the malformed ones, hostile strides,
 offsets, overlap and sizes, determinism across runs and simulator thread counts, and the
-checks of the operators without kernels yet. FLY_SAN=1 (sanitized libflyrt): one shape
+checks of the other operators (RMSNorm's results: tests/norm). FLY_SAN=1 (sanitized libflyrt): one shape
 per variant. Prints PASS:/FAIL: lines.
 """
 import math
@@ -132,7 +132,9 @@ def t_variants_listed():
     check(flyc.ops.variants("mm") == ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128",
                                       "gemm_nt_256x256", "gemm_nt_ragged"], flyc.ops.variants("mm"))
     check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
-    check(flyc.ops.variants("rms_norm") == [])
+    rn = flyc.ops.variants("rms_norm")
+    check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
+    check(flyc.ops.variants("topk") == [])
 
 
 def t_default_choice():
@@ -341,7 +343,10 @@ def t_numpy():
     x = np.ones((4, 16), np.float32)
     ok, why = flyc.ops.supported("mm", np.ones((8, 8), np.float16), np.ones((8, 8), np.float16).T)
     check(not ok and "f16->f16" in why, why)
-    raises(flyc.Unsupported, lambda: flyc.ops.rms_norm(x, np.ones(16, np.float32)), "no gfx950 kernel")
+    y, r = flyc.ops.rms_norm(x, np.ones(16, np.float32))
+    check(isinstance(y, np.ndarray) and y.dtype == np.float32 and np.allclose(y, 1.0) and
+          np.allclose(r, 1 / math.sqrt(1 + np.finfo(np.float32).eps)), (y, r))
+    raises(flyc.Unsupported, lambda: flyc.ops.rms_norm(x, np.ones(16, np.float16)), "f32,f16->f32")
     v, i = flyc.ops.topk(x, 0)
     check(isinstance(v, np.ndarray) and v.shape == (4, 0) and i.dtype == np.int64)
     y, r = flyc.ops.rms_norm(np.ones((0, 16), np.float32), None)
@@ -419,9 +424,11 @@ def t_scaled_mm():
 
 def t_rms_norm():
     x, w = rand_bf16(4, 64), rand_bf16(64)
-    no_kernel("rms_norm", x, w)
-    no_kernel("rms_norm", x, w, 1e-5, residual=rand_bf16(4, 64))
-    no_kernel("rms_norm", x, None)
+    # the kernels (tests/norm checks their results); a weight of another dtype has none
+    check(flyc.ops.supported("rms_norm", x, w) == (True, "variant rms_norm_bf16_r16"))
+    check(flyc.ops.supported("rms_norm", x, None, 1e-5, residual=rand_bf16(4, 64)) ==
+          (True, "variant rms_norm_bf16_r16"))
+    no_kernel("rms_norm", x, w.float())
     y, r = flyc.ops.rms_norm(rand_bf16(0, 64), w)
     check(y.shape == (0, 64) and r.shape == (0, 1) and r.dtype == torch.float32)
     y, r = flyc.ops.rms_norm(rand_bf16(3, 0), None)
@@ -447,7 +454,9 @@ def t_rms_norm():
 def t_rms_norm_backward():
     x, w = rand_bf16(4, 64), rand_bf16(64)
     r = torch.ones(4, 1)
-    no_kernel("rms_norm_backward", rand_bf16(4, 64), x, w, r)
+    check(flyc.ops.supported("rms_norm_backward", rand_bf16(4, 64), x, w, r) ==
+          (True, "variant rms_norm_bwd_bf16_n512"))
+    no_kernel("rms_norm_backward", rand_bf16(4, 64), x, w.half(), r)
     gx, gw = flyc.ops.rms_norm_backward(rand_bf16(0, 64), rand_bf16(0, 64), w, torch.ones(0, 1))
     check(gx.shape == (0, 64) and torch.equal(gw, torch.zeros(64, dtype=BF)), "rows 0: grad_weight zeros")
     gx, gw = flyc.ops.rms_norm_backward(rand_bf16(0, 64), rand_bf16(0, 64), None, torch.ones(0, 1))

@@ -175,12 +175,66 @@ def t_ops_flyc():
     g = torch.ops.flyc.grouped_mm(rnd(10, 32), rnd(3, 32, 16), torch.tensor([4, 4, 10], dtype=torch.int32))
     check(g.shape == (10, 16))
     st = ft.stats()
-    for op in ("rms_norm", "rms_norm_backward", "attention", "attention_backward", "scaled_mm", "grouped_mm"):
+    # f64 (gradcheck) has no kernel: the reference; the f32 rms_norm ran flyc's kernel
+    check(st["rms_norm"]["taken"] == 1 and st["rms_norm"]["declined"] > 0, st)
+    for op in ("rms_norm_backward", "attention", "attention_backward", "scaled_mm", "grouped_mm"):
         check(op in st and st[op]["taken"] == 0 and st[op]["declined"] > 0, (op, st))
     # zero sizes are served by flyc itself (no kernel needed): taken
     ft.reset_stats()
     torch.ops.flyc.rms_norm(torch.zeros(0, 8), None)
     check(ft.stats()["rms_norm"] == {"taken": 1, "declined": 0}, ft.stats())
+
+
+def t_rms_norm_autograd():
+    # torch.ops.flyc.rms_norm(_residual) in f32 and bf16: flyc's kernels forward and backward,
+    # gradients as the f64 reference's autograd gives them
+    for dt, tol in ((torch.float32, 1e-5), (BF, 3e-2)):
+        ft.reset_stats()
+        g = torch.Generator().manual_seed(3)
+        x0 = torch.randn(6, 200, generator=g).to(dt)
+        r0 = torch.randn(6, 200, generator=g).to(dt)
+        w0 = torch.randn(200, generator=g).to(dt)
+        gy = torch.randn(6, 200, generator=g).to(dt)
+        x, r, w = (t.clone().requires_grad_(True) for t in (x0, r0, w0))
+        y, rstd, h = torch.ops.flyc.rms_norm_residual(x, r, w, 1e-6)
+        y.backward(gy)
+        st = ft.stats()
+        check(st["rms_norm"] == {"taken": 1, "declined": 0} and
+              st["rms_norm_backward"] == {"taken": 1, "declined": 0}, st)
+        xd, rd, wd = (t.double().requires_grad_(True) for t in (x0, r0, w0))
+        hr = (x0.float() + r0.float()).to(dt).double()                 # h as rounded, gradient 1
+        hd = (xd + rd) + (hr - (xd + rd)).detach()
+        yd = hd * torch.rsqrt((hd * hd).mean(-1, keepdim=True) + 1e-6) * wd
+        yd.backward(gy.double())
+        for a, b, n in ((x.grad, xd.grad, "x"), (r.grad, rd.grad, "residual"), (w.grad, wd.grad, "weight")):
+            err = float(((a.double() - b).abs() / b.abs().max()).max())
+            check(err < tol, "%s: grad %s relative error %g" % (dt, n, err))
+
+
+def t_rms_norm_gate():
+    def gate(m, n, dt=BF, w=True, **kw):
+        x = torch.empty(m, n, dtype=dt)
+        return ft.rms_norm_gate(x, [n], torch.empty(n, dtype=kw.get("wdt", dt)) if w else None, 1e-6)[0]
+    # PyTorch's measured bands (docs/pytorch-ops.md §1.3), both sides of each edge
+    for m, n, want in ((8192, 4096, True), (8191, 4096, False), (8192, 4095, False), (4096, 8191, False),
+                       (4096, 8192, True), (4095, 8192, False), (4096, 16383, True), (2048, 16384, True),
+                       (2047, 16384, False), (2048, 114688, True), (2048, 114689, False)):
+        check(gate(m, n) == want, (m, n, want))
+    check(gate(8192, 4096, dt=torch.float32) and gate(8192, 4096, dt=torch.float16))
+    check(not gate(8192, 4096, dt=torch.float64), "f64")
+    check(not gate(8192, 4096, w=False), "no weight: PyTorch's gate declines")
+    check(not gate(8192, 4096, wdt=torch.float32), "a weight of another dtype")
+    x = torch.empty(8192, 4096, dtype=BF)
+    w = torch.empty(4096, dtype=BF)
+    check(not ft.rms_norm_gate(x.t(), [8192], torch.empty(8192, dtype=BF))[0], "not contiguous")
+    check(not ft.rms_norm_gate(x, [8192, 4096], w)[0], "2-D normalized_shape")
+    check(not ft.rms_norm_gate(x, [4096], w, -1.0)[0], "eps < 0")
+    launches = flyc.context().launches
+    check(ft.rms_norm_cond(x, [4096], w, 1e-6) and not ft.rms_norm_cond(x[:16], [4096], w, 1e-6))
+    check(flyc.context().launches == launches, "a cond launched")
+    has = hasattr(torch.ops.aten, "_fused_rms_norm")
+    check(has == any(getattr(k, "name", lambda: "")() == "aten::_fused_rms_norm" for k in ft._HANDLERS),
+          "aten::_fused_rms_norm is routed exactly when torch has it")
 
 
 def main():
@@ -190,7 +244,9 @@ def main():
              ("flyc.torch: topk falls through (no kernel yet)", t_topk_falls_through),
              ("flyc.torch: enable and disable", t_enable_disable),
              ("flyc.torch: autograd", t_autograd),
-             ("flyc.torch: torch.ops.flyc with autograd", t_ops_flyc)]
+             ("flyc.torch: torch.ops.flyc with autograd", t_ops_flyc),
+             ("flyc.torch: torch.ops.flyc.rms_norm runs flyc's kernels, with autograd", t_rms_norm_autograd),
+             ("flyc.torch: PyTorch's RMSNorm gate", t_rms_norm_gate)]
     return run("ops", tests)
 
 
