@@ -2356,10 +2356,11 @@ call(Cg *c, Node *n)
 	if (na == 2 && (!strcmp(fn, "add") || !strcmp(fn, "mul")))
 		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (fn[0] == 'a' ? IR_OP_FADD : IR_OP_FMUL)
 		                                          : (fn[0] == 'a' ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
-	if (ir_ty_is_float(rt) && na == 1 && !strcmp(fn, "exp")) {
-		/* e^x = 2^(x * log2(e)) */
-		IrRef l2e = const_of(c, rt, 0, 1.4426950408889634);
-		return ir_b_un(&c->b, IR_OP_EXP2, ir_b_bin(&c->b, IR_OP_FMUL, a[0], l2e));
+	if (na == 1) {
+		int handled;
+		IrRef y = cg_math(c, fn, a[0], rt, &handled);
+		if (handled)
+			return y;
 	}
 	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
 	c->failed = 1;

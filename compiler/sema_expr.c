@@ -349,6 +349,9 @@ val_cosize(const Value *l)
 	X(B_EXP, "exp", 1, 1, "") X(B_EXP2, "exp2", 1, 1, "") X(B_LOG, "log", 1, 1, "") \
 	X(B_LOG2, "log2", 1, 1, "") X(B_SQRT, "sqrt", 1, 1, "") X(B_RSQRT, "rsqrt", 1, 1, "") \
 	X(B_SIN, "sin", 1, 1, "") X(B_COS, "cos", 1, 1, "") X(B_TANH, "tanh", 1, 1, "") \
+	X(B_FLOOR, "floor", 1, 1, "") X(B_CEIL, "ceil", 1, 1, "") \
+	X(B_FAST_EXP, "fast_exp", 1, 1, "") X(B_FAST_EXP2, "fast_exp2", 1, 1, "") \
+	X(B_FAST_LOG2, "fast_log2", 1, 1, "") X(B_FAST_RCP, "fast_rcp", 1, 1, "") \
 	X(B_ABS, "abs", 1, 1, "") X(B_SQUARE, "square", 1, 1, "")
 
 enum {
@@ -1511,6 +1514,7 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_FMA:
 	case B_EXP: case B_EXP2: case B_LOG: case B_LOG2: case B_SQRT: case B_RSQRT:
 	case B_SIN: case B_COS: case B_TANH: case B_ABS: case B_SQUARE:
+	case B_FLOOR: case B_CEIL: case B_FAST_EXP: case B_FAST_EXP2: case B_FAST_LOG2: case B_FAST_RCP:
 		for (i = 0; i < n; i++) {
 			Type *ti = v[i]->type;
 			bool ok = ti->kind == TY_TENSOR ? sc_is_float(ti->scalar) || b == B_ABS || b == B_SQUARE
@@ -1544,6 +1548,12 @@ check_builtin_type(S *s, Node *e, int b)
 			case B_TANH: r = tanh(x); break;
 			case B_ABS: r = fabs(x); break;
 			case B_SQUARE: r = x * x; break;
+			case B_FLOOR: r = floor(x); break;
+			case B_CEIL: r = ceil(x); break;
+			case B_FAST_EXP: r = exp(x); break;
+			case B_FAST_EXP2: r = exp2(x); break;
+			case B_FAST_LOG2: r = log2(x); break;
+			case B_FAST_RCP: r = 1.0 / x; break;
 			}
 			if (v[0]->cval->kind == VAL_INT && (b == B_ABS || b == B_SQUARE)) {
 				int64_t xi = v[0]->cval->i, ri;
