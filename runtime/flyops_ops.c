@@ -615,6 +615,9 @@ flyops_rms_norm_backward(flyops_context *ctx, const DLTensor *grad_y, const DLTe
 
 /* ---- topk -------------------------------------------------------------------------- */
 
+/* The register kernels' bounds (stdlib/ops/topk.fly) and the operator's k bound. */
+enum { TOPK_REG_MAX_N = 8192, TOPK_MAX_K = 1024 };
+
 flyrt_status
 flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int sorted,
             const DLTensor *values, const DLTensor *indices, flyops_exec *exec)
@@ -641,11 +644,28 @@ flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int 
 	TRY(check_outputs(op, (const FtView *[]){ &vv, &vi }, 2));
 	if (rows == 0 || k == 0)
 		return FLYRT_SUCCESS;
+	if (!largest)
+		return UNSUPPORTED("topk: largest=False (the k smallest): flyc's kernels select the "
+		                   "largest only");
+	if (k > TOPK_MAX_K)
+		return UNSUPPORTED("topk: k = %lld; flyc's kernels take k <= %d", (long long)k, TOPK_MAX_K);
+	if (N > TOPK_REG_MAX_N || k > 16)
+		return UNSUPPORTED("topk: k = %lld of N = %lld; flyc's register kernels take k <= 16 "
+		                   "and N <= %d (no radix-select kernel yet)", (long long)k, (long long)N,
+		                   TOPK_REG_MAX_N);
+	if (rows > INT32_MAX - 4)
+		return UNSUPPORTED("topk: %lld rows; the kernels take fewer than 2^31 - 4", (long long)rows);
 	snprintf(dtypes, sizeof dtypes, "%s", ft_dtype_name(vx.dtype));
-	(void)sorted;   /* results are always sorted */
-	/* a kernel adds its launch arguments here */
-	OpLaunch L = { .op = FLYOPS_TOPK, .dtypes = dtypes, .layout = largest ? "largest" : "smallest",
-	               .inputs = { &vx }, .ninputs = 1 };
+	(void)sorted;   /* results are always sorted (a valid answer for sorted=False too) */
+	/* stdlib/ops/topk.fly topk_reg(x, vals, idx, rows, N, k, ninf): the first of K = 2, 4,
+	 * 8, 16 whose requires take k serves (k in (K/2, K]) */
+	OpLaunch L = { .op = FLYOPS_TOPK, .dtypes = dtypes, .layout = "largest",
+	               .args = { arg_in(&vx), arg_out(&vv), arg_out(&vi),
+	                         arg_scalar(flyrt_arg_i32((int32_t)rows)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)k)),
+	                         arg_scalar(flyrt_arg_f32(-INFINITY)) },
+	               .nargs = 7, .inputs = { &vx }, .ninputs = 1 };
 	return ops_launch(ctx, &L, exec);
 }
 
