@@ -2352,6 +2352,13 @@ call(Cg *c, Node *n)
 		 * an SGPR, so branches on it are scalar (s_cbranch_scc0/1, s_cbranch_vccnz) */
 		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
+	if (na == 1 && !strcmp(fn, "float_bits")) {
+		IrRef x = value_of(c, expr(c, n->u.call.args.v[0]), n->u.call.args.v[0]->span);
+		if (!x)
+			return 0;
+		x = to_type(c, x, ir_ty(IR_F32));
+		return ir_b_inst(&c->b, IR_OP_BITCAST, ir_ty(IR_I32), 1, &x);
+	}
 	if (na == 2 && !strcmp(fn, "shfl_xor")) {
 		IrRef x = value_of(c, expr(c, n->u.call.args.v[0]), n->u.call.args.v[0]->span);
 		IrRef m = x ? value_of(c, expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span) : 0;

@@ -209,6 +209,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(LDTR,    "ld_tr",  -1, IR_SIDE)        /* LDS view (at coordinate 0); after lower-layout: LDS root, offset. \
 	                                            Result <n x elem>: ds_read_b64_tr_b<imm[0]> (gfx950), the values \
 	                                            exchanged within groups of 16 lanes */ \
+	X(BITCAST, "bitcast", 1, IR_PURE)        /* the operand's bits as the result type (32-bit scalars) */ \
 	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
 	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \

@@ -343,6 +343,7 @@ val_cosize(const Value *l)
 	X(B_WAVE_ID, "wave_id", 0, 0, "") \
 	X(B_WAVE_SIZE, "wave_size", 0, 0, "") \
 	X(B_SHFL_XOR, "shfl_xor", 2, 2, "") \
+	X(B_FLOAT_BITS, "float_bits", 1, 1, "") \
 	X(B_SELECT, "select", 3, 3, "") \
 	X(B_FMA, "fma", 3, 3, "") \
 	X(B_MIN, "min", 2, 2, "") X(B_MAX, "max", 2, 2, "") \
@@ -1489,6 +1490,11 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_LANE_ID:
 	case B_WAVE_ID:
 	case B_WAVE_SIZE:
+		return e->type = ty_scalar(SC_I32);
+	case B_FLOAT_BITS:
+		/* the i32 whose bits are those of an f32 scalar (no conversion) */
+		if (t0->kind != TY_SCALAR || t0->scalar != SC_F32)
+			return err(s, v[0], "float_bits takes an f32 scalar, not '%s'", tyname(s, t0));
 		return e->type = ty_scalar(SC_I32);
 	case B_SHFL_XOR:
 		/* lane l gets x of lane l ^ mask of its wave (ds_bpermute): 32-bit scalars */

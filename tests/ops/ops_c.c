@@ -236,8 +236,17 @@ topk_c(flyops_context *ctx)
 	DLTensor v17 = { NULL, CPU, 2, F32, s17, NULL, 0 }, i17 = { NULL, CPU, 2, I64, s17, NULL, 0 };
 	ex = (flyops_exec){ .plan_only = 1 };
 	st = flyops_topk(ctx, &x, 17, 1, 1, &v17, &i17, &ex);
-	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "k <= 16"),
-	       "topk: k = 17 is refused with a reason", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "topk_f32_radix"), "topk: k = 17 plans radix "
+	       "selection", "%s '%s' %s", flyrt_status_name(st), ex.chosen, flyrt_last_error());
+	int64_t sbig[2] = { 1, 262145 }, sbo[2] = { 1, 4 };
+	float *big = calloc(262145, 4);
+	DLTensor xbig = { big, CPU, 2, F32, sbig, NULL, 0 };
+	DLTensor vbig = { NULL, CPU, 2, F32, sbo, NULL, 0 }, ibig = { NULL, CPU, 2, I64, sbo, NULL, 0 };
+	ex = (flyops_exec){ .plan_only = 1 };
+	st = flyops_topk(ctx, &xbig, 4, 1, 1, &vbig, &ibig, &ex);
+	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "N <= 262144"),
+	       "topk: N = 262145 is refused with a reason", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	free(big);
 	free(xb);
 	free(vb);
 	free(ib);
@@ -588,7 +597,7 @@ main(int argc, char **argv)
 	options(argv[1]);
 	const char *names[8];
 	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 5 && !strcmp(names[0], "gemm_nt_128x128") &&
-	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 4 && !strcmp(names[3], "topk_f32_reg16") &&
+	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 5 && !strcmp(names[4], "topk_f32_radix") &&
 	       flyops_variants(FLYOPS_RMS_NORM, "gfx950", names, 8) == 36 &&
 	       !strcmp(names[0], "rms_norm_bf16_r16") &&
 	       flyops_variants((flyops_op)99, "gfx950", names, 8) == -1 &&

@@ -135,7 +135,7 @@ def t_variants_listed():
     rn = flyc.ops.variants("rms_norm")
     check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
     check(flyc.ops.variants("topk") == ["topk_f32_reg2", "topk_f32_reg4", "topk_f32_reg8",
-                                        "topk_f32_reg16"], flyc.ops.variants("topk"))
+                                        "topk_f32_reg16", "topk_f32_radix"], flyc.ops.variants("topk"))
 
 
 def t_default_choice():

@@ -9,7 +9,8 @@ order), x.gather(-1, indices) bitwise the values, and equal values in ascending 
 order. Outputs are written through out= views into guarded storage (NaN values, -7
 indices) whose guards must stay untouched; inputs must be unchanged. The matrix: k in
 1 .. 16 (every register kernel, k at and below its power of two), N from 1 to 8192,
-powers of two and not; each call's rows: random, many ties, NaN of both signs and +-inf
+powers of two and not; radix selection for k from 17 to 1024 (k = N too) and for N
+beyond 8192 up to 262144; each call's rows: random, many ties, NaN of both signs and +-inf
 sprinkled, all equal, all -inf / all NaN. Then more rows than a workgroup holds, other
 dims, numpy, +-0, forced variants and refusals with reasons. FLY_SAN=1 (sanitized
 libflyrt): a reduced matrix. Prints PASS:/FAIL: lines.
@@ -30,9 +31,14 @@ NAN = float("nan")
 INF = float("inf")
 KS = [1, 2, 3, 4, 5, 8, 9, 13, 16]
 NS = [1, 2, 16, 63, 64, 65, 100, 700, 1000, 1024, 4095, 4096, 8191, 8192]
+# radix selection: k beyond 16 or N beyond 8192
+RADIX = [(17, 17), (17, 100), (31, 2000), (64, 8192), (100, 8193), (256, 3000), (1000, 1000),
+         (1024, 1024), (1024, 5000), (333, 50000), (1, 20000), (16, 9000), (5, 65536),
+         (1024, 262144), (40, 262144)]
 if SAN:
     KS = [1, 3, 8, 16]
     NS = [16, 65, 1000, 8192]
+    RADIX = [(17, 100), (1024, 1024), (100, 9000)]
 
 
 def bits(t):
@@ -128,18 +134,20 @@ def pow2(k):
 
 def matrix():
     out = []
-    for n in NS:
-        for k in KS:
-            if k > n:
-                continue
+    for n, k in [(n, k) for n in NS for k in KS] + [(n, k) for k, n in RADIX]:
+        if k > n:
+            continue
+        if True:
 
             def t(n=n, k=k):
                 gen = torch.Generator().manual_seed(1000 * n + k)
                 x = rows(n, gen)
-                check(flyc.ops.plan("topk", x, k) == "topk_f32_reg%d" % pow2(k), flyc.ops.plan("topk", x, k))
+                want = "topk_f32_reg%d" % pow2(k) if k <= 16 and n <= 8192 else "topk_f32_radix"
+                check(flyc.ops.plan("topk", x, k) == want, flyc.ops.plan("topk", x, k))
                 v, i = call(x, k)
                 check_result(x, k, v, i, "k=%d N=%d" % (k, n))
-            out.append(("k=%d N=%d (random, ties, NaN/inf, all equal, all -inf/NaN rows)" % (k, n), t))
+            out.append(("k=%d N=%d %s (random, ties, NaN/inf, all equal, all -inf/NaN rows)" % (
+                k, n, "register" if k <= 16 and n <= 8192 else "radix"), t))
     return out
 
 
@@ -194,7 +202,8 @@ def t_numpy():
 
 
 def t_variants():
-    check(flyc.ops.variants("topk") == ["topk_f32_reg2", "topk_f32_reg4", "topk_f32_reg8", "topk_f32_reg16"])
+    check(flyc.ops.variants("topk") == ["topk_f32_reg2", "topk_f32_reg4", "topk_f32_reg8", "topk_f32_reg16",
+                                        "topk_f32_radix"])
     gen = torch.Generator().manual_seed(10)
     x = rows(777, gen)
     for kp in (2, 4, 8, 16):
@@ -203,14 +212,18 @@ def t_variants():
             check_result(x, k, v, i, "reg%d k=%d" % (kp, k))
     # a kernel serves k in (K/2, K] only
     raises(flyc.Unsupported, lambda: call(x, 3, variant="topk_f32_reg16"), "topk_f32_reg16")
+    raises(flyc.Unsupported, lambda: call(torch.randn(2, 9000), 3, variant="topk_f32_reg4"), "topk_f32_reg4")
+    # radix selection serves small k too (forced)
+    for k in (1, 2, 16, 17):
+        v, i = call(x, k, variant="topk_f32_radix")
+        check_result(x, k, v, i, "radix k=%d" % k)
 
 
 def t_refusals():
     x = torch.randn(4, 64)
     launches = flyc.context().launches
     for args, kw, words in (((x, 4), {"largest": False}, ["largest=False"]),
-                            ((x, 17), {}, ["k <= 16", "radix"]),
-                            ((torch.randn(2, 8193), 4), {}, ["N = 8193", "8192"]),
+                            ((torch.randn(1, 262145), 4), {}, ["N = 262145", "262144"]),
                             ((torch.randn(1, 2000), 1025), {}, ["k <= 1024"]),
                             ((x.double(), 4), {}, ["f64"]),
                             ((x.to(torch.bfloat16), 4), {}, ["bf16"])):
@@ -234,7 +247,7 @@ tests = matrix() + [
     ("+0 and -0 tie by ascending index", t_signed_zeros),
     ("numpy arrays", t_numpy),
     ("every variant forced at both ends of its k range; outside it refused", t_variants),
-    ("refusals with reasons (largest=False, k > 16, N > 8192, k > 1024, dtypes), malformed calls",
+    ("refusals with reasons (largest=False, N > 262144, k > 1024, dtypes), malformed calls",
      t_refusals),
 ]
 sys.exit(run("topk", tests))
