@@ -212,6 +212,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	                                            (gfx950, values exchanged within groups of 16 lanes); from global \
 	                                            memory global_load_tr_b128 (imm[0] 16) or _b64 (8) (gfx12, an \
 	                                            8x8 transpose within groups of 8 lanes) */ \
+	X(BITCAST, "bitcast", 1, IR_PURE)        /* the operand's bits as the result type (32-bit scalars) */ \
 	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
 	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \

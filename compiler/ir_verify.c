@@ -291,6 +291,11 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		if (pos + 1 != nreg || I->parent != 1)
 			err(v, r, "ret must end the kernel body");
 		break;
+	case IR_OP_BITCAST:
+		if (I->ty.lanes != 1 || ty(v, I->ops[0]).lanes != 1 || ir_scalar_bits((IrScalar)I->ty.kind) != 32 ||
+		    ir_scalar_bits((IrScalar)ty(v, I->ops[0]).kind) != 32)
+			err(v, r, "bitcast takes and gives a 32-bit scalar");
+		break;
 	case IR_OP_UNIFORM:
 		if (I->ty.kind != IR_I32 || I->ty.lanes != 1 || !ir_ty_eq(ty(v, I->ops[0]), I->ty))
 			err(v, r, "readfirstlane takes and gives an i32 scalar");

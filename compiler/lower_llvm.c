@@ -1128,6 +1128,9 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_TLOAD: case IR_OP_TSTORE:
 		fail(w, r, "internal: tload/tstore reached LLVM lowering (lower-layout did not run)");
 		return;
+	case IR_OP_BITCAST:
+		v = LLVMBuildBitCast(w->b, x, llty(w, I->ty), "");
+		break;
 	case IR_OP_UNIFORM: {
 		LLVMTypeRef i32 = i32t(w);
 		v = call(w, "llvm.amdgcn.readfirstlane.i32", i32, &i32, &x, 1);

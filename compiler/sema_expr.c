@@ -342,6 +342,8 @@ val_cosize(const Value *l)
 	X(B_LANE_ID, "lane_id", 0, 0, "") \
 	X(B_WAVE_ID, "wave_id", 0, 0, "") \
 	X(B_WAVE_SIZE, "wave_size", 0, 0, "") \
+	X(B_SHFL_XOR, "shfl_xor", 2, 2, "") \
+	X(B_FLOAT_BITS, "float_bits", 1, 1, "") \
 	X(B_SELECT, "select", 3, 3, "") \
 	X(B_FMA, "fma", 3, 3, "") \
 	X(B_MIN, "min", 2, 2, "") X(B_MAX, "max", 2, 2, "") \
@@ -1492,6 +1494,18 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_WAVE_ID:
 	case B_WAVE_SIZE:
 		return e->type = ty_scalar(SC_I32);
+	case B_FLOAT_BITS:
+		/* the i32 whose bits are those of an f32 scalar (no conversion) */
+		if (t0->kind != TY_SCALAR || t0->scalar != SC_F32)
+			return err(s, v[0], "float_bits takes an f32 scalar, not '%s'", tyname(s, t0));
+		return e->type = ty_scalar(SC_I32);
+	case B_SHFL_XOR:
+		/* lane l gets x of lane l ^ mask of its wave (ds_bpermute): 32-bit scalars */
+		if (t0->kind != TY_SCALAR || sema_scalar_bits[t0->scalar] != 32)
+			return err(s, v[0], "shfl_xor moves a 32-bit scalar (i32, u32, f32), not '%s'", tyname(s, t0));
+		if (!ty_is_num(t1) || !(t1->scalar == SC_INT || t1->scalar == SC_I32))
+			return err(s, v[1], "the lane mask of shfl_xor must be an i32, not '%s'", tyname(s, t1));
+		return e->type = t0;
 	case B_SELECT:
 		if (!ty_is_bool(t0) && !(t0->kind == TY_TENSOR && t0->scalar == SC_BOOL))
 			return err(s, v[0], "the condition of select must be bool, not '%s'", tyname(s, t0));
