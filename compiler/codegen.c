@@ -669,7 +669,7 @@ known_int(Cg *c, IrRef r, int64_t *v, int depth)
 	switch (I->op) {
 	case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_DIV: case IR_OP_REM:
 	case IR_OP_SDIV: case IR_OP_SREM: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:
-	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_MIN: case IR_OP_MAX:
+	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_SAR: case IR_OP_MIN: case IR_OP_MAX:
 		return known_int(c, I->ops[0], &a, depth + 1) && known_int(c, I->ops[1], &b, depth + 1) &&
 		       ir_fold_binary(I->op, I->ty, a, b, v);
 	default:
@@ -2460,7 +2460,7 @@ arith(Cg *c, Span sp, AstOp op, IrRef l, IrRef r, IrType rt, int uns)
 	case OP_BOR: return ir_b_bin(&c->b, IR_OP_OR, l, r);
 	case OP_BXOR: return ir_b_bin(&c->b, IR_OP_XOR, l, r);
 	case OP_SHL: return ir_b_bin(&c->b, IR_OP_SHL, l, r);
-	case OP_SHR: return ir_b_bin(&c->b, IR_OP_SHR, l, r);
+	case OP_SHR: return ir_b_bin(&c->b, uns ? IR_OP_SHR : IR_OP_SAR, l, r);
 	default: return 0;
 	}
 }

@@ -170,6 +170,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(XOR,     "xor",     2, IR_PURE) \
 	X(SHL,     "shl",     2, IR_PURE) \
 	X(SHR,     "shr",     2, IR_PURE)        /* logical */ \
+	X(SAR,     "sar",     2, IR_PURE)        /* arithmetic (>> on a signed integer) */ \
 	X(MIN,     "min",     2, IR_PURE)        /* signed */ \
 	X(MAX,     "max",     2, IR_PURE) \
 	X(CMP,     "cmp",     2, IR_PURE)        /* imm[0] = IrCmp; result i1 */ \

@@ -47,6 +47,7 @@ ir_fold_binary(IrOp op, IrType t, int64_t a, int64_t b, int64_t *res)
 	case IR_OP_XOR: r = a ^ b; break;
 	case IR_OP_SHL: if (ub >= bits) return 0; r = (int64_t)(ua << ub); break;
 	case IR_OP_SHR: if (ub >= bits) return 0; r = (int64_t)(ua >> ub); break;
+	case IR_OP_SAR: if (ub >= bits) return 0; r = a >> ub; break;
 	case IR_OP_MIN: r = a < b ? a : b; break;
 	case IR_OP_MAX: r = a > b ? a : b; break;
 	default: return 0;
@@ -201,9 +202,9 @@ ir_eval(IrEval *e, IrRef r)
 	switch (op) {
 	case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_DIV: case IR_OP_REM:
 	case IR_OP_SDIV: case IR_OP_SREM: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:
-	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_MIN: case IR_OP_MAX:
+	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_SAR: case IR_OP_MIN: case IR_OP_MAX:
 		if (!ir_fold_binary(op, I->ty, a, b, &v)) {
-			if (op == IR_OP_SHL || op == IR_OP_SHR) {
+			if (op == IR_OP_SHL || op == IR_OP_SHR || op == IR_OP_SAR) {
 				e->bad = 1;     /* poison */
 				return 0;
 			}

@@ -147,7 +147,7 @@ ir_pass_fold(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			if (cb && b == 0) keep = I->ops[0];
 			else if (ca && a == 0) keep = I->ops[1];
 			break;
-		case IR_OP_SUB: case IR_OP_SHL: case IR_OP_SHR:
+		case IR_OP_SUB: case IR_OP_SHL: case IR_OP_SHR: case IR_OP_SAR:
 			if (cb && b == 0) keep = I->ops[0];
 			break;
 		case IR_OP_MUL:

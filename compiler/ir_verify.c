@@ -96,7 +96,7 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 	switch (op) {
 	case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_DIV: case IR_OP_REM:
 	case IR_OP_SDIV: case IR_OP_SREM: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:
-	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_MIN: case IR_OP_MAX:
+	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_SAR: case IR_OP_MIN: case IR_OP_MAX:
 		if (!ir_ty_is_int(I->ty) || !ir_ty_eq(ty(v, I->ops[0]), I->ty) || !ir_ty_eq(ty(v, I->ops[1]), I->ty))
 			err(v, r, "integer operation on mismatched or non-integer types");
 		break;

@@ -992,6 +992,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_XOR: v = LLVMBuildXor(w->b, x, y, ""); break;
 	case IR_OP_SHL: v = LLVMBuildShl(w->b, x, y, ""); break;
 	case IR_OP_SHR: v = LLVMBuildLShr(w->b, x, y, ""); break;
+	case IR_OP_SAR: v = LLVMBuildAShr(w->b, x, y, ""); break;
 	case IR_OP_MIN: v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, x, y, ""), x, y, ""); break;
 	case IR_OP_MAX: v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, x, y, ""), x, y, ""); break;
 	case IR_OP_CMP:
