@@ -24,3 +24,35 @@ expect_out() {
 		pass "$name"
 	fi
 }
+
+# op_tier TIER TEST_PY BYTES_PY WHAT: an operator tier (tests/norm, tests/topk).
+# Runs TEST_PY with /usr/bin/python3 against $FLY_BUILD's libflyrt.so (the
+# sanitizers preloaded when FLY_SAN=1; the script then runs a reduced matrix),
+# passing its PASS/FAIL lines through and failing when it exits non-zero without
+# a FAIL line; then BYTES_PY --check (global bytes per row counted by the
+# simulator) as one test named "TIER: WHAT". SKIPs the tier without torch.
+op_tier() {
+	tier=$1 test_py=$2 bytes_py=$3 what=$4
+	case "$FLY_BUILD" in /*) B=$FLY_BUILD ;; *) B=$FLY_TOP/$FLY_BUILD ;; esac
+	PY=/usr/bin/python3
+	if ! "$PY" -c "import torch" 2>/dev/null; then
+		echo "SKIP: $tier (no torch for $PY)"
+		exit 0
+	fi
+	pre=
+	if [ "$FLY_SAN" = 1 ]; then
+		pre="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
+	fi
+	(cd "$FLY_TOP" && env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR FLYRT_LIB="$B/libflyrt.so" \
+		${pre:+LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0} FLY_SAN="$FLY_SAN" "$PY" "$test_py") >"$TMP/out" 2>&1
+	rc=$?
+	cat "$TMP/out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/out"; then
+		fail "$tier: $(basename "$test_py") exited $rc" "$(tail -n 20 "$TMP/out")"
+	fi
+	if (cd "$FLY_TOP" && "$PY" "$bytes_py" --check "$B") >"$TMP/bytes" 2>&1; then
+		pass "$tier: $what"
+	else
+		fail "$tier: $what" "$(cat "$TMP/bytes")"
+	fi
+}
