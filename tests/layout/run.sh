@@ -149,3 +149,6 @@ if [ "$n" -ge 80 ] && [ -z "$bad" ]; then
 else
 	fail "docs/examples" "$n examples" "$bad"
 fi
+
+# flyc eval against NVIDIA CuTe itself (tests/layout/oracle/, docs/testing.md)
+. "$FLY_TOP/tests/layout/oracle/compare.sh"

@@ -1,0 +1,2 @@
+/* flyc CuTe-oracle stub: cuda.h (host-only build, no CUDA) */
+#pragma once
