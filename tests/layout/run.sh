@@ -51,6 +51,12 @@ expect_eval rank1/tiled-divide-rank1-tiler 'tiled_divide((4,16):(12,8),(8))' '((
 expect_eval rank1/composition-rank1-tiler 'composition((2,1,2):(2,1,1),(4))' '(4):(2)'
 expect_eval rank1/flat-product 'flat_product((2,2):(4,2),(3))' '((2),3,2):((4),1,2)'
 
+# preconditions CuTe states but does not check: located errors here
+expect_out domain/complement-negative-stride 1 "^error: complement: negative stride" -- "$FLYC" eval 'complement(4:-1, 8)'
+expect_out domain/left-inverse-non-injective 1 "^error: left_inverse: non-injective layout" -- "$FLYC" eval 'left_inverse((2,2):(1,1))'
+expect_out domain/divide-tiler-non-injective 1 "^error: complement: non-injective layout" -- "$FLYC" eval 'logical_divide(16:1, (2,2):(1,1))'
+expect_out domain/product-negative 1 "^error: complement: negative stride" -- "$FLYC" eval 'logical_product(4:-1, 2:1)'
+
 # several expressions, one result per line
 out=$("$FLYC" eval 'size(8:1)' 'cosize((4,8):(1,5))' 'rank((2,(3,4)))' 2>&1)
 if [ "$out" = "$(printf '8\n39\n2')" ]; then pass eval/multiple; else fail eval/multiple "$out"; fi
