@@ -779,8 +779,8 @@ lay_right_inverse(lay_ctx *c, const lay_val *l)
 		pre[i + 1] = iop(c, LAY_E_MUL, tget(c, sh, i), pre[i]);
 	for (i = 0; i < n; i++) {
 		const lay_val *d = tget(c, st, i);
-		if (lay_is_static(d)) {
-			key[m] = d->u.i->value;
+		if (lay_is_static(d)) {   /* CuTe follows |stride| */
+			key[m] = d->u.i->value < 0 ? -d->u.i->value : d->u.i->value;
 			val[m++] = i;
 		}
 	}
@@ -791,6 +791,11 @@ lay_right_inverse(lay_ctx *c, const lay_val *l)
 	for (i = 0; i < m; i++) {
 		const lay_val *is = tget(c, sh, val[i]);
 		if (lay_is_static(curr) && curr->u.i->value == key[i]) {
+			/* CuTe takes this mode with the stride's sign, and its result
+			 * then is no right inverse: out of its domain, an error here */
+			if (tget(c, st, val[i])->u.i->value < 0)
+				return lay_fail(c, "right_inverse: negative stride in the contiguous modes of (%s) "
+				                "(CuTe's result would not satisfy L(R(i)) == i)", lay_to_string(c, l));
 			vec_push(c, &rs, is);
 			vec_push(c, &rd, pre[val[i]]);
 			curr = iop(c, LAY_E_MUL, is, tget(c, st, val[i]));
