@@ -1384,7 +1384,8 @@ atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t ru
 		c->failed = 1;
 		return 0;
 	}
-	if (a->kind == CG_COPY_BUFFER || a->kind == CG_COPY_GLOBAL || (a->kind == CG_COPY_LDS_DMA && is_src)) {
+	if (a->kind == CG_COPY_BUFFER || a->kind == CG_COPY_GLOBAL || a->kind == CG_COPY_GLOBAL_TR ||
+	    (a->kind == CG_COPY_LDS_DMA && is_src)) {
 		IrAddr want = a->buffer ? IR_ADDR_BUFFER : IR_ADDR_GLOBAL64;
 		if (R->addr != IR_ADDR_AUTO && R->addr != want) {
 			if (!c->failed)
@@ -1526,9 +1527,10 @@ copy(Cg *c, Node *n)
 		return;
 	}
 	c->b.loc = loc_of(c, n->span);
-	if (atom && atom->kind == CG_COPY_DS_TR) {
+	if (atom && (atom->kind == CG_COPY_DS_TR || atom->kind == CG_COPY_GLOBAL_TR)) {
 		if (pn) {
-			unsupported(c, n->span, "a predicated transposed LDS read");
+			unsupported(c, n->span, atom->kind == CG_COPY_DS_TR ? "a predicated transposed LDS read"
+			                                                  : "a predicated transposed global load");
 			return;
 		}
 		bind(c, dn->u.name.sym, ir_b_ld_tr(&c->b, s, vt, (int)atom->elem_bits));

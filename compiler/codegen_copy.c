@@ -52,6 +52,8 @@ cg_copy_atom(const Node *decl, CgCopyAtom *a)
 		a->kind = CG_COPY_LDS_DMA;
 	else if (strstr(intr, ".ds.read.tr"))
 		a->kind = CG_COPY_DS_TR;
+	else if (strstr(intr, ".global.load.tr"))
+		a->kind = CG_COPY_GLOBAL_TR;
 	else if (!strcmp(from, "lds") || !strcmp(to, "lds"))
 		a->kind = CG_COPY_DS;
 	else if (a->buffer)
@@ -79,6 +81,23 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 			         "and this is %u %s elements %s contiguous in runs of %lld", a->bits / a->elem_bits,
 			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_LDS ? "in LDS" : "not in LDS",
 			         (long long)run);
+			return 0;
+		}
+		return n;
+	}
+	if (a->kind == CG_COPY_GLOBAL_TR) {
+		/* 8 lanes each read 8 consecutive elements, then swap them (an 8x8 transpose) */
+		if ((a->elem_bits != 16 || a->bits != 128) && (a->elem_bits != 8 || a->bits != 64)) {
+			snprintf(why, wn, "a transposed global load moves 8 elements of 16 bits (128 bits) or of "
+			         "8 bits (64 bits) per lane, and this atom declares %u elements of %u bits",
+			         a->elem_bits ? a->bits / a->elem_bits : 0, a->elem_bits);
+			return 0;
+		}
+		if (!is_src || space != IR_SPACE_GLOBAL || eb != a->elem_bits || n != 8 || run % 8) {
+			snprintf(why, wn, "a transposed global load takes 8 contiguous %u-bit elements per lane from "
+			         "global memory, and this is %u %s elements %s contiguous in runs of %lld",
+			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_GLOBAL ? "in global memory" :
+			         space == IR_SPACE_LDS ? "in LDS" : "not in memory", (long long)run);
 			return 0;
 		}
 		return n;

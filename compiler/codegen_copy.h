@@ -18,8 +18,9 @@ typedef enum {
 	CG_COPY_BUFFER,    /* buffer_load/store: the tensor is addressed by a descriptor */
 	CG_COPY_GLOBAL,    /* global_load/store: 64-bit addresses */
 	CG_COPY_DS,        /* ds_read/ds_write (LDS) */
-	CG_COPY_LDS_DMA,   /* global/buffer load straight to LDS (not lowered yet) */
-	CG_COPY_DS_TR      /* transposed LDS reads (not lowered yet) */
+	CG_COPY_LDS_DMA,   /* global/buffer load straight to LDS */
+	CG_COPY_DS_TR,     /* transposed LDS reads (gfx950 ds_read_b64_tr_b*) */
+	CG_COPY_GLOBAL_TR  /* transposed global loads (gfx12 global_load_tr_b128/b64): 64-bit addresses */
 } CgCopyKind;
 
 typedef struct {

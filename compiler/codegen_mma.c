@@ -563,7 +563,7 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 
 	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
 		return 0;
-	if (a->kind == CG_COPY_LDS_DMA || a->kind == CG_COPY_DS_TR) {
+	if (a->kind == CG_COPY_LDS_DMA || a->kind == CG_COPY_DS_TR || a->kind == CG_COPY_GLOBAL_TR) {
 		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS or a "
 		               "transposed read");
 		return 0;

@@ -206,9 +206,11 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(LDSDMA,  "lds_dma", -1, IR_SIDE)       /* src view, dst view (each at coordinate 0); after lower-layout: \
 	                                            src root, src offset, LDS root, LDS offset. imm[0] bytes per lane, \
 	                                            imm[1] bytes between lanes in LDS: a load straight to LDS (gfx950) */ \
-	X(LDTR,    "ld_tr",  -1, IR_SIDE)        /* LDS view (at coordinate 0); after lower-layout: LDS root, offset. \
-	                                            Result <n x elem>: ds_read_b64_tr_b<imm[0]> (gfx950), the values \
-	                                            exchanged within groups of 16 lanes */ \
+	X(LDTR,    "ld_tr",  -1, IR_SIDE)        /* LDS or global view (at coordinate 0); after lower-layout: root, \
+	                                            offset. Result <n x elem>: from LDS ds_read_b64_tr_b<imm[0]> \
+	                                            (gfx950, values exchanged within groups of 16 lanes); from global \
+	                                            memory global_load_tr_b128 (imm[0] 16) or _b64 (8) (gfx12, an \
+	                                            8x8 transpose within groups of 8 lanes) */ \
 	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
 	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \

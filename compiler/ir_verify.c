@@ -309,11 +309,17 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		    !ir_is_tensor((IrOp)f->inst[I->ops[I->nops / 2]].op))
 			err(v, r, "lds_dma takes a source and an LDS tensor (with offsets after lower-layout)");
 		break;
-	case IR_OP_LDTR:
+	case IR_OP_LDTR: {
+		int glb = (I->nops == 1 || I->nops == 2) && ir_is_tensor((IrOp)f->inst[I->ops[0]].op) &&
+		          f->tensor[f->inst[ir_tensor_root(f, I->ops[0])].aux].space == IR_SPACE_GLOBAL;
+		unsigned bits = ir_scalar_bits((IrScalar)I->ty.kind) * I->ty.lanes;
 		if ((I->nops != 1 && I->nops != 2) || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op) ||
-		    ir_scalar_bits((IrScalar)I->ty.kind) * I->ty.lanes != (I->imm[0] == 6 ? 96u : 64u))
-			err(v, r, "ld_tr reads 64 bits (96 for 6-bit elements) per lane from an LDS tensor");
+		    (!glb && bits != (I->imm[0] == 6 ? 96u : 64u)) ||
+		    (glb && !((I->imm[0] == 16 && bits == 128) || (I->imm[0] == 8 && bits == 64))))
+			err(v, r, "ld_tr reads 64 bits (96 for 6-bit elements) per lane from an LDS tensor, or 8 "
+			    "16-bit (8-bit) elements per lane from a global one");
 		break;
+	}
 	case IR_OP_SETPRIO:
 		if (I->imm[0] < 0 || I->imm[0] > 3)
 			err(v, r, "setprio takes 0..3");

@@ -1072,10 +1072,26 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_LDTR: {
 		IrTensor *T = &w->f->tensor[w->f->inst[I->ops[0]].aux];
 		LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), rt;
+		LLVMValueRef p;
+		if (T->space == IR_SPACE_GLOBAL) {
+			/* gfx12 global_load_tr_b128 (8 x 16 bits) / _b64 (8 x 8 bits) at a 64-bit address */
+			LLVMTypeRef p1 = LLVMPointerTypeInContext(w->ctx, 1);
+			if (I->nops != 2 || T->addr != IR_ADDR_GLOBAL64 || (I->imm[0] != 16 && I->imm[0] != 8)) {
+				fail(w, r, "internal: a transposed global load before lower-layout, not at a 64-bit "
+				     "address or of an unsupported width");
+				return;
+			}
+			rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 8)
+			   : LLVMVectorType(i32t(w), 2);
+			p = address(w, T, I->ops[0], w->val[I->ops[1]]);
+			v = pcast(w, call(w, I->imm[0] == 16 ? "llvm.amdgcn.global.load.tr.b128.v8i16"
+			                                     : "llvm.amdgcn.global.load.tr.b64.v2i32", rt, &p1, &p, 1),
+			          llty(w, I->ty));
+			break;
+		}
 		const char *name = I->imm[0] == 16 ? "llvm.amdgcn.ds.read.tr16.b64.v4i16"
 		                 : I->imm[0] == 8 ? "llvm.amdgcn.ds.read.tr8.b64.v2i32"
 		                 : I->imm[0] == 4 ? "llvm.amdgcn.ds.read.tr4.b64.v2i32" : "llvm.amdgcn.ds.read.tr6.b96.v3i32";
-		LLVMValueRef p;
 		if (I->nops != 2 || (I->imm[0] != 16 && I->imm[0] != 8 && I->imm[0] != 4 && I->imm[0] != 6)) {
 			fail(w, r, "internal: ld_tr before lower-layout or of an unsupported width");
 			return;

@@ -60,14 +60,15 @@ for v in 1:32 3:96 4:128; do
 	roundtrip "dma_glb_b$b" $((3 * tile)) 4 3 $((3 * tile)) 128
 	roundtrip "dma_buf_b$b" $((4 * tile)) 4 4 "" 128
 done
-# transposed LDS reads against the CPU model in tr.py
+# transposed LDS reads against the CPU model in tr.py (SIMARCH: flyc-sim's arch option;
+# TRARGS: tr.py's group and bits per lane)
 transposed() { # KERNEL ELEMS ELEM_BITS GRID
 	k=$1 n=$2 eb=$3 grid=$4 bytes=$(($2 * $3 / 8))
 	gen "$bytes" "$TMP/$k.in"
-	if ! out=$("$SIM" "$co" "$k" --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
+	if ! out=$("$SIM" "$co" "$k" ${SIMARCH:-} --grid="$grid" --block=64 "buf=$bytes,in=$TMP/$k.in" \
 		"buf=$bytes,fill=0x5A,out=$TMP/$k.out" "i32=$n" 2>&1); then
 		fail "copyatoms/$k" "flyc-sim failed:" "$out"
-	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/tr.py" "$TMP/$k.in" "$TMP/$k.out" "$eb" 2>&1); then
+	elif ! out=$(python3 "$FLY_TOP/tests/copyatoms/tr.py" "$TMP/$k.in" "$TMP/$k.out" "$eb" ${TRARGS:-} 2>&1); then
 		fail "copyatoms/$k" "$out"
 	else
 		pass "copyatoms/$k"
@@ -89,6 +90,12 @@ else
 	SIMARCH=--arch=gfx1201 SFX=-gfx1201
 	register_atoms
 	SIMARCH= SFX=
+	# transposed global loads against tr.py (8-lane groups, 8 elements per lane)
+	SIMARCH=--arch=gfx1201 TRARGS="8 128"
+	transposed gtr_b128 1024 16 2
+	TRARGS="8 64"
+	transposed gtr_b64 1536 8 3
+	SIMARCH= TRARGS=
 fi
 
 # pipe NAME CODE_OBJECT KERNEL KT [SIM_OPTION]: the pipelined sum of KT tiles against pipe.py
