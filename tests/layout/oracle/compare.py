@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-# Compares `flyc eval` with NVIDIA CuTe on every static case of cute.tsv
+# Compares `flyc eval` with NVIDIA CuTe on every static and cute-notation case
+# of cute.tsv
 # (see scripts/cute-oracle/gen.py for how the data is made).  Called by
 # compare.sh; standard library only.
 #
@@ -29,7 +30,7 @@ def load():
                 head.append(line)
                 continue
             op, cls, form, expr, want = line.split('\t')
-            if form == 'static':
+            if form in ('static', 'cute'):
                 rows.append((op, cls, expr, want))
     return head, rows
 
