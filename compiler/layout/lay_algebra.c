@@ -779,8 +779,8 @@ lay_right_inverse(lay_ctx *c, const lay_val *l)
 		pre[i + 1] = iop(c, LAY_E_MUL, tget(c, sh, i), pre[i]);
 	for (i = 0; i < n; i++) {
 		const lay_val *d = tget(c, st, i);
-		if (lay_is_static(d)) {   /* CuTe follows |stride| */
-			key[m] = d->u.i->value < 0 ? -d->u.i->value : d->u.i->value;
+		if (lay_is_static(d)) {
+			key[m] = d->u.i->value;
 			val[m++] = i;
 		}
 	}
@@ -791,11 +791,6 @@ lay_right_inverse(lay_ctx *c, const lay_val *l)
 	for (i = 0; i < m; i++) {
 		const lay_val *is = tget(c, sh, val[i]);
 		if (lay_is_static(curr) && curr->u.i->value == key[i]) {
-			/* CuTe takes this mode with the stride's sign, and its result
-			 * then is no right inverse: out of its domain, an error here */
-			if (tget(c, st, val[i])->u.i->value < 0)
-				return lay_fail(c, "right_inverse: negative stride in the contiguous modes of (%s) "
-				                "(CuTe's result would not satisfy L(R(i)) == i)", lay_to_string(c, l));
 			vec_push(c, &rs, is);
 			vec_push(c, &rd, pre[val[i]]);
 			curr = iop(c, LAY_E_MUL, is, tget(c, st, val[i]));
@@ -829,8 +824,12 @@ lay_left_inverse(lay_ctx *c, const lay_val *l)
 		return l;
 	if (l->kind != LAY_LAYOUT)
 		return lay_fail(c, "left_inverse: expects a layout, not a %s", lay_kind_name(l->kind));
-	if (injective(l) == 0)
+	/* CuTe's left_inverse ignores stride-0 and size-1 modes: the filtered
+	 * layout must be injective */
+	if (injective(lay_filter(c, l, NULL)) == 0)
 		return lay_fail(c, "left_inverse: non-injective layout (%s)", lay_to_string(c, l));
+	if (has_negative(lay_filter(c, l, NULL)->u.l.stride))
+		return lay_fail(c, "left_inverse: negative stride in (%s) (CuTe's result would not satisfy R(L(i)) == i)", lay_to_string(c, l));
 	cl = lay_coalesce(c, l, NULL);
 	if (!cl)
 		return NULL;
@@ -1858,5 +1857,20 @@ lay_max_alignment(lay_ctx *c, const lay_val *l)
 	p = lay_logical_divide(c, f, lay_right_inverse(c, f));
 	if (!p)
 		return NULL;
-	return lay_gcd(c, lay_size(c, tget(c, p->u.l.shape, 0)), tget(c, p->u.l.stride, 1));
+	{
+		/* CuTe's static result is Euclid's without abs, from the stride:
+		 * (stride -1, size 4) gives -1, (stride -1, size 1) gives 1 (the
+		 * oracle's data; for run-time ints CuTe prints 1) */
+		const lay_val *a = lay_size(c, tget(c, p->u.l.shape, 0)), *b = tget(c, p->u.l.stride, 1);
+		if (a && b && a->kind == LAY_INT && b->kind == LAY_INT && lay_e_known(a->u.i) && lay_e_known(b->u.i)) {
+			int64_t x = b->u.i->value, y = a->u.i->value;
+			while (y) {
+				int64_t t = x % y;
+				x = y;
+				y = t;
+			}
+			return K(x);
+		}
+		return lay_gcd(c, a, b);
+	}
 }

@@ -252,7 +252,7 @@ static const struct example errors[] = {
 	{ "complement((2,2):(1,1))", "non-injective" },
 	{ "left_inverse((3,2):(2,3))", "left_inverse: divisibility" },
 	{ "left_inverse(((6,2),(4,8)):((1,32),(12,1)))", "left_inverse: non-injective" },   /* mode 0 (6,2):(1,32) and mode 1 (4,8):(12,1) both reach offset 1: out of CuTe's domain */
-	{ "left_inverse((2,2):(0,1))", "left_inverse: non-injective" },
+	{ "left_inverse((2,2):(1,-2))", "left_inverse: negative stride" },
 	{ "complement((2,1):(1,-1), 12)", "complement: negative stride" },
 	{ "complement((3,2):(1,2), 12)", "complement: non-injective" },
 	{ "upcast(4:3, 4)", "upcast: divisibility" },
