@@ -653,6 +653,57 @@ const_of(Cg *c, IrType t, int64_t iv, double fv)
 	return t.lanes > 1 ? ir_b_splat(&c->b, t, k) : k;
 }
 
+/* v[i] of a register fragment held as a value (a vector: a `var` made by fragment_like,
+ * fill or elementwise math): i must be one compile-time coordinate inside it; *lane is
+ * the value's index. 0 (and a located error) otherwise. */
+static int
+known_int(Cg *c, IrRef r, int64_t *v, int depth)
+{
+	const IrInst *I = &c->f->inst[r];
+	int64_t a, b;
+
+	if (ir_const_value(c->f, r, v))
+		return 1;
+	if (depth > 32 || I->ty.lanes != 1 || !ir_ty_is_int(I->ty) || I->nops != 2)
+		return 0;
+	switch (I->op) {
+	case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_DIV: case IR_OP_REM:
+	case IR_OP_SDIV: case IR_OP_SREM: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:
+	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_MIN: case IR_OP_MAX:
+		return known_int(c, I->ops[0], &a, depth + 1) && known_int(c, I->ops[1], &b, depth + 1) &&
+		       ir_fold_binary(I->op, I->ty, a, b, v);
+	default:
+		return 0;
+	}
+}
+
+static int
+fragment_lane(Cg *c, Node *n, IrRef v, uint32_t *lane)
+{
+	unsigned lanes = c->f->inst[v].ty.lanes;
+	int64_t i;
+	IrRef k;
+
+	if (n->u.call.args.n != 1) {
+		unsupported(c, n->span, "a fragment value indexed by more than one coordinate");
+		return 0;
+	}
+	if (!(k = expr(c, n->u.call.args.v[0])))
+		return 0;
+	if (!known_int(c, k, &i, 0)) {
+		unsupported(c, n->span, "a fragment value indexed at a run-time coordinate (use a compile-time one, e.g. a static for's variable)");
+		return 0;
+	}
+	if (i < 0 || i >= (int64_t)lanes) {
+		diag_error(c->d, n->u.call.args.v[0]->span, "coordinate %lld is outside the fragment (%u values)",
+		           (long long)i, lanes);
+		c->failed = 1;
+		return 0;
+	}
+	*lane = (uint32_t)i;
+	return 1;
+}
+
 static IrRef
 tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
 {
@@ -2303,6 +2354,20 @@ call(Cg *c, Node *n)
 		 * an SGPR, so branches on it are scalar (s_cbranch_scc0/1, s_cbranch_vccnz) */
 		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
+	if (na == 1 && !strcmp(fn, "float_bits")) {
+		IrRef x = value_of(c, expr(c, n->u.call.args.v[0]), n->u.call.args.v[0]->span);
+		if (!x)
+			return 0;
+		x = to_type(c, x, ir_ty(IR_F32));
+		return ir_b_inst(&c->b, IR_OP_BITCAST, ir_ty(IR_I32), 1, &x);
+	}
+	if (na == 2 && !strcmp(fn, "shfl_xor")) {
+		IrRef x = value_of(c, expr(c, n->u.call.args.v[0]), n->u.call.args.v[0]->span);
+		IrRef m = x ? value_of(c, expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span) : 0;
+		if (!m)
+			return 0;
+		return ir_b_shfl_xor(&c->b, x, to_type(c, m, ir_ty(IR_I32)));
+	}
 	if (na > 3) {
 		unsupported(c, n->span, "this call");
 		return 0;
@@ -2356,10 +2421,11 @@ call(Cg *c, Node *n)
 	if (na == 2 && (!strcmp(fn, "add") || !strcmp(fn, "mul")))
 		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (fn[0] == 'a' ? IR_OP_FADD : IR_OP_FMUL)
 		                                          : (fn[0] == 'a' ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
-	if (ir_ty_is_float(rt) && na == 1 && !strcmp(fn, "exp")) {
-		/* e^x = 2^(x * log2(e)) */
-		IrRef l2e = const_of(c, rt, 0, 1.4426950408889634);
-		return ir_b_un(&c->b, IR_OP_EXP2, ir_b_bin(&c->b, IR_OP_FMUL, a[0], l2e));
+	if (na == 1) {
+		int handled;
+		IrRef y = cg_math(c, fn, a[0], rt, &handled);
+		if (handled)
+			return y;
 	}
 	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
 	c->failed = 1;
@@ -2539,6 +2605,19 @@ expr(Cg *c, Node *n)
 				}
 				return slice(c, n, base);
 			}
+		{
+			IrRef b = expr(c, n->u.call.callee);
+			uint32_t lane;
+			if (!b)
+				return 0;
+			if (b != (IrRef)-1 && c->f->inst[b].ty.kind != IR_TENSOR && c->f->inst[b].ty.lanes > 1) {
+				if (ir_scalar_packed((IrScalar)c->f->inst[b].ty.kind)) {
+					unsupported(c, n->span, "reading one fp4/fp6/bf6 value of a fragment");
+					return 0;
+				}
+				return fragment_lane(c, n, b, &lane) ? ir_b_extract(&c->b, b, lane) : 0;
+			}
+		}
 		if (!tensor_coords(c, n, &t, co, &nc))
 			return 0;
 		if (ir_scalar_packed(tensor_of(c, t)->elem)) {
@@ -2701,6 +2780,13 @@ collect_assigned(Node *n, Symbol **out, int *nout, int max)
 		return;
 	case S_ASSIGN: {
 		Node *l = n->u.assign.lhs;
+		/* v[i] = e on a register fragment var replaces v's value too */
+		if (l->kind == E_INDEX && l->u.call.callee->kind == E_NAME) {
+			Symbol *fs = l->u.call.callee->u.name.sym;
+			if (fs && fs->kind == SYM_VAR && fs->type && fs->type->kind == TY_TENSOR &&
+			    fs->type->space == SPACE_REG)
+				l = l->u.call.callee;
+		}
 		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
 			for (int i = 0; i < *nout; i++)
 				if (out[i] == l->u.name.sym)
@@ -3296,8 +3382,33 @@ stmt(Cg *c, Node *n)
 		if (l->kind == E_INDEX) {
 			IrRef t, co[8];
 			uint32_t nc;
+			Node *cal = l->u.call.callee;
 			v = expr(c, n->u.assign.rhs);
-			if (!v || !tensor_coords(c, l, &t, co, &nc))
+			if (!v)
+				return;
+			if (cal->kind == E_NAME && cal->u.name.sym && cal->u.name.sym->kind == SYM_VAR) {
+				/* v[i] = e on a fragment var held as a value: a new value with lane i replaced */
+				IrRef old = lookup(c, cal->u.name.sym);
+				uint32_t lane;
+				if (old && old != (IrRef)-1 && c->f->inst[old].ty.kind != IR_TENSOR &&
+				    c->f->inst[old].ty.lanes > 1) {
+					IrType et = ir_ty((IrScalar)c->f->inst[old].ty.kind);
+					if (ir_scalar_packed((IrScalar)et.kind)) {
+						unsupported(c, l->span, "writing one fp4/fp6/bf6 value of a fragment");
+						return;
+					}
+					if (!(v = value_of(c, v, n->u.assign.rhs->span)) || !fragment_lane(c, l, old, &lane))
+						return;
+					if (c->f->inst[v].ty.lanes != 1) {
+						diag_error(c->d, n->u.assign.rhs->span, "one value of a fragment is assigned a scalar");
+						c->failed = 1;
+						return;
+					}
+					bind(c, cal->u.name.sym, ir_b_insert(&c->b, old, to_type(c, v, et), lane));
+					return;
+				}
+			}
+			if (!tensor_coords(c, l, &t, co, &nc))
 				return;
 			IrTensor *T = &c->f->tensor[c->f->inst[t].aux];
 			if (ir_scalar_packed(T->elem)) {

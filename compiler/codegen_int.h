@@ -79,6 +79,10 @@ IrLoc cg_loc_of(Cg *c, Span s);
 
 /* codegen_mma.c: calls on tiled MMAs (partition_A/B/C, fragment_A/B/C) and
  * gemm(mma, A, B, C). Sets *handled when n is one of them. */
+/* codegen_math.c: a float function of language.md §9.3 applied to x (already of
+ * type rt); *handled is 0 when fn is not one of them or rt is not a float type */
+IrRef cg_math(Cg *c, const char *fn, IrRef x, IrType rt, int *handled);
+
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);
 /* the variable an expression statement assigns through gemm/fill, or NULL */
 Symbol *cg_mma_assigned(Node *e);

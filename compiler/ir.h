@@ -185,6 +185,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(SQRT,    "sqrt",    1, IR_PURE) \
 	X(RSQRT,   "rsqrt",   1, IR_PURE) \
 	X(EXP2,    "exp2",    1, IR_PURE) \
+	X(FN,      "fn",      1, IR_PURE)        /* imm[0] = IrFn: a float function of one operand (IR_FNS) */ \
 	X(CVT,     "cvt",     1, IR_PURE)        /* to the result type (int/float, widths, lanes equal) */ \
 	X(CVTPK,   "cvt_pk",  1, IR_PURE)        /* f32 vector <-> packed i4/i6 vector (lanes equal); imm[0] = \
 	                                            format: 2 fp6, 3 bf6, 4 fp4; round to nearest even, saturating \
@@ -211,6 +212,7 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	                                            (gfx950, values exchanged within groups of 16 lanes); from global \
 	                                            memory global_load_tr_b128 (imm[0] 16) or _b64 (8) (gfx12, an \
 	                                            8x8 transpose within groups of 8 lanes) */ \
+	X(BITCAST, "bitcast", 1, IR_PURE)        /* the operand's bits as the result type (32-bit scalars) */ \
 	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
 	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
@@ -236,6 +238,31 @@ typedef enum {
 #undef X
 	IR_OP_COUNT
 } IrOp;
+
+/* Float functions of one operand (IR_OP_FN): enum name, spelling, the LLVM
+ * intrinsic it lowers to (suffixed with the type). The llvm.* ones are LLVM's
+ * accurate expansions; the amdgcn ones the raw hardware instructions
+ * (v_exp_f32, v_log_f32, v_rcp_f32: no denormal scaling), which flyc's
+ * fast_* builtins expose (f16 and f32 only). */
+#define IR_FNS(X) \
+	X(LOG,     "log",     "llvm.log") \
+	X(LOG2,    "log2",    "llvm.log2") \
+	X(EXP,     "exp",     "llvm.exp") \
+	X(FLOOR,   "floor",   "llvm.floor") \
+	X(CEIL,    "ceil",    "llvm.ceil") \
+	X(HW_EXP2, "hw_exp2", "llvm.amdgcn.exp2") \
+	X(HW_LOG2, "hw_log2", "llvm.amdgcn.log") \
+	X(HW_RCP,  "hw_rcp",  "llvm.amdgcn.rcp")
+
+typedef enum {
+#define X(e, s, l) IR_FN_##e,
+	IR_FNS(X)
+#undef X
+	IR_FN_COUNT
+} IrFn;
+
+extern const char *const ir_fn_name[IR_FN_COUNT];
+extern const char *const ir_fn_llvm[IR_FN_COUNT];
 
 typedef enum { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE, IR_ULT, IR_ULE, IR_UGT, IR_UGE,
                IR_FLT, IR_FLE, IR_FGT, IR_FGE, IR_FEQ, IR_FNE } IrCmp;
@@ -355,6 +382,7 @@ IrRef ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask);
 IrRef ir_b_mma(IrBuilder *b, const char *intrinsic, IrRef a, IrRef bb, IrRef c, IrRef sa, IrRef sb, int fa, int fb);
 IrRef ir_b_bin(IrBuilder *b, IrOp op, IrRef x, IrRef y);    /* result type of x */
 IrRef ir_b_un(IrBuilder *b, IrOp op, IrRef x);
+IrRef ir_b_fn(IrBuilder *b, IrFn fn, IrRef x);
 IrRef ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z);
 IrRef ir_b_cmp(IrBuilder *b, IrCmp c, IrRef x, IrRef y);
 IrRef ir_b_select(IrBuilder *b, IrRef c, IrRef x, IrRef y);

@@ -485,6 +485,26 @@ ir_b_un(IrBuilder *b, IrOp op, IrRef x)
 	return ir_b_inst(b, op, ty_of(b, x), 1, &x);
 }
 
+const char *const ir_fn_name[IR_FN_COUNT] = {
+#define X(e, s, l) s,
+	IR_FNS(X)
+#undef X
+};
+
+const char *const ir_fn_llvm[IR_FN_COUNT] = {
+#define X(e, s, l) l,
+	IR_FNS(X)
+#undef X
+};
+
+IrRef
+ir_b_fn(IrBuilder *b, IrFn fn, IrRef x)
+{
+	IrRef r = ir_b_inst(b, IR_OP_FN, ty_of(b, x), 1, &x);
+	b->fn->inst[r].imm[0] = fn;
+	return r;
+}
+
 IrRef
 ir_b_fma(IrBuilder *b, IrRef x, IrRef y, IrRef z)
 {

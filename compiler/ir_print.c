@@ -132,6 +132,8 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 		fprintf(out, ", %" PRId64, I->imm[0]);
 	if (I->op == IR_OP_CVTPK)
 		fprintf(out, " fmt=%" PRId64, I->imm[0]);
+	if (I->op == IR_OP_FN && I->imm[0] >= 0 && I->imm[0] < IR_FN_COUNT)
+		fprintf(out, " %s", ir_fn_name[I->imm[0]]);
 	if (I->op == IR_OP_LDTR)
 		fprintf(out, " b%" PRId64, I->imm[0]);
 	if (I->op == IR_OP_LDSDMA)

@@ -102,7 +102,9 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		break;
 	case IR_OP_FADD: case IR_OP_FSUB: case IR_OP_FMUL: case IR_OP_FDIV: case IR_OP_FMIN:
 	case IR_OP_FMAX: case IR_OP_FMA: case IR_OP_FNEG: case IR_OP_SQRT: case IR_OP_RSQRT:
-	case IR_OP_EXP2:
+	case IR_OP_EXP2: case IR_OP_FN:
+		if (I->op == IR_OP_FN && (I->imm[0] < 0 || I->imm[0] >= IR_FN_COUNT))
+			err(v, r, "fn names no float function");
 		for (uint32_t k = 0; k < I->nops; k++)
 			if (!ir_ty_eq(ty(v, I->ops[k]), I->ty))
 				err(v, r, "float operation on mismatched types");
@@ -288,6 +290,11 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 	case IR_OP_RET:
 		if (pos + 1 != nreg || I->parent != 1)
 			err(v, r, "ret must end the kernel body");
+		break;
+	case IR_OP_BITCAST:
+		if (I->ty.lanes != 1 || ty(v, I->ops[0]).lanes != 1 || ir_scalar_bits((IrScalar)I->ty.kind) != 32 ||
+		    ir_scalar_bits((IrScalar)ty(v, I->ops[0]).kind) != 32)
+			err(v, r, "bitcast takes and gives a 32-bit scalar");
 		break;
 	case IR_OP_UNIFORM:
 		if (I->ty.kind != IR_I32 || I->ty.lanes != 1 || !ir_ty_eq(ty(v, I->ops[0]), I->ty))

@@ -1011,6 +1011,19 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_FMA: { LLVMValueRef a[3] = { x, y, z }; v = fintrn(w, "llvm.fma", I->ty, a, 3); break; }
 	case IR_OP_SQRT: v = fintr1(w, "llvm.sqrt", I->ty, x); break;
 	case IR_OP_EXP2: v = fintr1(w, "llvm.exp2", I->ty, x); break;
+	case IR_OP_FN:
+		if (I->ty.lanes > 1 && !strncmp(ir_fn_llvm[I->imm[0]], "llvm.amdgcn.", 12)) {
+			/* the raw instructions' intrinsics have no vector forms: one call per element */
+			IrType et = ir_ty((IrScalar)I->ty.kind);
+			v = LLVMGetPoison(ty);
+			for (unsigned j = 0; j < I->ty.lanes; j++) {
+				LLVMValueRef e = LLVMBuildExtractElement(w->b, x, ci32(w, j), "");
+				v = LLVMBuildInsertElement(w->b, v, fintr1(w, ir_fn_llvm[I->imm[0]], et, e), ci32(w, j), "");
+			}
+		} else {
+			v = fintr1(w, ir_fn_llvm[I->imm[0]], I->ty, x);
+		}
+		break;
 	case IR_OP_RSQRT: {
 		/* 1/sqrt with afn lets the backend use v_rsq */
 		LLVMValueRef s = fintr1(w, "llvm.sqrt", I->ty, x);
@@ -1115,6 +1128,9 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_TLOAD: case IR_OP_TSTORE:
 		fail(w, r, "internal: tload/tstore reached LLVM lowering (lower-layout did not run)");
 		return;
+	case IR_OP_BITCAST:
+		v = LLVMBuildBitCast(w->b, x, llty(w, I->ty), "");
+		break;
 	case IR_OP_UNIFORM: {
 		LLVMTypeRef i32 = i32t(w);
 		v = call(w, "llvm.amdgcn.readfirstlane.i32", i32, &i32, &x, 1);

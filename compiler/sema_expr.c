@@ -342,6 +342,8 @@ val_cosize(const Value *l)
 	X(B_LANE_ID, "lane_id", 0, 0, "") \
 	X(B_WAVE_ID, "wave_id", 0, 0, "") \
 	X(B_WAVE_SIZE, "wave_size", 0, 0, "") \
+	X(B_SHFL_XOR, "shfl_xor", 2, 2, "") \
+	X(B_FLOAT_BITS, "float_bits", 1, 1, "") \
 	X(B_SELECT, "select", 3, 3, "") \
 	X(B_FMA, "fma", 3, 3, "") \
 	X(B_MIN, "min", 2, 2, "") X(B_MAX, "max", 2, 2, "") \
@@ -349,6 +351,9 @@ val_cosize(const Value *l)
 	X(B_EXP, "exp", 1, 1, "") X(B_EXP2, "exp2", 1, 1, "") X(B_LOG, "log", 1, 1, "") \
 	X(B_LOG2, "log2", 1, 1, "") X(B_SQRT, "sqrt", 1, 1, "") X(B_RSQRT, "rsqrt", 1, 1, "") \
 	X(B_SIN, "sin", 1, 1, "") X(B_COS, "cos", 1, 1, "") X(B_TANH, "tanh", 1, 1, "") \
+	X(B_FLOOR, "floor", 1, 1, "") X(B_CEIL, "ceil", 1, 1, "") \
+	X(B_FAST_EXP, "fast_exp", 1, 1, "") X(B_FAST_EXP2, "fast_exp2", 1, 1, "") \
+	X(B_FAST_LOG2, "fast_log2", 1, 1, "") X(B_FAST_RCP, "fast_rcp", 1, 1, "") \
 	X(B_ABS, "abs", 1, 1, "") X(B_SQUARE, "square", 1, 1, "")
 
 enum {
@@ -1489,6 +1494,18 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_WAVE_ID:
 	case B_WAVE_SIZE:
 		return e->type = ty_scalar(SC_I32);
+	case B_FLOAT_BITS:
+		/* the i32 whose bits are those of an f32 scalar (no conversion) */
+		if (t0->kind != TY_SCALAR || t0->scalar != SC_F32)
+			return err(s, v[0], "float_bits takes an f32 scalar, not '%s'", tyname(s, t0));
+		return e->type = ty_scalar(SC_I32);
+	case B_SHFL_XOR:
+		/* lane l gets x of lane l ^ mask of its wave (ds_bpermute): 32-bit scalars */
+		if (t0->kind != TY_SCALAR || sema_scalar_bits[t0->scalar] != 32)
+			return err(s, v[0], "shfl_xor moves a 32-bit scalar (i32, u32, f32), not '%s'", tyname(s, t0));
+		if (!ty_is_num(t1) || !(t1->scalar == SC_INT || t1->scalar == SC_I32))
+			return err(s, v[1], "the lane mask of shfl_xor must be an i32, not '%s'", tyname(s, t1));
+		return e->type = t0;
 	case B_SELECT:
 		if (!ty_is_bool(t0) && !(t0->kind == TY_TENSOR && t0->scalar == SC_BOOL))
 			return err(s, v[0], "the condition of select must be bool, not '%s'", tyname(s, t0));
@@ -1511,6 +1528,7 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_FMA:
 	case B_EXP: case B_EXP2: case B_LOG: case B_LOG2: case B_SQRT: case B_RSQRT:
 	case B_SIN: case B_COS: case B_TANH: case B_ABS: case B_SQUARE:
+	case B_FLOOR: case B_CEIL: case B_FAST_EXP: case B_FAST_EXP2: case B_FAST_LOG2: case B_FAST_RCP:
 		for (i = 0; i < n; i++) {
 			Type *ti = v[i]->type;
 			bool ok = ti->kind == TY_TENSOR ? sc_is_float(ti->scalar) || b == B_ABS || b == B_SQUARE
@@ -1544,6 +1562,12 @@ check_builtin_type(S *s, Node *e, int b)
 			case B_TANH: r = tanh(x); break;
 			case B_ABS: r = fabs(x); break;
 			case B_SQUARE: r = x * x; break;
+			case B_FLOOR: r = floor(x); break;
+			case B_CEIL: r = ceil(x); break;
+			case B_FAST_EXP: r = exp(x); break;
+			case B_FAST_EXP2: r = exp2(x); break;
+			case B_FAST_LOG2: r = log2(x); break;
+			case B_FAST_RCP: r = 1.0 / x; break;
 			}
 			if (v[0]->cval->kind == VAL_INT && (b == B_ABS || b == B_SQUARE)) {
 				int64_t xi = v[0]->cval->i, ri;

@@ -35,12 +35,23 @@
  * gemm.fly's WMMA kernel, 128x128 tiles (tile multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
 	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
+	FLYOPS_TOPK_VARIANTS(X) \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_128x128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256_st128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128")
+
+/* TopK of stdlib/ops/topk.fly, f32, largest first: the register kernels for K = 2, 4, 8,
+ * 16 (N <= 8192; each takes k in (K/2, K], so k is served at its next power of two),
+ * then radix selection for the rest (k <= 1024, N <= 262144). */
+#define FLYOPS_TOPK_VARIANTS(X) \
+	X("gfx950", FLYOPS_TOPK, "f32", "largest", "topk", "topk_f32_reg2") \
+	X("gfx950", FLYOPS_TOPK, "f32", "largest", "topk", "topk_f32_reg4") \
+	X("gfx950", FLYOPS_TOPK, "f32", "largest", "topk", "topk_f32_reg8") \
+	X("gfx950", FLYOPS_TOPK, "f32", "largest", "topk", "topk_f32_reg16") \
+	X("gfx950", FLYOPS_TOPK, "f32", "largest", "topk", "topk_f32_radix")
 
 /* RMSNorm, per element type T, of stdlib/ops/norm.fly: forward and backward kernels from
  * the shortest rows up (each accepts N up to its bound, the first that does runs): 16 and

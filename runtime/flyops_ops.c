@@ -615,6 +615,9 @@ flyops_rms_norm_backward(flyops_context *ctx, const DLTensor *grad_y, const DLTe
 
 /* ---- topk -------------------------------------------------------------------------- */
 
+/* The kernels' bounds (stdlib/ops/topk.fly: radix selection's). */
+enum { TOPK_MAX_N = 262144, TOPK_MAX_K = 1024 };
+
 flyrt_status
 flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int sorted,
             const DLTensor *values, const DLTensor *indices, flyops_exec *exec)
@@ -641,11 +644,27 @@ flyops_topk(flyops_context *ctx, const DLTensor *x, int64_t k, int largest, int 
 	TRY(check_outputs(op, (const FtView *[]){ &vv, &vi }, 2));
 	if (rows == 0 || k == 0)
 		return FLYRT_SUCCESS;
+	if (!largest)
+		return UNSUPPORTED("topk: largest=False (the k smallest): flyc's kernels select the "
+		                   "largest only");
+	if (k > TOPK_MAX_K)
+		return UNSUPPORTED("topk: k = %lld; flyc's kernels take k <= %d", (long long)k, TOPK_MAX_K);
+	if (N > TOPK_MAX_N)
+		return UNSUPPORTED("topk: N = %lld; flyc's kernels take rows of N <= %d", (long long)N,
+		                   TOPK_MAX_N);
+	if (rows > INT32_MAX - 4)
+		return UNSUPPORTED("topk: %lld rows; the kernels take fewer than 2^31 - 4", (long long)rows);
 	snprintf(dtypes, sizeof dtypes, "%s", ft_dtype_name(vx.dtype));
-	(void)sorted;   /* results are always sorted */
-	/* a kernel adds its launch arguments here */
-	OpLaunch L = { .op = FLYOPS_TOPK, .dtypes = dtypes, .layout = largest ? "largest" : "smallest",
-	               .inputs = { &vx }, .ninputs = 1 };
+	(void)sorted;   /* results are always sorted (a valid answer for sorted=False too) */
+	/* stdlib/ops/topk.fly topk_reg(x, vals, idx, rows, N, k, ninf): the first of K = 2, 4,
+	 * 8, 16 whose requires take k serves (k in (K/2, K], N <= 8192); else topk_radix */
+	OpLaunch L = { .op = FLYOPS_TOPK, .dtypes = dtypes, .layout = "largest",
+	               .args = { arg_in(&vx), arg_out(&vv), arg_out(&vi),
+	                         arg_scalar(flyrt_arg_i32((int32_t)rows)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)k)),
+	                         arg_scalar(flyrt_arg_f32(-INFINITY)) },
+	               .nargs = 7, .inputs = { &vx }, .ninputs = 1 };
 	return ops_launch(ctx, &L, exec);
 }
 

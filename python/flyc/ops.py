@@ -173,14 +173,41 @@ def rms_norm_backward(grad_y, x, weight, rstd, *, out=None):
                  lambda o: (o[0], o[1]), x)
 
 
-def topk(x, k, *, largest=True, sorted=True):
-    """(values, indices int64) of the k largest (smallest) along the last dim; NaN is
-    largest; equal values by ascending index; always sorted."""
+def topk(x, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """(values, indices int64) of the k largest along dim (torch.topk's arguments); NaN is
+    largest; equal values by ascending index; always sorted (also for sorted=False).
+    Another dim than the last is served by moving it last (the operator stages the
+    strided view). out: (values, indices) to write, like torch.topk(..., out=)."""
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError("topk: k must be an int, got %s" % type(k).__name__)
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError("topk: dim must be an int, got %s" % type(dim).__name__)
     sx = _shape(x)
+    nd = max(len(sx), 1)
+    if not -nd <= dim < nd:
+        raise ValueError("topk: dim %d is out of range for a %d-d x" % (dim, len(sx)))
+    d = dim % nd
+    given = _outs("topk", out, ("values", "indices"))
+    if sx and d != len(sx) - 1:
+        def last(t):
+            if t is None:
+                return None
+            if is_torch(t):
+                return t.movedim(d, -1) if t.dim() == len(sx) else t
+            import numpy as np
+            return np.moveaxis(t, d, -1) if t.ndim == len(sx) else t
+
+        def back(t):
+            if is_torch(t):
+                return t.movedim(-1, d)
+            import numpy as np
+            return np.moveaxis(t, -1, d)
+        v, i = topk(last(x), k, -1, largest, sorted, out=None if out is None else
+                    (last(given[0]), last(given[1])))
+        return (given[0], given[1]) if out is not None else (back(v), back(i))
     shape = sx[:-1] + (max(k, 0),) if sx else (max(k, 0),)
-    outs = [("values", None, shape, getattr(x, "dtype", None)), ("indices", None, shape, _i64_like(x))]
+    outs = [("values", given[0], shape, getattr(x, "dtype", None)),
+            ("indices", given[1], shape, _i64_like(x))]
     return _exec("topk", [("x", x)], outs,
                  lambda i, o: [i["x"], k, 1 if largest else 0, 1 if sorted else 0, o[0], o[1]],
                  lambda o: (o[0], o[1]), x)

@@ -179,7 +179,7 @@ def topk_gate(x, k, dim=-1, largest=True, sorted=True):
 def topk_cond(x, k, dim=-1, largest=True, sorted=True):
     if not topk_gate(x, k, dim, largest, sorted)[0]:
         return False
-    return ops.supported("topk", x, k, largest=largest, sorted=sorted)[0]
+    return ops.supported("topk", x, k, dim, largest, sorted)[0]
 
 
 # ---- the dispatch mode -------------------------------------------------------------------
@@ -193,10 +193,10 @@ def _rms_norm_impl(x, normalized_shape, weight=None, eps=None):
 
 
 def _topk_impl(x, k, dim=-1, largest=True, sorted=True, *, values=None, indices=None):
-    v, i = ops.topk(x, k, largest=largest, sorted=sorted)
-    if values is not None:
-        values.copy_(v)
-        indices.copy_(i)
+    v, i = ops.topk(x, k, dim, largest, sorted)
+    if values is not None:       # torch.topk(..., out=): resized to the result like ATen's
+        values.resize_(v.shape).copy_(v)
+        indices.resize_(i.shape).copy_(i)
         return values, indices
     return v, i
 

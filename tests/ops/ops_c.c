@@ -3,7 +3,8 @@
  * tensors with negative strides, byte offsets (odd ones too), NaN guards around every
  * operand; plans with outputs described but not allocated; malformed tensors and calls;
  * forced variants; a tuning database in the options; two threads sharing a context;
- * rms_norm (fused residual, no weight) and its backward against double references.
+ * rms_norm (fused residual, no weight) and its backward against double references; topk
+ * (strided rows, NaN, +-inf, ties) against a selection in C.
  * Run from the repository root with the kernel library of the build (FLYC_KERNEL_DIR or
  * beside libflyrt). Prints PASS:/FAIL: lines; exit status 0.
  */
@@ -146,6 +147,109 @@ mm_hostile(flyops_context *ctx)
 	free(bbuf);
 	free(cbuf);
 	free(a0);
+}
+
+/* a ranks before b in topk's order: NaN largest, then greater, then the lower index */
+static int
+topk_before(float a, int ia, float b, int ib)
+{
+	if (isnan(a) != isnan(b))
+		return isnan(a);
+	if (!isnan(a) && a != b)
+		return a > b;
+	return ia < ib;
+}
+
+/* topk from C: rows of N = 700 (not a power of two) with a padded row stride (staged),
+ * NaN of both signs, +-inf, ties and an all-equal row; values (bitwise) and indices
+ * against a selection in C, guards around both outputs; a plan; refusals with reasons. */
+static void
+topk_c(flyops_context *ctx)
+{
+	enum { R = 6, N = 700, LD = 712, K = 13, G = 16 };
+	float *xb = malloc(R * LD * 4), *vb = malloc((G + R * K + G) * 4);
+	int64_t *ib = malloc((G + R * K + G) * 8);
+	char why[160] = "";
+	int ok = 1;
+
+	for (int i = 0; i < R * LD; i++)
+		xb[i] = (float)(int)(frand() * 50) / 4;   /* many ties */
+	for (int i = 0; i < G + R * K + G; i++) {
+		uint32_t guard = 0x7fc01234u;
+		memcpy(&vb[i], &guard, 4);
+		ib[i] = -7;
+	}
+	xb[0 * LD + 5] = NAN;
+	xb[0 * LD + 600] = -NAN;
+	xb[1 * LD + 3] = INFINITY;
+	xb[1 * LD + 699] = INFINITY;
+	xb[2 * LD + 10] = -INFINITY;
+	for (int j = 0; j < N; j++)
+		xb[3 * LD + j] = 1.25f;
+	for (int j = 0; j < N; j++)
+		xb[4 * LD + j] = -INFINITY;
+	int64_t sx[2] = { R, N }, tx[2] = { LD, 1 }, so[2] = { R, K };
+	DLDataType F32 = { kDLFloat, 32, 1 }, I64 = { kDLInt, 64, 1 };
+	DLTensor x = { xb, CPU, 2, F32, sx, tx, 0 };
+	DLTensor v = { vb + G, CPU, 2, F32, so, NULL, 0 }, ix = { ib + G, CPU, 2, I64, so, NULL, 0 };
+	DLTensor vd = { NULL, CPU, 2, F32, so, NULL, 0 }, id = { NULL, CPU, 2, I64, so, NULL, 0 };
+	flyops_exec ex = { .plan_only = 1 };
+	uint64_t launches = flyops_launches(ctx);
+	flyrt_status st = flyops_topk(ctx, &x, K, 1, 1, &vd, &id, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "topk_f32_reg16") && flyops_launches(ctx) == launches,
+	       "topk: a plan chooses k = 13 -> the K = 16 kernel, launches nothing", "%s '%s' %s",
+	       flyrt_status_name(st), ex.chosen, flyrt_last_error());
+	memset(&ex, 0, sizeof ex);
+	st = flyops_topk(ctx, &x, K, 1, 0, &v, &ix, &ex);
+	report(st == FLYRT_SUCCESS && flyops_launches(ctx) == launches + 1, "topk of rows with a padded "
+	       "stride (sorted=0 is served sorted)", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	for (int r = 0; r < R && ok; r++) {
+		int taken[N] = { 0 };
+		for (int p = 0; p < K && ok; p++) {
+			int best = -1;
+			for (int j = 0; j < N; j++)
+				if (!taken[j] && (best < 0 || topk_before(xb[r * LD + j], j, xb[r * LD + best], best)))
+					best = j;
+			taken[best] = 1;
+			float got = vb[G + r * K + p];
+			if (ib[G + r * K + p] != best || memcmp(&got, &xb[r * LD + best], 4)) {
+				snprintf(why, sizeof why, "row %d position %d: (%g, %lld), the reference (%g, %d)", r, p,
+				         got, (long long)ib[G + r * K + p], xb[r * LD + best], best);
+				ok = 0;
+			}
+		}
+	}
+	report(st == FLYRT_SUCCESS && ok, "topk: values bitwise and indices as a selection in C "
+	       "(NaN, +-inf, ties by ascending index)", "%s", why);
+	int guards = 1;
+	for (int i = 0; i < G; i++) {
+		uint32_t a, b;
+		memcpy(&a, &vb[i], 4);
+		memcpy(&b, &vb[G + R * K + i], 4);
+		guards = guards && a == 0x7fc01234u && b == 0x7fc01234u && ib[i] == -7 && ib[G + R * K + i] == -7;
+	}
+	report(guards, "topk: the outputs' guards are untouched", "written");
+	st = flyops_topk(ctx, &x, K, 0, 1, &v, &ix, NULL);
+	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "largest=False"),
+	       "topk: largest=0 is refused with a reason", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	int64_t s17[2] = { R, 17 };
+	DLTensor v17 = { NULL, CPU, 2, F32, s17, NULL, 0 }, i17 = { NULL, CPU, 2, I64, s17, NULL, 0 };
+	ex = (flyops_exec){ .plan_only = 1 };
+	st = flyops_topk(ctx, &x, 17, 1, 1, &v17, &i17, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "topk_f32_radix"), "topk: k = 17 plans radix "
+	       "selection", "%s '%s' %s", flyrt_status_name(st), ex.chosen, flyrt_last_error());
+	int64_t sbig[2] = { 1, 262145 }, sbo[2] = { 1, 4 };
+	float *big = calloc(262145, 4);
+	DLTensor xbig = { big, CPU, 2, F32, sbig, NULL, 0 };
+	DLTensor vbig = { NULL, CPU, 2, F32, sbo, NULL, 0 }, ibig = { NULL, CPU, 2, I64, sbo, NULL, 0 };
+	ex = (flyops_exec){ .plan_only = 1 };
+	st = flyops_topk(ctx, &xbig, 4, 1, 1, &vbig, &ibig, &ex);
+	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "N <= 262144"),
+	       "topk: N = 262145 is refused with a reason", "%s: %s", flyrt_status_name(st), flyrt_last_error());
+	free(big);
+	free(xb);
+	free(vb);
+	free(ib);
 }
 
 static double
@@ -487,12 +591,13 @@ main(int argc, char **argv)
 	mm_hostile(ctx);
 	mm_checks(ctx);
 	norm_c(ctx);
+	topk_c(ctx);
 	threads(ctx);
 	flyops_destroy(ctx);
 	options(argv[1]);
 	const char *names[8];
 	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 5 && !strcmp(names[0], "gemm_nt_128x128") &&
-	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 0 &&
+	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 5 && !strcmp(names[4], "topk_f32_radix") &&
 	       flyops_variants(FLYOPS_RMS_NORM, "gfx950", names, 8) == 36 &&
 	       !strcmp(names[0], "rms_norm_bf16_r16") &&
 	       flyops_variants((flyops_op)99, "gfx950", names, 8) == -1 &&

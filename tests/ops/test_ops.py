@@ -134,7 +134,8 @@ def t_variants_listed():
     check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
     rn = flyc.ops.variants("rms_norm")
     check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
-    check(flyc.ops.variants("topk") == [])
+    check(flyc.ops.variants("topk") == ["topk_f32_reg2", "topk_f32_reg4", "topk_f32_reg8",
+                                        "topk_f32_reg16", "topk_f32_radix"], flyc.ops.variants("topk"))
 
 
 def t_default_choice():
@@ -479,8 +480,14 @@ def t_rms_norm_backward():
 
 def t_topk():
     x = torch.randn(8, 64)
-    no_kernel("topk", x, 4)
-    no_kernel("topk", x, 4, largest=False)
+    v, i = flyc.ops.topk(x, 4)
+    rv, ri = reference.topk(x, 4)
+    check(torch.equal(v, rv) and torch.equal(i, ri), "topk k=4 of 64 against the reference")
+    check(flyc.ops.plan("topk", x, 3) == "topk_f32_reg4", flyc.ops.plan("topk", x, 3))
+    ok, why = flyc.ops.supported("topk", x, 4, largest=False)
+    check(not ok and "largest=False" in why, why)
+    ok, why = flyc.ops.supported("topk", x.double(), 4)
+    check(not ok and "no gfx950 kernel for f64" in why, why)
     v, i = flyc.ops.topk(x, 0)
     check(v.shape == (8, 0) and i.dtype == torch.int64)
     v, i = flyc.ops.topk(torch.randn(0, 64), 3)

@@ -19,6 +19,9 @@ import flyc  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run  # noqa: E402
 import flyc.torch as ft  # noqa: E402
+from flyc import reference  # noqa: E402
+
+NAN = float("nan")
 
 BF = torch.bfloat16
 
@@ -100,7 +103,9 @@ def t_cond_without_launching():
     check(not ok and "row stride" in why, why)
     ok, why = ft.mm_gate(a[:, :100], w[:, :100].t())
     check(not ok and "K % 32" in why, why)
-    check(not ft.topk_cond(torch.randn(300, 1024), 4), "topk taken without a kernel")
+    check(ft.topk_cond(torch.randn(300, 1024), 4), "topk within the gate, a register kernel")
+    check(ft.topk_cond(torch.randn(256, 8192), 100), "the radix band: radix selection")
+    check(not ft.topk_cond(torch.randn(256, 4096), 100), "outside the bands: ATen")
     check(ft.topk_gate(torch.randn(300, 1024), 4)[0], "topk within PyTorch's gate")
     check(not ft.topk_gate(torch.randn(100, 1024), 4)[0], "fewer rows than CUs")
     check(not ft.topk_gate(torch.randn(300, 1000), 4)[0], "N not a power of two")
@@ -110,16 +115,26 @@ def t_cond_without_launching():
           "a cond launched or wrote")
 
 
-def t_topk_falls_through():
+def t_topk_taken():
     ft.reset_stats()
     x = torch.randn(300, 1024)
+    x[7, 100] = NAN
+    x[9, :] = 2.0
     with ft.enabled():
         v, i = torch.topk(x, 4)
         vo, io = torch.empty(0), torch.empty(0, dtype=torch.int64)
-        torch.topk(x, 3, out=(vo, io))
+        r = torch.topk(x, 16, out=(vo, io))
+        y = torch.randn(300, 1000)            # N not a power of two: outside the gate
+        v3, i3 = torch.topk(y, 4)
     v2, i2 = torch.topk(x, 4)
-    check(torch.equal(v, v2) and torch.equal(i, i2) and vo.shape == (300, 3))
-    check(ft.stats() == {"topk": {"taken": 0, "declined": 2}}, ft.stats())
+    rv, ri = reference.topk(x, 16)
+    check(torch.equal(v.view(torch.int32), rv[:, :4].contiguous().view(torch.int32)) and
+          torch.equal(i, ri[:, :4]), "torch.topk through flyc = the stable reference")
+    check(torch.equal(v2.view(torch.int32), v.view(torch.int32)), "ATen's values, bitwise")
+    check(r[0] is vo and vo.shape == (300, 16) and torch.equal(vo.view(torch.int32), rv.view(torch.int32))
+          and torch.equal(io, ri), "out= resized and written")
+    check(torch.equal(v3, torch.topk(y, 4)[0]), "declined call = ATen")
+    check(ft.stats() == {"topk": {"taken": 2, "declined": 1}}, ft.stats())
 
 
 def t_enable_disable():
@@ -241,7 +256,7 @@ def main():
     tests = [("flyc.torch: NT matrix products are taken", t_taken),
              ("flyc.torch: other calls fall through to ATen", t_declined),
              ("flyc.torch: conds decide without launching", t_cond_without_launching),
-             ("flyc.torch: topk falls through (no kernel yet)", t_topk_falls_through),
+             ("flyc.torch: torch.topk taken (functional, out=) within the gate, else ATen", t_topk_taken),
              ("flyc.torch: enable and disable", t_enable_disable),
              ("flyc.torch: autograd", t_autograd),
              ("flyc.torch: torch.ops.flyc with autograd", t_ops_flyc),
