@@ -29,7 +29,7 @@ def load():
             if line.startswith('#'):
                 head.append(line)
                 continue
-            op, cls, form, expr, want = line.split('\t')
+            op, cls, form, expr, want = line.split('\t')[:5]
             if form in ('static', 'cute'):
                 rows.append((op, cls, expr, want))
     return head, rows
