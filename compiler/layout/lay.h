@@ -51,8 +51,10 @@
  *
  * Invariants.  A LAY_LAYOUT's shape and stride are congruent int tuples
  * (LAY_INT or LAY_TUPLE of them).  A LAY_TUPLE of rank 1 is a real rank-1
- * tuple and prints "(4)" (CuTe keeps these, e.g. composition with a rank-1
- * tiler yields (4):(2)).  Printing follows CuTe's operator<< minus the
+ * tuple, never folded into its element (CuTe's rank-1 rule): it has rank 1
+ * and depth one more than its element, prints "(4)" and reads back as
+ * itself; as a tiler (4) divides mode 0 only while 4 is the layout 4:1 over
+ * the whole layout; composition with (4):(1) yields a rank-1 layout.  Printing follows CuTe's operator<< minus the
  * leading underscores of static integers: ((2,2),3):((24,2),8),
  * Sw<3,3,3> o 0 o (8,64):(64,1).
  *
@@ -306,7 +308,10 @@ const char *lay_to_string(lay_ctx *c, const lay_val *v);
  *   primary := INT | NAME | '_' | '(' expr (',' expr)* ','? ')' | '[' expr (',' expr)* ']'
  *            | NAME '(' args ')'                     an operation (lay_read_ops)
  * A bare NAME is a binding (lay_reader_bind) or else a run-time value.
- * `(x)` is x; `(x,)` is a rank-1 tuple; `[a,b]` is a tiler (a tuple).
+ * CuTe's rank-1 rule: `(x)` and `(x,)` of an int tuple (or `_`) are the
+ * rank-1 tuple, never x; `(L)` of a layout, swizzle, composed layout or view
+ * only groups; arithmetic reads a rank-1 tuple of an integer as the integer
+ * ((3+5)*4 is 32).  `[a,b]` is a tiler (a tuple).
  */
 typedef struct lay_reader lay_reader;
 lay_reader *lay_reader_new(lay_ctx *c);

@@ -7,6 +7,7 @@
  * layout_composed.hpp, swizzle_layout.hpp); the comments give the
  * definition, the preconditions and an example.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "layout/lay.h"
@@ -554,6 +555,95 @@ cotarget_shape(lay_ctx *c, const lay_val *t)
 }
 
 /*
+ * Domain checks of complement and left_inverse (CuTe states them, does not
+ * check them): known strides non-negative, and the layout injective.  The
+ * injectivity of a static layout is decided exactly by listing its offsets
+ * when it has at most INJ_MAX elements; larger or run-time layouts pass.
+ */
+#define INJ_MAX 65536
+
+static int
+flat_static(const lay_val *s, const lay_val *d, int64_t *fs, int64_t *fd, int *n, int max)
+{
+	int i;
+
+	if (s->kind == LAY_TUPLE) {
+		for (i = 0; i < s->u.t.n; i++)
+			if (!flat_static(s->u.t.e[i], d->u.t.e[i], fs, fd, n, max))
+				return 0;
+		return 1;
+	}
+	if (s->kind != LAY_INT || d->kind != LAY_INT || !lay_e_known(s->u.i) || !lay_e_known(d->u.i) || *n >= max)
+		return 0;
+	fs[*n] = s->u.i->value;
+	fd[*n] = d->u.i->value;
+	(*n)++;
+	return 1;
+}
+
+static int
+cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* 1: injective; 0: not; -1: not decided (run-time leaves, too large) */
+static int
+injective(const lay_val *l)
+{
+	int64_t fs[64], fd[64], crd[64], size = 1, i, off = 0, *offs;
+	int n = 0, k, ok = 1;
+
+	if (!flat_static(l->u.l.shape, l->u.l.stride, fs, fd, &n, 64))
+		return -1;
+	for (k = 0; k < n; k++) {
+		if (fs[k] <= 0)
+			return -1;
+		if (fs[k] > 1 && fd[k] == 0)
+			return 0;
+		if (size > INJ_MAX / fs[k])
+			return -1;
+		size *= fs[k];
+		crd[k] = 0;
+	}
+	offs = malloc(sizeof *offs * (size_t)size);
+	if (!offs)
+		return -1;
+	for (i = 0; i < size; i++) {   /* colexicographic walk, offset kept incrementally */
+		offs[i] = off;
+		for (k = 0; k < n; k++) {
+			if (++crd[k] < fs[k]) {
+				off += fd[k];
+				break;
+			}
+			off -= (fs[k] - 1) * fd[k];
+			crd[k] = 0;
+		}
+	}
+	qsort(offs, (size_t)size, sizeof *offs, cmp64);
+	for (i = 1; i < size && ok; i++)
+		ok = offs[i] != offs[i - 1];
+	free(offs);
+	return ok;
+}
+
+static int
+has_negative(const lay_val *d)
+{
+	int i;
+
+	if (d->kind == LAY_TUPLE) {
+		for (i = 0; i < d->u.t.n; i++)
+			if (has_negative(d->u.t.e[i]))
+				return 1;
+		return 0;
+	}
+	return d->kind == LAY_INT && lay_e_known(d->u.i) && d->u.i->value < 0;
+}
+
+/*
  * complement(A, M): the layout B of ordered, disjoint offsets such that
  * (A, B) covers [0, M) injectively: complement(4:2, 24) = (2,3):(1,8).
  * Without M, M = cosize(A).  Precondition: A injective with static strides
@@ -576,6 +666,10 @@ lay_complement(lay_ctx *c, const lay_val *l, const lay_val *cotarget)
 	f = lay_filter(c, l, NULL);
 	if (!f)
 		return NULL;
+	if (has_negative(l->u.l.stride))
+		return lay_fail(c, "complement: negative stride in (%s) (the complement needs non-negative strides)", lay_to_string(c, l));
+	if (injective(f) == 0)
+		return lay_fail(c, "complement: non-injective layout (%s)", lay_to_string(c, l));
 	cotarget = cotarget ? cotarget_shape(c, cotarget) : lay_cosize(c, f);
 	if (!cotarget)
 		return NULL;
@@ -730,6 +824,12 @@ lay_left_inverse(lay_ctx *c, const lay_val *l)
 		return l;
 	if (l->kind != LAY_LAYOUT)
 		return lay_fail(c, "left_inverse: expects a layout, not a %s", lay_kind_name(l->kind));
+	/* CuTe's left_inverse ignores stride-0 and size-1 modes: the filtered
+	 * layout must be injective */
+	if (injective(lay_filter(c, l, NULL)) == 0)
+		return lay_fail(c, "left_inverse: non-injective layout (%s)", lay_to_string(c, l));
+	if (has_negative(lay_filter(c, l, NULL)->u.l.stride))
+		return lay_fail(c, "left_inverse: negative stride in (%s) (CuTe's result would not satisfy R(L(i)) == i)", lay_to_string(c, l));
 	cl = lay_coalesce(c, l, NULL);
 	if (!cl)
 		return NULL;
@@ -1757,5 +1857,20 @@ lay_max_alignment(lay_ctx *c, const lay_val *l)
 	p = lay_logical_divide(c, f, lay_right_inverse(c, f));
 	if (!p)
 		return NULL;
-	return lay_gcd(c, lay_size(c, tget(c, p->u.l.shape, 0)), tget(c, p->u.l.stride, 1));
+	{
+		/* CuTe's static result is Euclid's without abs, from the stride:
+		 * (stride -1, size 4) gives -1, (stride -1, size 1) gives 1 (the
+		 * oracle's data; for run-time ints CuTe prints 1) */
+		const lay_val *a = lay_size(c, tget(c, p->u.l.shape, 0)), *b = tget(c, p->u.l.stride, 1);
+		if (a && b && a->kind == LAY_INT && b->kind == LAY_INT && lay_e_known(a->u.i) && lay_e_known(b->u.i)) {
+			int64_t x = b->u.i->value, y = a->u.i->value;
+			while (y) {
+				int64_t t = x % y;
+				x = y;
+				y = t;
+			}
+			return K(x);
+		}
+		return lay_gcd(c, a, b);
+	}
 }

@@ -391,6 +391,21 @@ callable(const lay_val *v)
 	return v && (lay_is_layoutish(v) || v->kind == LAY_SWIZZLE || v->kind == LAY_VIEW);
 }
 
+static int
+is_tupleish(const lay_val *v)
+{
+	return v->kind == LAY_INT || v->kind == LAY_TUPLE || v->kind == LAY_UNDERSCORE;
+}
+
+/* (((x))) of an integer x is x where arithmetic wants an integer */
+static const lay_val *
+unwrap1(const lay_val *v)
+{
+	while (v && v->kind == LAY_TUPLE && v->u.t.n == 1)
+		v = v->u.t.e[0];
+	return v;
+}
+
 /* primary := INT | NAME | '_' | '(' list ')' | '[' list ']' | NAME '(' args ')' | 'Sw' '<' B ',' M ',' S '>' */
 static const lay_val *
 parse_primary(lay_reader *r)
@@ -414,7 +429,12 @@ parse_primary(lay_reader *r)
 			return NULL;
 		if (items.bad)
 			return NULL;
-		if (items.n == 1 && !tr)
+		/* CuTe's rank-1 rule: (x) of an int tuple (or `_`) is the rank-1
+		 * tuple, as CuTe prints it; parentheses around a layout, swizzle,
+		 * composed layout or view only group (CuTe never prints those in
+		 * parentheses).  Arithmetic reads a rank-1 tuple of an integer as
+		 * the integer (see unwrap1), so 4*(3+5) is 32. */
+		if (items.n == 1 && !tr && !is_tupleish(items.e[0]))
 			return items.e[0];
 		return lay_tuple(r->c, items.n, items.e);
 	}
@@ -504,6 +524,7 @@ parse_unary(lay_reader *r)
 	v = parse_postfix(r);
 	if (!v || !negs)
 		return v;
+	v = unwrap1(v);
 	if (v->kind != LAY_INT)
 		return lay_fail(r->c, "unary '-' needs an integer");
 	if (negs % 2)
@@ -516,6 +537,8 @@ arith(lay_reader *r, lay_expr_kind k, const lay_val *a, const lay_val *b, const 
 {
 	if (!a || !b)
 		return NULL;
+	a = unwrap1(a);
+	b = unwrap1(b);
 	if (a->kind != LAY_INT || b->kind != LAY_INT)
 		return lay_fail(r->c, "'%s' needs integers, got %s and %s", op, lay_to_string(r->c, a), lay_to_string(r->c, b));
 	return iop(r->c, k, a, b);

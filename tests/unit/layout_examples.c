@@ -250,7 +250,11 @@ static const struct example errors[] = {
 	{ "composition((4,3):(3,1), 2:6)", "stride divisibility" },
 	{ "composition((4,3):(3,1), 3:2)", "shape divisibility" },
 	{ "complement((2,2):(1,1))", "non-injective" },
-	{ "left_inverse(((6,2),(4,8)):((1,32),(12,1)))", "left_inverse: divisibility" },
+	{ "left_inverse((3,2):(2,3))", "left_inverse: divisibility" },
+	{ "left_inverse(((6,2),(4,8)):((1,32),(12,1)))", "left_inverse: non-injective" },   /* mode 0 (6,2):(1,32) and mode 1 (4,8):(12,1) both reach offset 1: out of CuTe's domain */
+	{ "left_inverse((2,2):(1,-2))", "left_inverse: negative stride" },
+	{ "complement((2,1):(1,-1), 12)", "complement: negative stride" },
+	{ "complement((3,2):(1,2), 12)", "complement: non-injective" },
 	{ "upcast(4:3, 4)", "upcast: divisibility" },
 	{ "downcast(8:3, 8)", "adjacent" },
 	{ "logical_divide((4,4):(1,4), [2,2,2])", "rank" },

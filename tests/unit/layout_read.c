@@ -53,8 +53,13 @@ test_syntax(void **state)
 	(void)state;
 	check("42", "42");
 	check("-3 + 2*5 - 7/2 % 2", "6");          /* C precedence, truncating division */
-	check("(4)", "4");                          /* parentheses group */
+	check("(4)", "(4)");                        /* rank-1 tuple (CuTe's (x) is not x) */
 	check("(4,)", "(4)");                       /* rank-1 tuple */
+	check("((4))", "((4))");                    /* depth 2 */
+	check("(3+5)*4", "32");                     /* arithmetic reads (x) as the integer x */
+	check("-(3)", "-3");
+	check("(12):(1)", "(12):(1)");
+	check("((4,8):(1,4))(5)", "5");             /* parentheses around a layout only group */
 	check("()", "()");
 	check("(4,(2,3))", "(4,(2,3))");
 	check("[4:1, 2]", "(4:1,2)");               /* a tiler is a tuple of tilers */
