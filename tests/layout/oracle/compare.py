@@ -3,9 +3,11 @@
 # scripts/cute-oracle/gen.py for how the data is made).  Called by
 # compare.sh; standard library only.
 #
-# static and cute rows: the expression as written.  dynamic rows (CuTe with
-# run-time `int` leaves, kept only where CuTe printed differently from the
-# static form): each literal CuTe had as an int is replaced by a fresh
+# static and cute rows: the expression as written.  Dynamic form (CuTe with
+# run-time `int` leaves): the dynamic row where there is one, else (gen.py
+# writes it only where CuTe printed differently) the static row's result,
+# for every static case but the reparse and out-of-domain ones.  Each
+# literal CuTe had as an int is replaced by a fresh
 # run-time name (dynamic_form), flyc evaluates that, and its printed result
 # with the names' values put in and every leaf expression evaluated
 # (substitute) must equal CuTe's printed text.
@@ -194,7 +196,7 @@ def substitute(got, vals):
 
 # ---------------------------------------------------------------- comparison
 def load():
-    rows, drows, head = [], [], []
+    rows, implied, dyn, head = [], [], {}, []
     with open(DATA) as fh:
         for line in fh:
             line = line.rstrip('\n')
@@ -204,8 +206,15 @@ def load():
             op, cls, form, expr, want = line.split('\t')[:5]
             if form in ('static', 'cute'):
                 rows.append((op, cls, expr, want))
+            if form == 'static' and op != 'reparse' and want != 'out-of-domain':
+                implied.append((op, cls, expr, want))
             elif form == 'dynamic':
-                drows.append((op, cls, expr, want))
+                dyn[(op, expr)] = (op, cls, expr, want)
+    # gen.py writes a dynamic row only where CuTe printed differently from the
+    # static form (never for an out-of-domain case): for every other static
+    # case CuTe's dynamic result is the static one
+    drows = [dyn.pop((r[0], r[2]), r) for r in implied]
+    drows += list(dyn.values())
     return head, rows, drows
 
 def load_known(path):
