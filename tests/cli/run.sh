@@ -36,7 +36,7 @@ svg_case() { # name expected-title-regex expression
 }
 if command -v rsvg-convert >/dev/null 2>&1; then
 	svg_case plain "^svg [0-9]+x[0-9]+ title '\(4,8\):\(8,1\)'$" '(4,8):(8,1)'
-	svg_case rank1 "title '8:2'$" '(8):(2)'
+	svg_case rank1 "title '\(8\):\(2\)'$" '(8):(2)'
 	svg_case swizzled "title 'Sw<3,3,3> o 0 o \(16,64\):\(64,1\)'$" 'swizzle(3,3,3) o (16,64):(64,1)'
 	svg_case swizzle-small "title 'Sw<1,0,1> o 0 o \(2,4\):\(4,1\)'$" 'swizzle(1,0,1) o (2,4):(4,1)'
 	svg_case composed "^svg " 'composition((6,2):(8,2), (4,3):(3,1))'
