@@ -58,6 +58,8 @@ iabs(lay_ctx *c, const lay_val *a)
 		return NULL;
 	if (lay_e_known(a->u.i) && a->u.i->value < 0)
 		return lay_int(c, -a->u.i->value);
+	if (a->u.i->kind == LAY_E_NEG)
+		return lay_int_e(c, a->u.i->a);   /* -x of a run-time x >= 0 */
 	return a;   /* run-time values are non-negative */
 }
 

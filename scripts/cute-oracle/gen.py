@@ -836,8 +836,17 @@ def compile_run(batch, form, cutlass, tmp, tag):
             res[live[j]] = 'error'
         live = [k for j, k in enumerate(live) if j not in bad]
     else:
-        for k in live:
-            res[k] = 'error'
+        # still failing after 8 rounds (g++ reports an erroneous template
+        # instantiation only at its first use, so each round may name only
+        # some of the bad cases): split rather than calling the rest errors
+        if len(live) == 1:
+            res[live[0]] = 'error'
+            return res
+        half = len(live) // 2
+        a = compile_run([batch[k] for k in live[:half]], form, cutlass, tmp, tag + 'a')
+        b = compile_run([batch[k] for k in live[half:]], form, cutlass, tmp, tag + 'b')
+        for k, v in zip(live, a + b):
+            res[k] = v
         return res
     if not live:
         return res

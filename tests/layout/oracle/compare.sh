@@ -1,8 +1,10 @@
 # tests/layout/oracle/compare.sh — `flyc eval` against NVIDIA CuTe on every
-# static case of tests/layout/oracle/cute.tsv (made by scripts/cute-oracle/gen.sh;
-# the comparison itself is compare.py).  One PASS/FAIL line per operation with
-# its match count; a known mismatch (known-mismatch.txt) is tolerated, a new
-# one fails, and so does a listed case that now matches.  Sourced by
+# case of tests/layout/oracle/cute.tsv (made by scripts/cute-oracle/gen.sh;
+# the comparison itself is compare.py): the static rows as written, the
+# dynamic rows with run-time names for CuTe's int leaves.  One PASS/FAIL line
+# per operation and form with its match count; a known mismatch
+# (known-mismatch.txt, known-mismatch-dynamic.txt) is tolerated, a new one
+# fails, and so does a listed case that now matches.  Sourced by
 # tests/layout/run.sh, or run alone:
 #   FLY_BUILD=build FLY_TOP=$PWD sh tests/layout/oracle/compare.sh [--update-known] [--report]
 if ! command -v pass >/dev/null 2>&1; then . "$FLY_TOP/tests/lib.sh"; fi
