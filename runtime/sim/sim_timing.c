@@ -427,7 +427,7 @@ typedef struct {
 	int64_t last[NCNT];
 } RWave;
 
-typedef struct { int live, at_barrier, nw; int64_t arrive_max; RWave *w; } RSlot;
+typedef struct { int live, at_barrier, nw, rot; int64_t arrive_max; RWave *w; } RSlot;
 
 typedef struct {
 	int64_t cycles;
@@ -489,13 +489,14 @@ static void replay_cu(const ReplayCtx *cx, const int *wgs, int n, CuResult *res)
 			const TmWG *g = &r->wgs[wgs[next]];
 			int64_t t0 = (slot_free_at[s] > t ? slot_free_at[s] : t) + dv->dispatch_cycles;
 			slot[s].live = 0; slot[s].at_barrier = 0; slot[s].nw = nw; slot[s].arrive_max = 0;
+			slot[s].rot = dispatched % nsimd;   /* the workgroup's first wave goes to the next SIMD in turn */
 			for (int i = 0; i < nw; i++) {
 				RWave *w = &slot[s].w[i];
 				memset(w, 0, sizeof *w);
 				w->ev = g->waves[i] ? g->waves[i]->ev : NULL;
 				w->n = g->waves[i] ? g->waves[i]->n : 0;
 				w->ready = w->since = t0;
-				w->simd = (i + dispatched) % nsimd;
+				w->simd = (i + slot[s].rot) % nsimd;
 				w->wg = s;
 				w->state = w->n ? 0 : 2;
 				if (w->n) slot[s].live++;
@@ -510,17 +511,15 @@ static void replay_cu(const ReplayCtx *cx, const int *wgs, int n, CuResult *res)
 		for (int simd = 0; simd < nsimd; simd++) {
 			if (dv->issue_period > 1 && (t % dv->issue_period) != (simd % dv->issue_period)) continue;
 			unsigned used = 0;
-			for (int prio = 3; prio >= 0; prio--) {
-				/* waves of this SIMD, oldest first */
+			{
+				/* waves of this SIMD: highest s_setprio first, then the oldest */
 				for (;;) {
-					RWave *best = NULL; uint64_t best_age = UINT64_MAX;
+					RWave *best = NULL; uint64_t best_key = 0;
 					for (int s = 0; s < wpc; s++) {
 						if (!slot[s].live) continue;
-						for (int i = 0; i < nw; i++) {
+						for (int i = (simd - slot[s].rot + nsimd) % nsimd; i < nw; i += nsimd) {
 							RWave *w = &slot[s].w[i];
-							if (w->state || w->simd != simd || w->prio != prio || w->ready > t) continue;
-							uint64_t a = age[(size_t)s * (size_t)nw + (size_t)i];
-							if (w->pos >= w->n) continue;
+							if (w->state || w->ready > t || w->pos >= w->n) continue;
 							const TmEv *e = &w->ev[w->pos];
 							int it = class_issue[e->cls];
 							if (it != IT_NONE && (used >> it & 1)) continue;
@@ -529,7 +528,8 @@ static void replay_cu(const ReplayCtx *cx, const int *wgs, int n, CuResult *res)
 							if ((e->cls == TM_VALU || e->cls == TM_TRANS) && valu_free[simd] > t) continue;
 							if (e->cls == TM_LDS && lds_free > t) continue;
 							if ((e->cls == TM_VLOAD || e->cls == TM_VSTORE) && ta_free > t) continue;
-							if (a < best_age) { best_age = a; best = w; }
+							uint64_t key = (uint64_t)(w->prio + 1) << 56 | ((1ull << 56) - 1 - age[(size_t)s * (size_t)nw + (size_t)i]);
+							if (key > best_key) { best_key = key; best = w; }
 						}
 					}
 					if (!best) break;
