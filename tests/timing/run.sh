@@ -9,8 +9,7 @@
 # previous run. Then the interface (JSON keys, errors), determinism over runs
 # and host threads, a sampled estimate against the full one, timing-only
 # mode, "a bigger GEMM tile is modelled faster per FLOP" at 4096x4096x1024,
-# the cost of timing against the functional run, and the regression guard
-# (guard.sh: flyc's own kernels against guard.tsv, within 2%).
+# and the cost of timing against the functional run.
 . "$FLY_TOP/tests/lib.sh"
 SIM="$BIN/flyc-sim"
 HERE="$FLY_TOP/tests/timing"
@@ -139,6 +138,3 @@ f=$(cpu) t=$(cpu --timing="$TMP/c.json")
 if "$PY" -c "import sys; f,t=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if t <= 3*f + 0.05 else 1)" "$f" "$t" 2>/dev/null; then
 	pass "timing/cost-at-most-3x-functional ($t s vs $f s CPU)"
 else fail timing/cost-at-most-3x-functional "timing $t s, functional $f s CPU"; fi
-
-# the regression guard: flyc's kernels against tests/timing/guard.tsv
-if [ -f "$HERE/guard.sh" ]; then sh "$HERE/guard.sh" "$B"; fi
