@@ -80,4 +80,48 @@ int sim_mnemonic_supported(const char *mnemonic);
  * bytes, or 0 if it cannot be decoded. */
 int sim_disasm(const CoObject *co, uint64_t off, char *out, size_t outlen);
 
+/* ---- timing model (sim_timing.c, docs/simulator.md "Timing model") ----
+ * With timing on, a launch also yields the modelled cost of the launch on a
+ * whole device: the instructions of a sample of workgroups are recorded while
+ * they run and replayed on a model of one CU (SIMDs, issue rules, pipes,
+ * LDS banks, memory counters, barriers, a per-CU share of L2 and HBM
+ * bandwidth), then extrapolated over the grid. Off by default, and then free. */
+typedef struct {
+	const char *device;  /* "mi355x" (NULL: the default row), "mi350x", "rx9070xt" */
+	int sample;          /* workgroups timed in full; 0: the default (all of a small grid) */
+	int timing_only;     /* 1: run only the sampled workgroups (functional results incomplete) */
+} SimTimingConfig;
+
+enum { SIM_STALL_VMCNT, SIM_STALL_LGKMCNT, SIM_STALL_BARRIER, SIM_STALL_PIPE, SIM_STALL_NOP, SIM_NSTALL };
+
+typedef struct {
+	char device[16], arch[16];
+	int cus;
+	double clock_mhz, hbm_gbps;
+	uint64_t workgroups, sampled_workgroups;
+	int wgs_per_cu, waves_per_simd, waves_per_wg;
+	uint64_t cycles;                 /* device cycles of the launch */
+	double us;
+	double mfma_busy, valu_busy;     /* share of the MFMA / VALU pipe cycles in use on the modelled CUs */
+	double lds_busy;
+	uint64_t lds_bank_conflict_cycles; /* extra LDS cycles from bank conflicts, whole launch */
+	uint64_t hbm_bytes, l2_bytes;    /* modelled DRAM bytes and L2->CU bytes, whole launch */
+	double mfma_flops;               /* matrix FLOP of the whole launch */
+	uint64_t cu_cycles;              /* cycles of the modelled CU (before launch overhead) */
+	uint64_t stall[SIM_NSTALL];      /* wave-cycles stalled, summed over the sampled waves */
+	uint64_t wave_instructions;      /* instructions of the sampled waves */
+} SimTiming;
+
+/* Turn timing on for the device's next launches (cfg NULL: off). Returns 0,
+ * or -1 for an unknown device name. */
+int sim_set_timing(SimDevice *d, const SimTimingConfig *cfg);
+/* The timing of the last launch: 0, or -1 when it was not timed. */
+int sim_last_timing(const SimDevice *d, SimTiming *out);
+/* The timing as JSON (one object, newline-terminated) into buf; returns the
+ * length it needs (as snprintf). */
+int sim_timing_json(const SimTiming *t, char *buf, size_t n);
+/* The i-th device row's name, NULL past the last; its parameters as JSON. */
+const char *sim_timing_device_name(int i);
+int sim_timing_device_json(const char *name, char *buf, size_t n);
+
 #endif

@@ -50,6 +50,11 @@ struct SimDevice {
 	int ncodes;
 	pthread_mutex_t atomic_lock;
 	SimStats last;
+	int timing;                 /* timing model on for the next launches */
+	SimTimingConfig tcfg;
+	char tdevice[32];
+	int have_timing;            /* last_timing is the last launch's */
+	SimTiming last_timing;
 };
 
 struct SimRun {
@@ -74,6 +79,9 @@ struct SimRun {
 	int trace;
 	int racecheck;
 	uint64_t step_limit;
+	SimTmRun *tm;               /* timing model, NULL when off */
+	const uint64_t *list;       /* the workgroups to run (timing-only), NULL: all */
+	uint64_t nrun;              /* workgroups to run */
 };
 
 /* ---- address space ---- */
@@ -182,6 +190,29 @@ int sim_read(SimDevice *d, uint64_t va, void *dst, uint64_t n)
 }
 
 void sim_last_stats(const SimDevice *d, SimStats *out) { if (d && out) *out = d->last; }
+
+int sim_set_timing(SimDevice *d, const SimTimingConfig *cfg)
+{
+	if (!d) return -1;
+	if (!cfg) { d->timing = 0; return 0; }
+	if (cfg->device && *cfg->device) {
+		int ok = 0;
+		for (int i = 0; sim_timing_device_name(i); i++) if (!strcmp(sim_timing_device_name(i), cfg->device)) ok = 1;
+		if (!ok) return -1;
+	}
+	d->tcfg = *cfg;
+	snprintf(d->tdevice, sizeof d->tdevice, "%s", cfg->device ? cfg->device : "");
+	d->tcfg.device = d->tdevice;
+	d->timing = 1;
+	return 0;
+}
+
+int sim_last_timing(const SimDevice *d, SimTiming *out)
+{
+	if (!d || !d->have_timing) return -1;
+	if (out) *out = d->last_timing;
+	return 0;
+}
 const char *sim_device_arch(const SimDevice *d) { return d && d->arch ? d->arch->name : NULL; }
 int sim_arch_known(const char *processor) { return sim_arch_find(processor) != NULL; }
 
@@ -235,13 +266,17 @@ void *sim_gptr_try(SimWave *w, uint64_t va, uint32_t n)
 	SimDevice *d = w->run->d;
 	if ((int)w->lastalloc < d->nallocs) {
 		Alloc *a = &d->allocs[w->lastalloc];
-		if (va >= a->va && va - a->va <= a->size && n <= a->size - (va - a->va)) return a->mem + (va - a->va);
+		if (va >= a->va && va - a->va <= a->size && n <= a->size - (va - a->va)) {
+			if (w->tm) sim_tm_access(w, 0, va, n, -1, 0);
+			return a->mem + (va - a->va);
+		}
 	}
 	int i = find_alloc(d, va);
 	if (i < 0) return NULL;
 	Alloc *a = &d->allocs[i];
 	if (n > a->size - (va - a->va)) return NULL;
 	w->lastalloc = (uint32_t)i;
+	if (w->tm) sim_tm_access(w, 0, va, n, -1, 0);
 	return a->mem + (va - a->va);
 }
 
@@ -262,6 +297,7 @@ void *sim_lptr(SimWave *w, uint32_t addr, uint32_t n, int lane, int write)
 		snprintf(why, sizeof why, "beyond the kernel's LDS size %u", g->lds_size);
 		return violation(w, "LDS", addr, n, lane, write != 0, why);
 	}
+	if (w->tm) sim_tm_access(w, 1, addr, n, lane, write);
 	if (w->run->racecheck && g->race && write != 2) {   /* 2 = atomic: never a race */
 		for (uint32_t a = addr / 4; a <= (addr + n - 1) / 4; a++) {
 			uint32_t *e = &g->race[3 * a];
@@ -357,6 +393,7 @@ static SimInst *fetch(SimWave *w)
 			sim_fault(w, "%s", in ? err : "out of memory");
 			return NULL;
 		}
+		sim_tm_classify(c->arch, in);
 		__atomic_store_n(&c->cache[pc / 4], in, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -528,6 +565,7 @@ static int run_wave(SimWave *w)
 		if (in->enc == SIM_ENC_DPP) r = run_dpp(w, in, (in->flags & SIM_F_2DST) ? 2 : 1);
 		else if (in->enc == SIM_ENC_SDWA) r = run_sdwa(w, in, (in->flags & SIM_F_2DST) ? 2 : 1);
 		else r = sim_op_handlers[in->op](w, in);
+		if (w->tm && r != SIM_FAULT) sim_tm_record(w, in, r);
 		switch (r) {
 		case SIM_NEXT: w->pc += in->size; break;
 		case SIM_JUMP: break;
@@ -639,6 +677,7 @@ static void start_workgroup(Worker *wk, Slot *sl, uint64_t lin)
 	for (int i = 0; i < r->nwaves; i++) {
 		SimWave *w = sl->waves[i];
 		init_wave(r, g, w, i);
+		w->tm = r->tm ? sim_tm_wave(r->tm, lin, i) : NULL;
 		w->scratch = sl->scratch + scr * (size_t)i;
 		w->scratch_size = r->scratch_size;
 		if (scr) memset(w->scratch, 0, scr);
@@ -713,8 +752,8 @@ static void *worker_main(void *arg)
 			}
 			if (k == wk->nslots) wk->nslots++;
 			pthread_mutex_lock(&r->lock);
-			uint64_t lin = r->next_wg;
-			int stop = lin >= r->nwg || (r->failed && lin > r->fail_wg);
+			uint64_t idx = r->next_wg, lin = idx < r->nrun && r->list ? r->list[idx] : idx;
+			int stop = idx >= r->nrun || (r->failed && lin > r->fail_wg);
 			if (!stop) r->next_wg++;
 			pthread_mutex_unlock(&r->lock);
 			if (stop) { more = 0; break; }
@@ -748,6 +787,16 @@ static int worker_init(Worker *wk, SimRun *r)
 	wk->r = r;
 	wk->nslots = 1;
 	return slot_init(&wk->slot[0], r);
+}
+
+/* The allocation holding va, for the timing model's footprint. */
+static int alloc_of(void *ctx, uint64_t va, uint64_t *base, uint64_t *size)
+{
+	SimDevice *d = ctx;
+	int i = find_alloc(d, va);
+	if (i < 0) return -1;
+	*base = d->allocs[i].va; *size = d->allocs[i].size;
+	return 0;
 }
 
 /* Fill the hidden arguments the metadata asks for. */
@@ -849,6 +898,13 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 		if (e && strtoull(e, NULL, 0) > 0) r.step_limit = strtoull(e, NULL, 0);
 	}
 	r.nwg = (uint64_t)grid[0] * grid[1] * grid[2];
+	r.nrun = r.nwg;
+	d->have_timing = 0;
+	if (d->timing) {
+		r.tm = sim_tm_begin(&d->tcfg, arch, k, r.nwg, r.nwaves, lds, lanes, err, errlen);
+		if (!r.tm) return -1;
+		if (d->tcfg.timing_only) r.list = sim_tm_samples(r.tm, &r.nrun);
+	}
 	pthread_mutex_init(&r.lock, NULL);
 	r.code = get_code(d, co, arch, err, errlen);
 	int rc = -1;
@@ -875,7 +931,7 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 	}
 	{
 		int nt = d->cfg.nthreads;
-		if ((uint64_t)nt > r.nwg) nt = (int)r.nwg;
+		if ((uint64_t)nt > r.nrun) nt = (int)r.nrun;
 		Worker *wk = calloc((size_t)nt, sizeof *wk);
 		pthread_t *th = calloc((size_t)nt, sizeof *th);
 		int ok = wk && th;
@@ -894,6 +950,11 @@ int sim_launch(SimDevice *d, const CoObject *co, const CoKernel *k,
 			if (r.failed) snprintf(err, errlen, "%s", r.err);
 			else rc = 0;
 		}
+		if (rc == 0 && r.tm) {
+			sim_tm_end(r.tm, alloc_of, d, &d->last_timing);
+			r.tm = NULL;
+			d->have_timing = 1;
+		}
 	}
 	d->last.wave_instructions = r.wave_insts;
 	d->last.lane_instructions = r.lane_insts;
@@ -908,6 +969,7 @@ done:
 		}
 	}
 done0:
+	sim_tm_free(r.tm);
 	free(ka);
 	pthread_mutex_destroy(&r.lock);
 	return rc;

@@ -150,6 +150,9 @@ typedef struct SimInst {
 	uint64_t target;      /* branch target (image offset) for SOPP branches */
 	uint32_t raw[4];      /* the encoding, little-endian dwords */
 	struct SimInst *vopd[2]; /* VOPD (v_dual_X :: v_dual_Y): the two halves, owned by this record */
+	uint8_t tcls;         /* timing model: the instruction's class (SimTmClass, sim_timing.c) */
+	uint16_t tcyc;        /* timing model: pipe cycles (MFMA, VALU, NOP), set at decode */
+	uint32_t twait;       /* timing model: s_waitcnt thresholds, 8 bits per counter (0xff: none) */
 	char mnem[48];        /* printed mnemonic, suffix included */
 	char text[160];       /* whole printed instruction (for traces and messages) */
 } SimInst;
@@ -202,6 +205,7 @@ struct SimWave {
 	uint32_t lastalloc;   /* cache for the allocation lookup */
 	uint64_t code_size;   /* bytes of the code object image */
 	uint64_t code_va;     /* device address of image offset 0 (PC as an address = code_va + pc) */
+	struct SimTmWave *tm; /* timing model: this wave's record, NULL when it is not timed */
 };
 
 struct SimWG {
@@ -314,6 +318,29 @@ int sim_lookup_op(const char *base_mnemonic);        /* SIM_OPC_* or 0 */
 extern const char *const sim_op_names[SIM_OPC_COUNT];
 extern const SimHandler sim_op_handlers[SIM_OPC_COUNT];
 extern const uint8_t sim_op_flags[SIM_OPC_COUNT];
+
+/* ---- timing model (sim_timing.c) ---------------------------------------
+ * The core calls these only for timed waves (w->tm set): sim_tm_access for
+ * every global (space 0) or LDS (space 1) access of the instruction being
+ * run, sim_tm_record after its handler returned r. sim_tm_classify runs once
+ * per decoded instruction. */
+typedef struct SimTmWave SimTmWave;
+typedef struct SimTmRun SimTmRun;
+void sim_tm_classify(const SimArch *arch, SimInst *in);
+void sim_tm_access(SimWave *w, int space, uint64_t addr, uint32_t n, int lane, int write);
+void sim_tm_record(SimWave *w, const SimInst *in, int r);
+/* A launch's timing: NULL (and a message) for an unknown device. kernel
+ * resources from the descriptor; nwg workgroups. */
+SimTmRun *sim_tm_begin(const SimTimingConfig *cfg, const SimArch *arch, const CoKernel *k, uint64_t nwg,
+                       int nwaves, uint32_t lds, int lanes, char *err, size_t errlen);
+/* The sampled workgroups in linear order (count in *n). */
+const uint64_t *sim_tm_samples(const SimTmRun *t, uint64_t *n);
+/* The record of wave wid of workgroup lin, NULL if lin is not sampled. */
+SimTmWave *sim_tm_wave(SimTmRun *t, uint64_t lin, int wid);
+/* Replay and extrapolate; alloc_of maps a device address to its allocation
+ * (base, size; 0 if found). Frees t. */
+void sim_tm_end(SimTmRun *t, int (*alloc_of)(void *, uint64_t, uint64_t *, uint64_t *), void *ctx, SimTiming *out);
+void sim_tm_free(SimTmRun *t);
 
 /* ---- number helpers (sim_float.c) ---------------------------------------- */
 float sim_f16_to_f32(uint16_t h);

@@ -14,6 +14,14 @@
  * must match), or with --raw-kernarg in order at natural alignment.
  * Options: --any-grid, --arch=PROC, --threads=N, --racecheck, --trace[=2], --stats. Exit 0 on success.
  *
+ * Timing (docs/simulator.md "Timing model"): --timing[=FILE] writes the
+ * modelled cost of the launch on a whole device as JSON to FILE (or stdout)
+ * and a summary to stderr; --device=NAME picks the device row (default: the
+ * first row for the code object's arch, mi355x for gfx950, rx9070xt for
+ * gfx1201), --timing-sample=N times N workgroups and extrapolates, and
+ * --timing-only runs only those (out= buffers then hold partial results).
+ * flyc-sim --timing-devices prints every device row's parameters.
+ *
  * Before anything runs, the call goes through libflyrt's launch checks
  * (flyrt_check_launch, docs/runtime.md "Launch checks") with each buf= as a buffer of
  * known size: the block must be the kernel's block(...), the grid its formula (unless
@@ -51,6 +59,7 @@ static int usage(void)
 	        "       flyc-sim --list-mnemonics [--arch=PROC] CODE_OBJECT\n"
 	        "ARG: i32=V u32=V i64=V u64=V f32=V pad=N buf=SIZE[,in=FILE][,out=FILE][,fill=zero|0xNN]\n"
 	        "options: --any-grid --arch=gfx950|gfx1201 --raw-kernarg --threads=N --racecheck --trace[=2] --stats\n"
+	        "         --timing[=FILE] --device=NAME --timing-sample=N --timing-only   (flyc-sim --timing-devices lists NAMEs)\n"
 	        "--grid and --block default to the kernel's .flyc.meta; a block other than the kernel's\n"
 	        "is refused, and a grid other than its formula's unless --any-grid\n");
 	return 2;
@@ -262,8 +271,19 @@ int main(int argc, char **argv)
 		}
 		return usage();
 	}
+	if (argc == 2 && !strcmp(argv[1], "--timing-devices")) {
+		char buf[2048];
+		for (int i = 0; sim_timing_device_name(i); i++) {
+			sim_timing_device_json(sim_timing_device_name(i), buf, sizeof buf);
+			fputs(buf, stdout);
+		}
+		return 0;
+	}
 	if (argc < 3) return usage();
 	const char *path = NULL, *kname = NULL;
+	int timing = 0;
+	const char *timing_file = NULL;
+	SimTimingConfig tcfg = { NULL, 0, 0 };
 	uint32_t grid[3] = { 0, 0, 0 }, block[3] = { 0, 0, 0 };
 	int have_grid = 0, have_block = 0, raw = 0, stats = 0, any_grid = 0;
 	SimConfig cfg = { 0, 0, 0, NULL };
@@ -282,6 +302,25 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--trace")) cfg.trace = 1;
 		else if (!strcmp(a, "--trace=2")) cfg.trace = 2;
 		else if (!strncmp(a, "--threads=", 10)) cfg.nthreads = atoi(a + 10);
+		else if (!strcmp(a, "--timing")) timing = 1;
+		else if (!strncmp(a, "--timing=", 9) && a[9]) { timing = 1; timing_file = a + 9; }
+		else if (!strcmp(a, "--timing-only")) { timing = 1; tcfg.timing_only = 1; }
+		else if (!strncmp(a, "--timing-sample=", 16)) {
+			char *e; errno = 0;
+			long v = strtol(a + 16, &e, 10);
+			if (*e || e == a + 16 || errno || v < 1 || v > 1000000000) { fprintf(stderr, "flyc-sim: bad %s (a workgroup count >= 1)\n", a); rc = 2; goto out; }
+			tcfg.sample = (int)v; timing = 1;
+		}
+		else if (!strncmp(a, "--device=", 9)) {
+			int ok = 0;
+			for (int j = 0; sim_timing_device_name(j); j++) if (!strcmp(sim_timing_device_name(j), a + 9)) ok = 1;
+			if (!ok) {
+				fprintf(stderr, "flyc-sim: unknown --device '%s' (devices:", a + 9);
+				for (int j = 0; sim_timing_device_name(j); j++) fprintf(stderr, " %s", sim_timing_device_name(j));
+				fprintf(stderr, ")\n"); rc = 2; goto out;
+			}
+			tcfg.device = a + 9; timing = 1;
+		}
 		else if (!strncmp(a, "--arch=", 7)) {
 			if (!sim_arch_known(a + 7)) {
 				fprintf(stderr, "flyc-sim: unknown --arch '%s' (the simulator models gfx950 and gfx1201)\n", a + 7);
@@ -426,6 +465,7 @@ int main(int argc, char **argv)
 			goto done;
 		}
 	}
+	if (timing && sim_set_timing(d, &tcfg)) { fprintf(stderr, "flyc-sim: unknown timing device\n"); goto done; }
 	clock_t c0 = clock();
 	if (sim_launch(d, co, k, grid, block, ka, kasize, err, sizeof err)) {
 		fprintf(stderr, "flyc-sim: %s\n", err);
@@ -439,6 +479,23 @@ int main(int argc, char **argv)
 		        (unsigned long long)st.wave_instructions, (unsigned long long)st.lane_instructions, cpu);
 	}
 	rc = 0;
+	if (timing) {
+		SimTiming tm;
+		char js[2048];
+		if (sim_last_timing(d, &tm)) { fprintf(stderr, "flyc-sim: the launch was not timed\n"); rc = 1; goto done; }
+		sim_timing_json(&tm, js, sizeof js);
+		if (timing_file) {
+			char ferr[512] = "";
+			if (fio_write_file(timing_file, js, strlen(js), ferr, sizeof ferr)) { fprintf(stderr, "flyc-sim: cannot write %s: %s\n", timing_file, ferr); rc = 1; }
+		} else fputs(js, stdout);
+		fprintf(stderr, "flyc-sim: timing on %s (%d CUs, %.0f MHz): %.3f us, %llu cycles; %llu of %llu workgroups timed, "
+		        "%d per CU; MFMA busy %.1f%%, VALU busy %.1f%%, LDS busy %.1f%%; %llu LDS bank-conflict cycles; %.3f MB HBM, %.3f MB L2\n",
+		        tm.device, tm.cus, tm.clock_mhz, tm.us, (unsigned long long)tm.cycles, (unsigned long long)tm.sampled_workgroups,
+		        (unsigned long long)tm.workgroups, tm.wgs_per_cu, 100 * tm.mfma_busy, 100 * tm.valu_busy, 100 * tm.lds_busy,
+		        (unsigned long long)tm.lds_bank_conflict_cycles, tm.hbm_bytes / 1e6, tm.l2_bytes / 1e6);
+		if (tm.mfma_flops > 0)
+			fprintf(stderr, "flyc-sim: timing: %.1f TFLOPS (matrix)\n", tm.mfma_flops / (tm.us * 1e6));
+	}
 	for (int i = 0; i < nargs; i++) {
 		Arg *a = &args[i];
 		if (a->kind != 2 || !a->out) continue;

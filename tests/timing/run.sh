@@ -1,0 +1,140 @@
+#!/bin/sh
+# tests/timing/run.sh — the timing-model tier (docs/simulator.md "Timing model").
+#
+# Per-pipe tests on hand-written kernels (gen_kernels.py, assembled with
+# llvm-mc-22): each kernel comes in a short and a long form (N and 2N
+# instructions) and the test takes the difference of their modelled CU cycles,
+# which cancels dispatch, launch and drain. Expected values come from the
+# device row (flyc-sim --timing-devices) and the sourced tables, never from a
+# previous run. Then the interface (JSON keys, errors), determinism over runs
+# and host threads, a sampled estimate against the full one, timing-only
+# mode, "a bigger GEMM tile is modelled faster per FLOP" at 4096x4096x1024,
+# and the cost of timing against the functional run.
+. "$FLY_TOP/tests/lib.sh"
+SIM="$BIN/flyc-sim"
+HERE="$FLY_TOP/tests/timing"
+MC=${MC:-llvm-mc-22}
+LLD=${LLD:-ld.lld-22}
+PY=/usr/bin/python3
+case "$FLY_BUILD" in /*) B=$FLY_BUILD ;; *) B=$FLY_TOP/$FLY_BUILD ;; esac
+GEMM="$B/lib/flyc/kernels/gfx950/gemm.hsaco"
+
+if [ ! -x "$SIM" ]; then echo "FAIL: timing/flyc-sim (not built: $SIM)"; exit 0; fi
+if ! command -v "$MC" >/dev/null 2>&1; then echo "SKIP: timing (no $MC)"; exit 0; fi
+
+# jget FILE KEY: a number of the JSON object in FILE (stalls.X for the breakdown)
+jget() { "$PY" -c "import json,sys; j=json.load(open(sys.argv[1])); k=sys.argv[2].split('.'); v=j[k[0]] if len(k)==1 else j[k[0]][k[1]]; print(v)" "$1" "$2"; }
+"$SIM" --timing-devices >"$TMP/devices.json" 2>&1 || { fail timing/devices "$(cat "$TMP/devices.json")"; exit 0; }
+# dev NAME KEY: a parameter of a device row
+dev() { "$PY" -c "import json,sys
+for l in open(sys.argv[1]):
+    j=json.loads(l)
+    if j['name']==sys.argv[2]: print(j[sys.argv[3]])" "$TMP/devices.json" "$1" "$2"; }
+
+for a in gfx950 gfx1201; do
+	if ! { "$PY" "$HERE/gen_kernels.py" $a "$TMP/k$a.s" && "$MC" -triple=amdgcn-amd-amdhsa -mcpu=$a -filetype=obj "$TMP/k$a.s" -o "$TMP/k$a.o" &&
+	       "$LLD" -shared "$TMP/k$a.o" -o "$TMP/k$a.hsaco"; } >"$TMP/asm$a.log" 2>&1; then
+		fail "timing/assemble-$a" "$(cat "$TMP/asm$a.log")"; exit 0
+	fi
+done
+pass timing/assemble
+
+# tm ARCH KERNEL BLOCK OUT: time a one-workgroup launch of a per-pipe kernel
+tm() { "$SIM" "$TMP/k$1.hsaco" "$2" --raw-kernarg --grid=1 --block="$3" buf=8192 --timing="$4" >"$4.log" 2>&1; }
+# delta NAME ARCH KERNEL BLOCK KEY: KEY of the 2N form minus the N form (printed)
+N=32
+delta() {
+	tm "$2" "$3_$N" "$4" "$TMP/$1.a.json" && tm "$2" "$3_$((2 * N))" "$4" "$TMP/$1.b.json" || { echo "ERR $(cat "$TMP/$1.a.json.log" "$TMP/$1.b.json.log")"; return; }
+	echo $(( $(jget "$TMP/$1.b.json" "$5") - $(jget "$TMP/$1.a.json" "$5") ))
+}
+# within NAME GOT LO HI
+within() {
+	case $2 in ERR*) fail "$1" "$2"; return ;; esac
+	if [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then pass "$1"; else fail "$1" "got $2, expected $3..$4"; fi
+}
+
+# MFMA: a dependent chain runs at the instruction's cycles (CDNA4 table,
+# amdgpu-facts.md section 5: 16x16x32 bf16 16 cycles, 32x32x16 bf16 32)
+d=$(delta mfma16 gfx950 k_mfma16 64 cu_cycles); within "timing/mfma-16x16x32-bf16: $N more cost $N x 16" "$d" $((N * 16)) $((N * 16 + 4))
+d=$(delta mfma32 gfx950 k_mfma32 64 cu_cycles); within "timing/mfma-32x32x16-bf16: $N more cost $N x 32" "$d" $((N * 32)) $((N * 32 + 4))
+# WMMA on gfx1201 wave32: 16x16x16 f16 16 cycles
+d=$(delta wmma gfx1201 k_wmma 32 cu_cycles); within "timing/wmma-16x16x16-f16 (gfx1201 wave32): $N more cost $N x 16" "$d" $((N * 16)) $((N * 16 + 2))
+
+# LDS: ds_read_b32 at dword 2l is 2-way (lanes l, l+32 share a bank): one
+# extra cycle per instruction; 16 waves keep the CU's LDS pipe busy, so the
+# conflicts cost their cycles in full
+n2=$((2 * N))
+tm gfx950 k_ldsfree_$n2 1024 "$TMP/lf.json"; tm gfx950 k_ldsconf_$n2 1024 "$TMP/lc.json"
+cf=$(jget "$TMP/lf.json" lds_bank_conflict_cycles); cc=$(jget "$TMP/lc.json" lds_bank_conflict_cycles)
+within "timing/lds-conflict-free: 0 conflict cycles" "$cf" 0 0
+within "timing/lds-2way: 1 extra cycle per instruction (16 waves x $n2)" "$cc" $((16 * n2)) $((16 * n2))
+d=$(( $(jget "$TMP/lc.json" cu_cycles) - $(jget "$TMP/lf.json" cu_cycles) ))
+within "timing/lds-2way: costs its conflict cycles (LDS-bound)" "$d" $((16 * n2 * 9 / 10)) $((16 * n2 * 11 / 10))
+# gfx950 ds_read_b128 at byte 128*l: 8-way in each of the 4 phases (lay_banks.c's example): 32 cycles, 28 extra
+d=$(delta lds128 gfx950 k_lds128 64 cu_cycles); within "timing/lds-b128-8way: $N more cost $N x 32" "$d" $((N * 32)) $((N * 32 + 4))
+d=$(delta lds128c gfx950 k_lds128 64 lds_bank_conflict_cycles); within "timing/lds-b128-8way: 28 conflict cycles each" "$d" $((N * 28)) $((N * 28))
+
+# a dependent load (s_waitcnt vmcnt(0) / gfx12 s_wait_loadcnt 0 after each)
+# waits its latency: each touches a new line, so an L2 miss (hbm_latency)
+for a in gfx950:mi355x:64 gfx1201:rx9070xt:32; do
+	arch=${a%%:*} r=${a#*:}; name=${r%%:*} blk=${r#*:}
+	lat=$(dev $name hbm_latency) per=$(dev $name issue_period) ta=$(dev $name vmem_issue)
+	d=$(delta load$arch $arch k_load $blk cu_cycles)
+	case $d in ERR*) fail "timing/load-latency-$arch" "$d"; continue ;; esac
+	within "timing/dependent-load-waits-latency-$arch ($N loads: $d cycles, latency $lat)" "$d" $((N * lat)) $((N * (lat + 2 * per + ta + 2)))
+done
+
+# the interface: JSON keys
+if "$PY" -c "
+import json,sys
+j=json.load(open(sys.argv[1]))
+for k in ['device','cus','clock_mhz','workgroups','sampled_workgroups','cycles','us','mfma_busy','valu_busy','lds_bank_conflict_cycles','hbm_bytes','stalls']:
+    assert k in j, k
+assert j['device']=='mi355x' and j['cus']==256 and j['clock_mhz']==2400.0, j
+assert 0 <= j['mfma_busy'] <= 1 and 0 <= j['valu_busy'] <= 1
+assert abs(j['us'] - j['cycles']/j['clock_mhz']) < 1e-3 * j['us'] + 1e-3
+for k in ['vmcnt','lgkmcnt','barrier','pipe']: assert k in j['stalls'], k
+" "$TMP/lc.json" 2>"$TMP/keys.err"; then pass timing/json-keys; else fail timing/json-keys "$(cat "$TMP/keys.err")"; fi
+expect_out timing/unknown-device 2 "unknown --device 'bogus'.*mi355x" -- "$SIM" "$TMP/kgfx950.hsaco" k_mfma16_32 --raw-kernarg --grid=1 --block=64 buf=64 --device=bogus
+expect_out timing/bad-sample 2 "bad --timing-sample=0" -- "$SIM" "$TMP/kgfx950.hsaco" k_mfma16_32 --raw-kernarg --grid=1 --block=64 buf=64 --timing-sample=0
+expect_out timing/device-arch-mismatch 1 "timing device rx9070xt models gfx1201 code, the kernel is gfx950" -- "$SIM" "$TMP/kgfx950.hsaco" k_mfma16_32 --raw-kernarg --grid=1 --block=64 buf=64 --device=rx9070xt
+expect_out timing/summary-on-stderr 0 "timing on rx9070xt \(64 CUs, 2970 MHz\)" -- "$SIM" "$TMP/kgfx1201.hsaco" k_wmma_32 --raw-kernarg --grid=1 --block=32 buf=64 --timing=$TMP/x.json
+
+if [ ! -f "$GEMM" ]; then fail "timing/gemm" "not built: $GEMM"; exit 0; fi
+# gemm ARGS for M N K
+gargs() { echo "buf=$(($1 * $3 * 2)) buf=$(($2 * $3 * 2)) buf=$(($1 * $2 * 2)) i32=$1 i32=$2 i32=$3"; }
+# determinism: two runs and two host threads give the same figures
+g=$(gargs 1024 1024 256)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/d1.json" 2>/dev/null; "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/d2.json" 2>/dev/null
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/d3.json" --threads=2 2>/dev/null
+if [ -s "$TMP/d1.json" ] && cmp -s "$TMP/d1.json" "$TMP/d2.json" && cmp -s "$TMP/d1.json" "$TMP/d3.json"; then pass timing/deterministic-runs-and-threads
+else fail timing/deterministic-runs-and-threads "$(cat "$TMP/d1.json" "$TMP/d2.json" "$TMP/d3.json")"; fi
+# a sampled estimate within 5% of the full one (64 workgroups, all timed by default)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/s8.json" --timing-sample=8 2>/dev/null
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/o8.json" --timing-sample=8 --timing-only 2>/dev/null
+full=$(jget "$TMP/d1.json" cycles) s8=$(jget "$TMP/s8.json" cycles) o8=$(jget "$TMP/o8.json" cycles)
+within "timing/sampled-8-of-64-within-5% (full $full, sampled $s8)" "$s8" $((full * 95 / 100)) $((full * 105 / 100))
+within "timing/timing-only-same-estimate" "$o8" "$s8" "$s8"
+within "timing/full-timed-all-64" "$(jget "$TMP/d1.json" sampled_workgroups)" 64 64
+# timing-only runs only the sampled workgroups
+wi_full=$("$SIM" "$GEMM" gemm_nt_128x128 $g --stats 2>&1 | sed -n 's/.*: \([0-9]*\) wave instructions.*/\1/p')
+wi_only=$("$SIM" "$GEMM" gemm_nt_128x128 $g --stats --timing-only --timing-sample=8 --timing="$TMP/o.json" 2>&1 | sed -n 's/.*: \([0-9]*\) wave instructions.*/\1/p')
+within "timing/timing-only-runs-8-of-64 ($wi_only of $wi_full wave instructions)" "$((wi_only * 8))" $((wi_full * 95 / 100)) $((wi_full * 105 / 100))
+
+# the bigger tile is modelled faster per FLOP on a large GEMM (same FLOPs)
+g=$(gargs 4096 4096 1024)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing-only --timing="$TMP/big128.json" 2>/dev/null
+"$SIM" "$GEMM" gemm_nt_256x256 $g --timing-only --timing="$TMP/big256.json" 2>/dev/null
+c128=$(jget "$TMP/big128.json" cycles 2>/dev/null || echo ERR) c256=$(jget "$TMP/big256.json" cycles 2>/dev/null || echo ERR)
+case "$c128$c256" in *ERR*) fail timing/bigger-tile-faster "$(cat "$TMP/big128.json" "$TMP/big256.json")" ;;
+*) if [ "$c256" -lt "$c128" ]; then pass "timing/bigger-tile-faster-per-flop-4096x4096x1024 (256x256 $c256 < 128x128 $c128 cycles)"
+   else fail timing/bigger-tile-faster-per-flop "256x256: $c256 cycles, 128x128: $c128"; fi ;;
+esac
+
+# timing costs at most 3x the functional run (CPU seconds, 1024x1024x256, every workgroup timed)
+g=$(gargs 1024 1024 256)
+cpu() { "$SIM" "$GEMM" gemm_nt_128x128 $g --stats "$@" 2>&1 | sed -n 's/.* \([0-9.]*\) s CPU.*/\1/p'; }
+f=$(cpu) t=$(cpu --timing="$TMP/c.json")
+if "$PY" -c "import sys; f,t=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if t <= 3*f + 0.05 else 1)" "$f" "$t" 2>/dev/null; then
+	pass "timing/cost-at-most-3x-functional ($t s vs $f s CPU)"
+else fail timing/cost-at-most-3x-functional "timing $t s, functional $f s CPU"; fi
