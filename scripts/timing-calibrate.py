@@ -1,0 +1,459 @@
+#!/usr/bin/python3
+"""timing-calibrate.py: calibrate the simulator's gfx950 timing model on the kernel
+times ROCm/aiter publishes for its hand-written bf16 GEMM code objects on gfx950
+(256 CUs), and check the committed calibration tables.
+
+    /usr/bin/python3 scripts/timing-calibrate.py AITER [--smoke] [--published]
+                     [--model] [--fit] [--limit=N] [--jobs=N]
+    /usr/bin/python3 scripts/timing-calibrate.py --check
+
+AITER is a copy of the ROCm/aiter repository: a bare git directory (as the fetch
+tool gives) or a checkout with its .git. Nothing of aiter is kept: the CSV rows and
+the code objects are read at run time only; what is written are the published
+figures with their source named (repo, commit, path, line) and our modeled figures.
+Without AITER (or with a missing copy) the script prints SKIP and exits 0.
+
+Steps (default: all of --published --smoke --model --fit):
+  --published  extract the rows of aiter/configs/**/*bf16*tuned*gemm*.csv with
+               gfx=gfx950, cu_num=256, libtype=asm whose kernel is a code object in
+               hsa/gfx950/bf16gemm/ that the simulator runs (FAMILIES below); write
+               tests/timing/calib/published.tsv: one row per published row, with the
+               commit that last touched the row (git blame) and the fetched HEAD.
+  --smoke      run every selected code object functionally at a reduced shape in
+               the simulator against a float64 CPU reference (does it run at all:
+               no unsupported instruction, right answer).
+  --model      run every published launch in the simulator's timing-only sampled
+               mode at its full shape; write tests/timing/calib/modeled.tsv.
+  --fit        fit the model's tunable constants on the fitting set, write
+               tests/timing/calib/fit.tsv (constants) and errors.tsv (per family
+               and set: n, median and max |modeled/published - 1|).
+  --check      no aiter needed: verify the committed tables (format, every row's
+               set is the one its shape hashes to, modeled rows match published
+               rows, errors.tsv recomputed from modeled.tsv).
+
+The split (SPLIT below): a row is held out when the first 8 hex digits of
+sha256("M,N,K") are, as an integer, = 7, 8 or 9 mod 10 (about 30%); every row of a
+shape is in the same set, whichever kernel or file it comes from.
+"""
+
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.normpath(os.path.join(HERE, ".."))
+CALIB = os.path.join(TOP, "tests", "timing", "calib")
+REPO = "ROCm/aiter"
+SUB = "hsa/gfx950/bf16gemm"
+CSV_RE = re.compile(r"^aiter/configs/(model_configs/)?[^/]*bf16[^/]*tuned[^/]*gemm[^/]*\.csv$")
+
+# The code-object families the simulator runs: code object name -> (family, tileM,
+# tileN, B preshuffled, split-K protocol). Grids are aiter's (csrc/py_itfs_cu/
+# asm_gemm_a16w16.cu): (ceil(N/tileN), ceil(M/tileM), split-K), block 256.
+#   clean: split-K > 1 with the semaphore protocol (the last split resets it);
+#   plain: split-K 1, no semaphore argument (the pf3 kernels, the 256x256 one).
+FAMILIES = {
+    "bf16gemm_fp32bf16_tn_32x64_splitk_clean": ("splitk_clean", 32, 64, False, "clean"),
+    "bf16gemm_fp32bf16_tn_48x64_splitk_clean": ("splitk_clean", 48, 64, False, "clean"),
+    "bf16gemm_fp32bf16_tn_64x64_splitk_clean": ("splitk_clean", 64, 64, False, "clean"),
+    "bf16gemm_fp32bf16_tn_80x64_splitk_clean": ("splitk_clean", 80, 64, False, "clean"),
+    "bf16gemm_fp32bf16_tn_96x64_splitk_clean": ("splitk_clean", 96, 64, False, "clean"),
+    "bf16gemm_fp32bf16_tn_48x64_pf3_splitk": ("pf3", 48, 64, False, "plain"),
+    "bf16gemm_fp32bf16_tn_64x64_pf3_splitk": ("pf3", 64, 64, False, "plain"),
+    "bf16gemm_fp32bf16_tn_96x64_pf3_splitk": ("pf3", 96, 64, False, "plain"),
+    "bf16gemm_bf16_tn_256x256": ("tile256", 256, 256, False, "plain"),
+}
+
+PUB_COLS = ["id", "family", "kernel", "M", "N", "K", "splitk", "out", "us", "tflops",
+            "set", "repo", "commit", "path", "line", "row_commit"]
+MOD_COLS = ["id", "family", "kernel", "M", "N", "K", "splitk", "set", "published_us",
+            "modeled_us", "ratio", "workgroups", "sampled", "cycles"]
+ERR_COLS = ["family", "set", "n", "median_abs_err", "max_abs_err"]
+
+
+# ---- the split -----------------------------------------------------------------
+
+def split_of(m, n, k):
+    """'fit' or 'held' for a shape: held when int(sha256('M,N,K')[:8], 16) % 10 >= 7."""
+    h = int(hashlib.sha256(("%d,%d,%d" % (m, n, k)).encode()).hexdigest()[:8], 16)
+    return "held" if h % 10 >= 7 else "fit"
+
+
+# ---- reading the aiter copy ----------------------------------------------------
+
+def git(root, *args, binary=False):
+    r = subprocess.run(["git", "--git-dir", root] + list(args), capture_output=True)
+    if r.returncode != 0:
+        raise RuntimeError("git %s: %s" % (" ".join(args), r.stderr.decode(errors="replace")))
+    return r.stdout if binary else r.stdout.decode()
+
+
+def git_dir(path):
+    """The git directory of a bare copy or a checkout, or None."""
+    for cand in (path, os.path.join(path, ".git")):
+        if os.path.isfile(os.path.join(cand, "HEAD")) and os.path.isdir(os.path.join(cand, "objects")):
+            return cand
+    return None
+
+
+def blame_lines(root, path):
+    """{line number: commit} for a file at HEAD."""
+    out, cur = {}, None
+    for ln in git(root, "blame", "--porcelain", "HEAD", "--", path).splitlines():
+        f = ln.split(" ")
+        if len(f) >= 3 and re.fullmatch(r"[0-9a-f]{40}", f[0]):
+            out[int(f[2])] = f[0]
+    return out
+
+
+def kernel_of(mangled):
+    """'_ZN5aiter24bf16gemm_bf16_tn_256x256E' -> 'bf16gemm_bf16_tn_256x256' (or None)."""
+    m = re.fullmatch(r"_ZN5aiter(\d+)(\w+)E", mangled)
+    if not m or int(m.group(1)) != len(m.group(2)):
+        return None
+    return m.group(2)
+
+
+def extract(root):
+    """The published rows (dicts with PUB_COLS) of the aiter copy at HEAD."""
+    head = git(root, "rev-parse", "HEAD").strip()
+    files = sorted(p for p in git(root, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+                   if CSV_RE.match(p))
+    have = {os.path.basename(p)[:-3] for p in
+            git(root, "ls-tree", "-r", "--name-only", "HEAD", SUB + "/").splitlines()
+            if p.endswith(".co")}
+    rows = []
+    for path in files:
+        text = git(root, "show", "HEAD:" + path)
+        rd = list(csv.reader(io.StringIO(text)))
+        if not rd:
+            continue
+        hdr = rd[0]
+        need = ["gfx", "cu_num", "M", "N", "K", "outdtype", "libtype", "splitK", "us", "kernelName"]
+        if any(c not in hdr for c in need):
+            continue
+        ix = {c: hdr.index(c) for c in hdr}
+        blame = None
+        for lineno, r in enumerate(rd[1:], start=2):
+            if len(r) != len(hdr):
+                continue
+            if r[ix["gfx"]] != "gfx950" or r[ix["cu_num"]] != "256" or r[ix["libtype"]] != "asm":
+                continue
+            kern = kernel_of(r[ix["kernelName"]])
+            if kern not in FAMILIES or kern not in have:
+                continue
+            if "bpreshuffle" in ix and r[ix["bpreshuffle"]] != "False":
+                continue
+            if "bias" in ix and r[ix["bias"]] != "False":
+                continue
+            if blame is None:
+                blame = blame_lines(root, path)
+            m, n, k = int(r[ix["M"]]), int(r[ix["N"]]), int(r[ix["K"]])
+            out = {"torch.bfloat16": "bf16", "torch.float32": "f32"}[r[ix["outdtype"]]]
+            rows.append({"family": FAMILIES[kern][0], "kernel": kern, "M": m, "N": n, "K": k,
+                         "splitk": int(r[ix["splitK"]]), "out": out,
+                         "us": float(r[ix["us"]]),
+                         "tflops": float(r[ix["tflops"]]) if "tflops" in ix else float("nan"),
+                         "set": split_of(m, n, k), "repo": REPO, "commit": head, "path": path,
+                         "line": lineno, "row_commit": blame.get(lineno, "")})
+    for i, r in enumerate(rows, start=1):
+        r["id"] = i
+    return rows
+
+
+def code_objects(root, names, tmp):
+    """{name: path} of the named code objects, read from the copy into tmp."""
+    out = {}
+    for n in names:
+        q = os.path.join(tmp, n + ".co")
+        with open(q, "wb") as f:
+            f.write(git(root, "show", "HEAD:%s/%s.co" % (SUB, n), binary=True))
+        out[n] = q
+    return out
+
+
+# ---- tables ----------------------------------------------------------------------
+
+def write_tsv(path, cols, rows, fmt=None):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("\t".join(cols) + "\n")
+        for r in rows:
+            f.write("\t".join(fmt(c, r[c]) if fmt else str(r[c]) for c in cols) + "\n")
+
+
+def read_tsv(path):
+    with open(path) as f:
+        lines = [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
+    return lines[0], [dict(zip(lines[0], ln)) for ln in lines[1:]], lines
+
+
+def fmt_cell(c, v):
+    if isinstance(v, float):
+        return "%.6g" % v if c not in ("us", "published_us", "modeled_us") else "%.4f" % v
+    return str(v)
+
+
+# ---- running the code objects ------------------------------------------------------
+
+def bf16_round(x):
+    import numpy as np
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return u.astype(np.uint16)
+
+
+def bf16_val(b):
+    import numpy as np
+    return (b.astype(np.uint32) << 16).view(np.float32)
+
+
+def f32_bits(x):
+    return struct.unpack("<i", struct.pack("<f", x))[0]
+
+
+def kernel_args(kern, name, m, n, k, split, out, ptrs):
+    """aiter's KernelArgs values for the code object's argument list (pads are 0)."""
+    esz = 2 if out == "bf16" else 4
+    vals = {"D": ptrs["D"], "C": ptrs["dummy"], "A": ptrs["A"], "B": ptrs["B"],
+            "alpha": f32_bits(1.0), "beta": f32_bits(0.0),
+            "strideD0": n * esz, "strideD1": 0, "strideC0": n * esz, "strideC1": 0,
+            "strideA0": k * 2, "strideA1": 0, "strideB0": k * 2, "strideB1": 0,
+            "Mdim": m, "Ndim": n, "Kdim": k, "splitk": split,
+            "is_out_b16": 1 if out == "bf16" else 0, "Bias": ptrs["dummy"], "add_bias": 0,
+            "ptr_semaphore": ptrs.get("sema", ptrs["dummy"])}
+    return [0 if ai.name == "pad" else vals[ai.name] for ai in kern.args]
+
+
+def grid_of(name, m, n, split):
+    _, tm, tn, _, _ = FAMILIES[name]
+    return ((n + tn - 1) // tn, (m + tm - 1) // tm, max(split, 1))
+
+
+# (code object, M, N, K, split-K, out): reduced shapes of the published launches
+# (M not a multiple of the tile where aiter has such rows)
+SMOKE = [
+    ("bf16gemm_fp32bf16_tn_32x64_splitk_clean", 40, 128, 512, 4, "f32"),
+    ("bf16gemm_fp32bf16_tn_48x64_splitk_clean", 50, 64, 256, 2, "f32"),
+    ("bf16gemm_fp32bf16_tn_64x64_splitk_clean", 64, 128, 384, 3, "bf16"),
+    ("bf16gemm_fp32bf16_tn_80x64_splitk_clean", 100, 128, 512, 2, "bf16"),
+    ("bf16gemm_fp32bf16_tn_96x64_splitk_clean", 150, 64, 512, 4, "f32"),
+    ("bf16gemm_fp32bf16_tn_48x64_pf3_splitk", 50, 128, 256, 1, "bf16"),
+    ("bf16gemm_fp32bf16_tn_64x64_pf3_splitk", 64, 64, 512, 1, "f32"),
+    ("bf16gemm_fp32bf16_tn_96x64_pf3_splitk", 100, 128, 256, 1, "bf16"),
+    ("bf16gemm_bf16_tn_256x256", 256, 256, 256, 1, "bf16"),
+    ("bf16gemm_bf16_tn_256x256", 300, 512, 128, 1, "f32"),
+]
+
+
+def smoke_case(dev, mods, case, rng):
+    """Run one reduced launch functionally; the list of problems (empty: right)."""
+    import numpy as np
+    import flyrt
+    name, m, n, k, split, out = case
+    kern = mods[name].kernel("_ZN5aiter%d%sE" % (len(name), name))
+    a = bf16_round(rng.standard_normal((m, k)).astype(np.float32))
+    b = bf16_round(rng.standard_normal((n, k)).astype(np.float32))
+    esz = 2 if out == "bf16" else 4
+    guard, dbytes = 4096, m * n * esz
+    bufs = {"Dall": dev.alloc(guard + dbytes + guard), "A": dev.upload(a.tobytes()),
+            "B": dev.upload(b.tobytes()), "sema": dev.upload(bytes(16 * 64 * 4)),
+            "dummy": dev.alloc(16)}
+    bufs["Dall"].upload(b"\xff" * (guard + dbytes + guard))
+    ptrs = {x: v.ptr for x, v in bufs.items()}
+    ptrs["D"] = ptrs["Dall"] + guard
+    problems = []
+    try:
+        kern(*kernel_args(kern, name, m, n, k, split, out, ptrs),
+             grid=grid_of(name, m, n, split), block=(256, 1, 1))
+    except flyrt.FlyrtError as e:
+        problems.append("launch failed: %s" % e)
+    if not problems:
+        raw = np.frombuffer(bufs["Dall"].to_bytes(), dtype=np.uint8)
+        if not (raw[:guard] == 0xFF).all() or not (raw[guard + dbytes:] == 0xFF).all():
+            problems.append("a NaN guard around D was written")
+        body = raw[guard:guard + dbytes]
+        ref = bf16_val(a).astype(np.float64) @ bf16_val(b).astype(np.float64).T
+        if out == "bf16":
+            got = bf16_val(body.view(np.uint16)).astype(np.float64).reshape(m, n)
+            # the split-K protocol in numpy: D = 0; for each split s in launch order
+            # D = bf16(D + bf16(partial_s)) (global_atomic_pk_add_bf16 of the rounded
+            # partial over K slice s); the result within one bf16 ulp of that, plus
+            # the fp32 accumulation error (the kernel's order is not numpy's)
+            kc, emu = k // split, np.zeros((m, n), np.float32)
+            for s in range(split):
+                p = (bf16_val(a[:, s * kc:(s + 1) * kc]).astype(np.float64)
+                     @ bf16_val(b[:, s * kc:(s + 1) * kc]).astype(np.float64).T)
+                emu = bf16_val(bf16_round(emu + bf16_val(bf16_round(p.astype(np.float32)))))
+            ref = emu.astype(np.float64)
+            tol = 2.0 ** -7 * np.abs(ref) + 1e-6 * np.sqrt(k) * np.abs(ref).max()
+        else:
+            got = body.view(np.float32).astype(np.float64).reshape(m, n)
+            tol = 1e-5 * np.sqrt(k) * np.abs(ref).max() + 1e-6
+        bad = ~(np.abs(got - ref) <= tol)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            problems.append("%d of %d outputs wrong, first D[%d,%d] = %r, reference %r"
+                            % (bad.sum(), m * n, i, j, got[i, j], ref[i, j]))
+        left = set(np.frombuffer(bufs["sema"].to_bytes(), dtype=np.uint32).tolist())
+        if split > 1 and left != {0}:
+            problems.append("the split-K semaphore holds %s after the launch" % sorted(left))
+    for v in bufs.values():
+        v.free()
+    return problems
+
+
+def smoke(root):
+    import numpy as np
+    sys.path.insert(0, os.path.join(TOP, "python"))
+    import flyrt
+    npass = nfail = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        cos = code_objects(root, sorted({c[0] for c in SMOKE}), tmp)
+        dev = flyrt.Device("sim")
+        mods = {n: dev.load(p) for n, p in cos.items()}
+        rng = np.random.default_rng(950)
+        for c in SMOKE:
+            problems = smoke_case(dev, mods, c, rng)
+            what = "%s M=%d N=%d K=%d splitk=%d out=%s" % c
+            if problems:
+                nfail += 1
+                print("FAIL: smoke %s: %s" % (what, "; ".join(problems)))
+            else:
+                npass += 1
+                print("ok: smoke %s" % what)
+        dev.close()
+    print("smoke: %d passed, %d failed" % (npass, nfail))
+    return nfail == 0
+
+
+# ---- errors and the check ------------------------------------------------------------
+
+def errors(rows):
+    """errors.tsv rows from modeled rows: per family and set, and 'all' families."""
+    out = []
+    fams = sorted({r["family"] for r in rows}) + ["all"]
+    for fam in fams:
+        for st in ("fit", "held"):
+            e = [abs(float(r["ratio"]) - 1) for r in rows
+                 if r["set"] == st and (fam == "all" or r["family"] == fam)]
+            if e:
+                out.append({"family": fam, "set": st, "n": len(e),
+                            "median_abs_err": "%.4f" % statistics.median(e),
+                            "max_abs_err": "%.4f" % max(e)})
+    return out
+
+
+def check():
+    """Verify the committed tables; returns the number of problems (printed)."""
+    bad = []
+    pub_path, mod_path = os.path.join(CALIB, "published.tsv"), os.path.join(CALIB, "modeled.tsv")
+    if not os.path.exists(pub_path):
+        print("FAIL: %s missing" % pub_path)
+        return 1
+    hdr, pub, lines = read_tsv(pub_path)
+    if hdr != PUB_COLS:
+        bad.append("published.tsv header %r, want %r" % (hdr, PUB_COLS))
+    for ln in lines[1:]:
+        if len(ln) != len(PUB_COLS):
+            bad.append("published.tsv: a row with %d cells: %r" % (len(ln), ln[:3]))
+    seen = set()
+    for r in pub:
+        try:
+            m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
+            us = float(r["us"])
+        except (KeyError, ValueError):
+            bad.append("published.tsv row %s: bad number" % r.get("id"))
+            continue
+        if r["set"] != split_of(m, n, k):
+            bad.append("published.tsv row %s: set %s, the shape hashes to %s"
+                       % (r["id"], r["set"], split_of(m, n, k)))
+        if r["kernel"] not in FAMILIES or FAMILIES[r["kernel"]][0] != r["family"]:
+            bad.append("published.tsv row %s: unknown kernel/family" % r["id"])
+        if not us > 0:
+            bad.append("published.tsv row %s: us %s" % (r["id"], r["us"]))
+        if r["repo"] != REPO or not re.fullmatch(r"[0-9a-f]{40}", r["commit"]) \
+                or not CSV_RE.match(r["path"]) or not r["line"].isdigit():
+            bad.append("published.tsv row %s: source not named" % r["id"])
+        if r["id"] in seen:
+            bad.append("published.tsv: id %s twice" % r["id"])
+        seen.add(r["id"])
+    nfit = sum(r["set"] == "fit" for r in pub)
+    print("published.tsv: %d rows (%d fit, %d held out)" % (len(pub), nfit, len(pub) - nfit))
+    if os.path.exists(mod_path):
+        mh, mod, mlines = read_tsv(mod_path)
+        if mh != MOD_COLS:
+            bad.append("modeled.tsv header %r, want %r" % (mh, MOD_COLS))
+        byid = {r["id"]: r for r in pub}
+        for r in mod:
+            p = byid.get(r["id"])
+            if p is None:
+                bad.append("modeled.tsv row %s: no published row" % r["id"])
+                continue
+            for c in ("family", "kernel", "M", "N", "K", "splitk", "set"):
+                if r[c] != p[c]:
+                    bad.append("modeled.tsv row %s: %s %s, published %s" % (r["id"], c, r[c], p[c]))
+            try:
+                pu, mu, ra = float(r["published_us"]), float(r["modeled_us"]), float(r["ratio"])
+            except ValueError:
+                bad.append("modeled.tsv row %s: bad number" % r["id"])
+                continue
+            if abs(pu - float(p["us"])) > 1e-3 * float(p["us"]):
+                bad.append("modeled.tsv row %s: published_us %s, published.tsv %s"
+                           % (r["id"], r["published_us"], p["us"]))
+            if not mu > 0 or abs(ra - mu / pu) > 1e-4 * ra:
+                bad.append("modeled.tsv row %s: ratio %s is not %s / %s"
+                           % (r["id"], r["ratio"], r["modeled_us"], r["published_us"]))
+        err_path = os.path.join(CALIB, "errors.tsv")
+        if os.path.exists(err_path):
+            eh, errs, _ = read_tsv(err_path)
+            want = errors(mod)
+            got = [{c: e[c] for c in ERR_COLS} for e in errs]
+            want = [{c: str(e[c]) for c in ERR_COLS} for e in want]
+            if eh != ERR_COLS or got != want:
+                bad.append("errors.tsv does not match the errors recomputed from modeled.tsv")
+            for e in errs:
+                print("error %-13s %-4s n=%-4s median %s max %s"
+                      % (e["family"], e["set"], e["n"], e["median_abs_err"], e["max_abs_err"]))
+        print("modeled.tsv: %d rows" % len(mod))
+    for b in bad:
+        print("FAIL: %s" % b)
+    return len(bad)
+
+
+# ---- main ------------------------------------------------------------------------------
+
+def main(argv):
+    opts = [a for a in argv[1:] if a.startswith("--")]
+    pos = [a for a in argv[1:] if not a.startswith("--")]
+    if "--check" in opts:
+        return 1 if check() else 0
+    root = git_dir(pos[0]) if pos and os.path.exists(pos[0]) else None
+    if root is None:
+        print("SKIP: timing-calibrate: no copy of ROCm/aiter given")
+        return 0
+    steps = {o for o in opts if o in ("--published", "--smoke", "--model", "--fit")}
+    if not steps:
+        steps = {"--published", "--smoke", "--model", "--fit"}
+    ok = True
+    rows = extract(root)
+    if "--published" in steps:
+        write_tsv(os.path.join(CALIB, "published.tsv"), PUB_COLS, rows, fmt_cell)
+        nfit = sum(r["set"] == "fit" for r in rows)
+        print("published.tsv: %d rows (%d fit, %d held out) from %d files"
+              % (len(rows), nfit, len(rows) - nfit, len({r["path"] for r in rows})))
+    if "--smoke" in steps:
+        ok = smoke(root) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
