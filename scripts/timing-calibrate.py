@@ -50,7 +50,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, ".."))
-CALIB = os.path.join(TOP, "tests", "timing", "calib")
+# the tables; FLY_CALIB_DIR points --check at another copy (the tier's damaged ones)
+CALIB = os.environ.get("FLY_CALIB_DIR") or os.path.join(TOP, "tests", "timing", "calib")
 REPO = "ROCm/aiter"
 SUB = "hsa/gfx950/bf16gemm"
 CSV_RE = re.compile(r"^aiter/configs/(model_configs/)?[^/]*bf16[^/]*tuned[^/]*gemm[^/]*\.csv$")
@@ -164,6 +165,40 @@ def extract(root):
                          "tflops": float(r[ix["tflops"]]) if "tflops" in ix else float("nan"),
                          "set": split_of(m, n, k), "repo": REPO, "commit": head, "path": path,
                          "line": lineno, "row_commit": blame.get(lineno, "")})
+    for i, r in enumerate(rows, start=1):
+        r["id"] = i
+    return rows
+
+
+SEC_COLS = ["id", "library", "kernel", "M", "N", "K", "splitk", "out", "us", "tflops",
+            "repo", "commit", "path", "line"]
+
+
+def extract_secondary(root):
+    """FlyDSL's published gfx950 (256 CUs) bf16 GEMM times: the libtype=flydsl rows of
+    the same tuned-GEMM CSVs (kernels JIT-compiled by FlyDSL, no code object in the
+    repository, so not modeled: facts for comparison only)."""
+    head = git(root, "rev-parse", "HEAD").strip()
+    files = sorted(p for p in git(root, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+                   if CSV_RE.match(p))
+    rows = []
+    for path in files:
+        rd = list(csv.reader(io.StringIO(git(root, "show", "HEAD:" + path))))
+        if not rd or "libtype" not in rd[0] or "tflops" not in rd[0]:
+            continue
+        ix = {c: i for i, c in enumerate(rd[0])}
+        for lineno, r in enumerate(rd[1:], start=2):
+            if len(r) != len(rd[0]) or r[ix["libtype"]] != "flydsl":
+                continue
+            if r[ix["gfx"]] != "gfx950" or r[ix["cu_num"]] != "256":
+                continue
+            rows.append({"library": "FlyDSL", "kernel": r[ix["kernelName"]],
+                         "M": int(r[ix["M"]]), "N": int(r[ix["N"]]), "K": int(r[ix["K"]]),
+                         "splitk": int(r[ix["splitK"]]),
+                         "out": {"torch.bfloat16": "bf16", "torch.float32": "f32"}
+                         .get(r[ix["outdtype"]], r[ix["outdtype"]]),
+                         "us": float(r[ix["us"]]), "tflops": float(r[ix["tflops"]]),
+                         "repo": REPO, "commit": head, "path": path, "line": lineno})
     for i, r in enumerate(rows, start=1):
         r["id"] = i
     return rows
@@ -450,6 +485,9 @@ def main(argv):
         nfit = sum(r["set"] == "fit" for r in rows)
         print("published.tsv: %d rows (%d fit, %d held out) from %d files"
               % (len(rows), nfit, len(rows) - nfit, len({r["path"] for r in rows})))
+        sec = extract_secondary(root)
+        write_tsv(os.path.join(CALIB, "secondary.tsv"), SEC_COLS, sec, fmt_cell)
+        print("secondary.tsv: %d FlyDSL rows" % len(sec))
     if "--smoke" in steps:
         ok = smoke(root) and ok
     return 0 if ok else 1
