@@ -370,6 +370,82 @@ def smoke(root):
     return nfail == 0
 
 
+# ---- the timing runs ------------------------------------------------------------------
+
+def sim_argv(sim, co, name, kern, m, n, k, split, out, timing=None, sample=None):
+    """flyc-sim's command line for a full-shape launch of a published row: buffers of
+    the launch's sizes (zero-filled: the timing does not depend on the values),
+    scalars as aiter's KernelArgs, pads as the metadata lists them."""
+    esz = 2 if out == "bf16" else 4
+    sizes = {"D": m * n * esz, "A": m * k * 2, "B": n * k * 2, "C": 16, "Bias": 16,
+             "ptr_semaphore": 16 * 64 * 4}
+    vals = {"alpha": f32_bits(1.0), "beta": f32_bits(0.0),
+            "strideD0": n * esz, "strideD1": 0, "strideC0": n * esz, "strideC1": 0,
+            "strideA0": k * 2, "strideA1": 0, "strideB0": k * 2, "strideB1": 0,
+            "Mdim": m, "Ndim": n, "Kdim": k, "splitk": split,
+            "is_out_b16": 1 if out == "bf16" else 0, "add_bias": 0}
+    argv = [sim, co, "_ZN5aiter%d%sE" % (len(name), name),
+            "--grid=%d,%d,%d" % grid_of(name, m, n, split), "--block=256,1,1", "--any-grid"]
+    if timing:
+        argv += ["--timing=" + timing, "--timing-only"]
+        if sample:
+            argv.append("--timing-sample=%d" % sample)
+    for ai in kern.args:
+        if ai.name == "pad":
+            argv.append("%s=0" % ai.type)
+        elif ai.type == "ptr":
+            argv.append("buf=%d,fill=zero" % sizes[ai.name])
+        else:
+            argv.append("%s=%d" % (ai.type, vals[ai.name]))
+    return argv
+
+
+def sample_of(r):
+    """Workgroups timed in full: a whole first wave of CUs for cheap tiles, fewer
+    for the 256x256 tile (one workgroup of it at K=16384 is ~2 GFLOP to simulate)."""
+    return 4 if r["family"] == "tile256" else 16
+
+
+def model(root, rows, limit=None):
+    """Run each published row in timing-only mode; the modeled rows (or None when
+    flyc-sim has no timing mode)."""
+    sys.path.insert(0, os.path.join(TOP, "python"))
+    import flyrt
+    sim = os.path.join(TOP, "build", "bin", "flyc-sim")
+    if not os.path.exists(sim):
+        print("SKIP: timing-calibrate --model: no %s (make first)" % sim)
+        return None
+    h = subprocess.run([sim, "--help"], capture_output=True, text=True)
+    if "--timing" not in h.stdout + h.stderr:
+        print("SKIP: timing-calibrate --model: flyc-sim has no --timing mode yet")
+        return None
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cos = code_objects(root, sorted({r["kernel"] for r in rows}), tmp)
+        dev = flyrt.Device("sim")
+        kerns = {n: dev.load(p).kernel("_ZN5aiter%d%sE" % (len(n), n)) for n, p in cos.items()}
+        for r in rows[:limit] if limit else rows:
+            js = os.path.join(tmp, "t.json")
+            argv = sim_argv(sim, cos[r["kernel"]], r["kernel"], kerns[r["kernel"]], r["M"], r["N"],
+                            r["K"], r["splitk"], r["out"], timing=js, sample=sample_of(r))
+            p = subprocess.run(argv, capture_output=True, text=True)
+            if p.returncode != 0 or not os.path.exists(js):
+                print("FAIL: model row %d (%s M=%d N=%d K=%d): %s" % (r["id"], r["kernel"], r["M"],
+                      r["N"], r["K"], (p.stderr or p.stdout).strip()[-300:]))
+                continue
+            with open(js) as f:
+                t = json.load(f)
+            out.append({"id": r["id"], "family": r["family"], "kernel": r["kernel"], "M": r["M"],
+                        "N": r["N"], "K": r["K"], "splitk": r["splitk"], "set": r["set"],
+                        "published_us": r["us"], "modeled_us": float(t["us"]),
+                        "ratio": float(t["us"]) / r["us"], "workgroups": t["workgroups"],
+                        "sampled": t["sampled_workgroups"], "cycles": t["cycles"]})
+            print("model row %d: %s M=%d N=%d K=%d published %.2f us modeled %.2f us"
+                  % (r["id"], r["kernel"], r["M"], r["N"], r["K"], r["us"], float(t["us"])))
+        dev.close()
+    return out
+
+
 # ---- errors and the check ------------------------------------------------------------
 
 def errors(rows):
