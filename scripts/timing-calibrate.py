@@ -446,6 +446,107 @@ def model(root, rows, limit=None):
     return out
 
 
+# ---- the roofline baseline and its fit ---------------------------------------------------
+#
+# Until flyc-sim's timing mode lands, the calibrated model is a roofline of the launch
+# on the default device (the constants of the timing model's device row they share:
+# 256 CUs, 2400 MHz, 8000 GB/s HBM, 4 SIMDs x 1024 bf16 FLOP per cycle of MFMA) with
+# three fitted constants:
+#   mfma_eff  share of the MFMA peak a workgroup's main loop reaches;
+#   hbm_eff   share of the HBM bandwidth the launch's compulsory bytes move at;
+#   launch_us fixed cost of a launch (dispatch, first wave's start, drain).
+# Each of these code objects occupies a whole CU (512 VGPRs per lane: one wave per
+# SIMD, four waves per workgroup), so a launch runs ceil(workgroups / 256) rounds of
+# workgroups; a round lasts 2 * tileM * tileN * (K / splitk) FLOP at mfma_eff of one
+# CU's peak. Bytes: A and B once (bf16), D once (split-K: once per split, atomics).
+#   t = launch_us + max(rounds * t_wg, bytes / (hbm_eff * 8000 GB/s))
+# The fit minimises the sum of squared log(modeled / published) over the fitting set
+# (a grid search: FIT_GRID); the held-out rows are not seen by it.
+
+DEVICE = {"cus": 256, "clock_mhz": 2400.0, "hbm_gbps": 8000.0, "simds": 4, "f16_flops": 1024.0}
+FIT_COLS = ["constant", "value", "unit", "what"]
+FIT_GRID = {
+    "mfma_eff": [x / 100 for x in range(30, 101, 1)],
+    "hbm_eff": [x / 100 for x in range(30, 101, 1)],
+    "launch_us": [x / 10 for x in range(0, 201, 2)],
+}
+
+
+def roofline_us(r, c):
+    fam, tm, tn, _, _ = FAMILIES[r["kernel"]]
+    m, n, k, split = int(r["M"]), int(r["N"]), int(r["K"]), max(int(r["splitk"]), 1)
+    wgs = -(-n // tn) * -(-m // tm) * split
+    rounds = -(-wgs // DEVICE["cus"])
+    cu_flop_us = DEVICE["simds"] * DEVICE["f16_flops"] * DEVICE["clock_mhz"]  # FLOP per us
+    t_wg = 2.0 * tm * tn * (k / split) / (c["mfma_eff"] * cu_flop_us)
+    esz = 2 if r["out"] == "bf16" else 4
+    nbytes = 2.0 * (m + n) * k + esz * m * n * split
+    t_mem = nbytes / (c["hbm_eff"] * DEVICE["hbm_gbps"] * 1e3)   # GB/s -> bytes per us
+    return c["launch_us"] + max(rounds * t_wg, t_mem)
+
+
+def fit(pub):
+    """The constants minimising sum log^2(modeled/published) over the fitting set."""
+    import math
+    rows = [r for r in pub if r["set"] == "fit"]
+    best, bestc = None, None
+    # coordinate descent over the grid from the middle, to a fixed point
+    c = {x: v[len(v) // 2] for x, v in FIT_GRID.items()}
+    for _ in range(20):
+        moved = False
+        for name, vals in FIT_GRID.items():
+            for v in vals:
+                t = dict(c, **{name: v})
+                e = sum(math.log(roofline_us(r, t) / float(r["us"])) ** 2 for r in rows)
+                if best is None or e < best - 1e-12:
+                    best, bestc, moved = e, t, True
+            c = dict(bestc)
+        if not moved:
+            break
+    return c
+
+
+def roofline_rows(pub, c):
+    out = []
+    for r in pub:
+        mu = roofline_us(r, c)
+        out.append({"id": r["id"], "family": r["family"], "kernel": r["kernel"], "M": r["M"],
+                    "N": r["N"], "K": r["K"], "splitk": r["splitk"], "set": r["set"],
+                    "published_us": float(r["us"]), "modeled_us": mu, "ratio": mu / float(r["us"]),
+                    "workgroups": -(-int(r["N"]) // FAMILIES[r["kernel"]][2])
+                    * -(-int(r["M"]) // FAMILIES[r["kernel"]][1]) * max(int(r["splitk"]), 1),
+                    "sampled": 0, "cycles": int(round(mu * DEVICE["clock_mhz"]))})
+    return out
+
+
+def fit_rows(c):
+    return [{"constant": "mfma_eff", "value": "%g" % c["mfma_eff"], "unit": "1",
+             "what": "share of the MFMA peak (4 SIMDs x 1024 bf16 FLOP/cycle x 2400 MHz per CU)"},
+            {"constant": "hbm_eff", "value": "%g" % c["hbm_eff"], "unit": "1",
+             "what": "share of 8000 GB/s HBM for the compulsory bytes"},
+            {"constant": "launch_us", "value": "%g" % c["launch_us"], "unit": "us",
+             "what": "fixed cost per launch"}]
+
+
+def read_fit():
+    _, rows, _ = read_tsv(os.path.join(CALIB, "fit.tsv"))
+    return {r["constant"]: float(r["value"]) for r in rows}
+
+
+def do_fit():
+    _, pub, _ = read_tsv(os.path.join(CALIB, "published.tsv"))
+    c = fit(pub)
+    mod = roofline_rows(pub, c)
+    write_tsv(os.path.join(CALIB, "fit.tsv"), FIT_COLS, fit_rows(c))
+    write_tsv(os.path.join(CALIB, "modeled.tsv"), MOD_COLS, mod, fmt_cell)
+    write_tsv(os.path.join(CALIB, "errors.tsv"), ERR_COLS, errors(read_tsv(
+        os.path.join(CALIB, "modeled.tsv"))[1]))
+    print("fit: %s" % ", ".join("%s=%g" % kv for kv in c.items()))
+    for e in errors(read_tsv(os.path.join(CALIB, "modeled.tsv"))[1]):
+        print("error %-13s %-4s n=%-4d median %s max %s"
+              % (e["family"], e["set"], e["n"], e["median_abs_err"], e["max_abs_err"]))
+
+
 # ---- errors and the check ------------------------------------------------------------
 
 def errors(rows):
@@ -523,6 +624,25 @@ def check():
             if not mu > 0 or abs(ra - mu / pu) > 1e-4 * ra:
                 bad.append("modeled.tsv row %s: ratio %s is not %s / %s"
                            % (r["id"], r["ratio"], r["modeled_us"], r["published_us"]))
+        # modeled.tsv is the roofline of fit.tsv's constants: recompute every row
+        fit_path = os.path.join(CALIB, "fit.tsv")
+        if os.path.exists(fit_path):
+            c = read_fit()
+            if sorted(c) != sorted(FIT_GRID):
+                bad.append("fit.tsv constants %s, want %s" % (sorted(c), sorted(FIT_GRID)))
+            else:
+                for r in mod:
+                    p = byid.get(r["id"])
+                    if p is None:
+                        continue
+                    want = roofline_us(p, c)
+                    try:
+                        got = float(r["modeled_us"])
+                    except ValueError:
+                        continue
+                    if abs(got - want) > 1e-3 * want + 1e-4:
+                        bad.append("modeled.tsv row %s: modeled_us %s, the roofline of fit.tsv "
+                                   "gives %.4f" % (r["id"], r["modeled_us"], want))
         err_path = os.path.join(CALIB, "errors.tsv")
         if os.path.exists(err_path):
             eh, errs, _ = read_tsv(err_path)
@@ -547,6 +667,9 @@ def main(argv):
     pos = [a for a in argv[1:] if not a.startswith("--")]
     if "--check" in opts:
         return 1 if check() else 0
+    if opts == ["--fit"] and not pos:
+        do_fit()       # from the committed published.tsv alone
+        return 0
     root = git_dir(pos[0]) if pos and os.path.exists(pos[0]) else None
     if root is None:
         print("SKIP: timing-calibrate: no copy of ROCm/aiter given")
@@ -566,6 +689,13 @@ def main(argv):
         print("secondary.tsv: %d FlyDSL rows" % len(sec))
     if "--smoke" in steps:
         ok = smoke(root) and ok
+    if "--model" in steps:
+        lim = [int(o.split("=", 1)[1]) for o in opts if o.startswith("--limit=")]
+        mod = model(root, rows, lim[0] if lim else None)
+        if mod is not None:
+            write_tsv(os.path.join(CALIB, "modeled-sim.tsv"), MOD_COLS, mod, fmt_cell)
+    if "--fit" in steps:
+        do_fit()
     return 0 if ok else 1
 
 
