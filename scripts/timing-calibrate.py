@@ -451,15 +451,20 @@ def model(root, rows, limit=None):
 # Until flyc-sim's timing mode lands, the calibrated model is a roofline of the launch
 # on the default device (the constants of the timing model's device row they share:
 # 256 CUs, 2400 MHz, 8000 GB/s HBM, 4 SIMDs x 1024 bf16 FLOP per cycle of MFMA) with
-# three fitted constants:
-#   mfma_eff  share of the MFMA peak a workgroup's main loop reaches;
-#   hbm_eff   share of the HBM bandwidth the launch's compulsory bytes move at;
-#   launch_us fixed cost of a launch (dispatch, first wave's start, drain).
+# five fitted constants:
+#   mfma_eff       share of the MFMA peak a workgroup's main loop reaches;
+#   l2_bytes_cycle bytes per cycle one CU's loads of A and B tiles arrive at;
+#   hbm_eff        share of the HBM bandwidth the launch's compulsory bytes move at;
+#   wg_us          fixed cost of a workgroup (prologue: first tiles' latency, epilogue);
+#   launch_us      fixed cost of a launch (dispatch, first wave's start, drain).
 # Each of these code objects occupies a whole CU (512 VGPRs per lane: one wave per
 # SIMD, four waves per workgroup), so a launch runs ceil(workgroups / 256) rounds of
 # workgroups; a round lasts 2 * tileM * tileN * (K / splitk) FLOP at mfma_eff of one
-# CU's peak. Bytes: A and B once (bf16), D once (split-K: once per split, atomics).
-#   t = launch_us + max(rounds * t_wg, bytes / (hbm_eff * 8000 GB/s))
+# CU's peak, or its (tileM + tileN) * (K / splitk) * 2 bytes of A and B tiles at
+# l2_bytes_cycle, whichever is longer, plus wg_us. Launch bytes: A and B once (bf16),
+# D once per split (split-K adds with atomics).
+#   t = launch_us + max(rounds * (wg_us + max(t_mfma, t_tiles)),
+#                       bytes / (hbm_eff * 8000 GB/s))
 # The fit minimises the sum of squared log(modeled / published) over the fitting set
 # (a grid search: FIT_GRID); the held-out rows are not seen by it.
 
@@ -467,7 +472,9 @@ DEVICE = {"cus": 256, "clock_mhz": 2400.0, "hbm_gbps": 8000.0, "simds": 4, "f16_
 FIT_COLS = ["constant", "value", "unit", "what"]
 FIT_GRID = {
     "mfma_eff": [x / 100 for x in range(30, 101, 1)],
+    "l2_bytes_cycle": [float(x) for x in range(4, 129, 2)],
     "hbm_eff": [x / 100 for x in range(30, 101, 1)],
+    "wg_us": [x / 10 for x in range(0, 101, 2)],
     "launch_us": [x / 10 for x in range(0, 201, 2)],
 }
 
@@ -478,7 +485,9 @@ def roofline_us(r, c):
     wgs = -(-n // tn) * -(-m // tm) * split
     rounds = -(-wgs // DEVICE["cus"])
     cu_flop_us = DEVICE["simds"] * DEVICE["f16_flops"] * DEVICE["clock_mhz"]  # FLOP per us
-    t_wg = 2.0 * tm * tn * (k / split) / (c["mfma_eff"] * cu_flop_us)
+    t_mfma = 2.0 * tm * tn * (k / split) / (c["mfma_eff"] * cu_flop_us)
+    t_tiles = 2.0 * (tm + tn) * (k / split) / (c["l2_bytes_cycle"] * DEVICE["clock_mhz"])
+    t_wg = c["wg_us"] + max(t_mfma, t_tiles)
     esz = 2 if r["out"] == "bf16" else 4
     nbytes = 2.0 * (m + n) * k + esz * m * n * split
     t_mem = nbytes / (c["hbm_eff"] * DEVICE["hbm_gbps"] * 1e3)   # GB/s -> bytes per us
@@ -522,6 +531,10 @@ def roofline_rows(pub, c):
 def fit_rows(c):
     return [{"constant": "mfma_eff", "value": "%g" % c["mfma_eff"], "unit": "1",
              "what": "share of the MFMA peak (4 SIMDs x 1024 bf16 FLOP/cycle x 2400 MHz per CU)"},
+            {"constant": "l2_bytes_cycle", "value": "%g" % c["l2_bytes_cycle"], "unit": "B/cycle",
+             "what": "per CU: the A and B tiles' load rate"},
+            {"constant": "wg_us", "value": "%g" % c["wg_us"], "unit": "us",
+             "what": "fixed cost per workgroup (prologue, epilogue)"},
             {"constant": "hbm_eff", "value": "%g" % c["hbm_eff"], "unit": "1",
              "what": "share of 8000 GB/s HBM for the compulsory bytes"},
             {"constant": "launch_us", "value": "%g" % c["launch_us"], "unit": "us",
