@@ -72,6 +72,24 @@ FAMILIES = {
     "bf16gemm_fp32bf16_tn_96x64_pf3_splitk": ("pf3", 96, 64, False, "plain"),
     "bf16gemm_bf16_tn_256x256": ("tile256", 256, 256, False, "plain"),
 }
+# aiter's MXFP4 GEMMs (hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4_BpreShuffle_MxN.co,
+# csrc/py_itfs_cu/asm_gemm_a4w4.cu): A and B fp4 (two per byte, B preshuffled), an
+# e8m0 scale per 32 of K, D bf16; grid (ceil(N/tileN), ceil(M/tileM), 1)
+F4_RE = re.compile(r"f4gemm_bf16_per1x32Fp4_BpreShuffle_(\d+)x(\d+)")
+F4_SUB = "hsa/gfx950/f4gemm"
+F4_CSV_RE = re.compile(r"^aiter/configs/(model_configs/)?[^/]*a4w4_blockscale_tuned_gemm\.csv$")
+
+
+def fam_of(kern):
+    """(family, tileM, tileN, B preshuffled, split-K protocol) of a code object, or None."""
+    if kern in FAMILIES:
+        return FAMILIES[kern]
+    m = F4_RE.fullmatch(kern or "")
+    return ("f4", int(m.group(1)), int(m.group(2)), True, "plain") if m else None
+
+
+def sub_of(kern):
+    return F4_SUB if F4_RE.fullmatch(kern) else SUB
 
 PUB_COLS = ["id", "family", "kernel", "M", "N", "K", "splitk", "out", "us", "tflops",
             "set", "repo", "commit", "path", "line", "row_commit"]
@@ -159,9 +177,35 @@ def extract(root):
                 blame = blame_lines(root, path)
             m, n, k = int(r[ix["M"]]), int(r[ix["N"]]), int(r[ix["K"]])
             out = {"torch.bfloat16": "bf16", "torch.float32": "f32"}[r[ix["outdtype"]]]
-            rows.append({"family": FAMILIES[kern][0], "kernel": kern, "M": m, "N": n, "K": k,
+            rows.append({"family": fam_of(kern)[0], "kernel": kern, "M": m, "N": n, "K": k,
                          "splitk": int(r[ix["splitK"]]), "out": out,
                          "us": float(r[ix["us"]]),
+                         "tflops": float(r[ix["tflops"]]) if "tflops" in ix else float("nan"),
+                         "set": split_of(m, n, k), "repo": REPO, "commit": head, "path": path,
+                         "line": lineno, "row_commit": blame.get(lineno, "")})
+    f4have = {os.path.basename(p)[:-3] for p in
+              git(root, "ls-tree", "-r", "--name-only", "HEAD", F4_SUB + "/").splitlines()
+              if p.endswith(".co")}
+    for path in sorted(p for p in git(root, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+                       if F4_CSV_RE.match(p)):
+        rd = list(csv.reader(io.StringIO(git(root, "show", "HEAD:" + path))))
+        if not rd or any(c not in rd[0] for c in ("gfx", "cu_num", "M", "N", "K", "splitK",
+                                                  "us", "kernelName")):
+            continue
+        ix = {c: i for i, c in enumerate(rd[0])}
+        blame = None
+        for lineno, r in enumerate(rd[1:], start=2):
+            if len(r) != len(rd[0]) or r[ix["gfx"]] != "gfx950" or r[ix["cu_num"]] != "256":
+                continue
+            kern = kernel_of(r[ix["kernelName"]])
+            if kern is None or not F4_RE.fullmatch(kern) or kern not in f4have \
+                    or r[ix["splitK"]] != "0":
+                continue
+            if blame is None:
+                blame = blame_lines(root, path)
+            m, n, k = int(r[ix["M"]]), int(r[ix["N"]]), int(r[ix["K"]])
+            rows.append({"family": "f4", "kernel": kern, "M": m, "N": n, "K": k,
+                         "splitk": 1, "out": "bf16", "us": float(r[ix["us"]]),
                          "tflops": float(r[ix["tflops"]]) if "tflops" in ix else float("nan"),
                          "set": split_of(m, n, k), "repo": REPO, "commit": head, "path": path,
                          "line": lineno, "row_commit": blame.get(lineno, "")})
@@ -210,7 +254,7 @@ def code_objects(root, names, tmp):
     for n in names:
         q = os.path.join(tmp, n + ".co")
         with open(q, "wb") as f:
-            f.write(git(root, "show", "HEAD:%s/%s.co" % (SUB, n), binary=True))
+            f.write(git(root, "show", "HEAD:%s/%s.co" % (sub_of(n), n), binary=True))
         out[n] = q
     return out
 
@@ -269,7 +313,7 @@ def kernel_args(kern, name, m, n, k, split, out, ptrs):
 
 
 def grid_of(name, m, n, split):
-    _, tm, tn, _, _ = FAMILIES[name]
+    _, tm, tn, _, _ = fam_of(name)
     return ((n + tn - 1) // tn, (m + tm - 1) // tm, max(split, 1))
 
 
@@ -468,11 +512,14 @@ def model(root, rows, limit=None):
 # The fit minimises the sum of squared log(modeled / published) over the fitting set
 # (a grid search: FIT_GRID); the held-out rows are not seen by it.
 
-DEVICE = {"cus": 256, "clock_mhz": 2400.0, "hbm_gbps": 8000.0, "simds": 4, "f16_flops": 1024.0}
+DEVICE = {"cus": 256, "clock_mhz": 2400.0, "hbm_gbps": 8000.0, "simds": 4, "f16_flops": 1024.0,
+          "f4_flops": 4096.0}
 FIT_COLS = ["constant", "value", "unit", "what"]
 FIT_GRID = {
     "mfma_eff": [x / 100 for x in range(30, 101, 1)],
-    "l2_bytes_cycle": [float(x) for x in range(4, 129, 2)],
+    "mfma_eff_f4": [x / 100 for x in range(10, 101, 1)],
+    "l2_bytes_cycle": [float(x) for x in range(8, 257, 4)],
+    "l2_dev_bytes_cycle": [float(x) for x in range(1024, 16385, 256)],
     "hbm_eff": [x / 100 for x in range(30, 101, 1)],
     "wg_us": [x / 10 for x in range(0, 101, 2)],
     "launch_us": [x / 10 for x in range(0, 201, 2)],
@@ -480,16 +527,23 @@ FIT_GRID = {
 
 
 def roofline_us(r, c):
-    fam, tm, tn, _, _ = FAMILIES[r["kernel"]]
+    fam, tm, tn, _, _ = fam_of(r["kernel"])
     m, n, k, split = int(r["M"]), int(r["N"]), int(r["K"]), max(int(r["splitk"]), 1)
     wgs = -(-n // tn) * -(-m // tm) * split
     rounds = -(-wgs // DEVICE["cus"])
-    cu_flop_us = DEVICE["simds"] * DEVICE["f16_flops"] * DEVICE["clock_mhz"]  # FLOP per us
-    t_mfma = 2.0 * tm * tn * (k / split) / (c["mfma_eff"] * cu_flop_us)
-    t_tiles = 2.0 * (tm + tn) * (k / split) / (c["l2_bytes_cycle"] * DEVICE["clock_mhz"])
+    # bytes of A or B per element of K (fp4: half a byte and an e8m0 scale per 32)
+    ab = 0.5 + 1.0 / 32 if fam == "f4" else 2.0
+    rate = DEVICE["f4_flops"] if fam == "f4" else DEVICE["f16_flops"]
+    cu_flop_us = DEVICE["simds"] * rate * DEVICE["clock_mhz"]  # FLOP per us
+    eff = c["mfma_eff_f4"] if fam == "f4" else c["mfma_eff"]
+    t_mfma = 2.0 * tm * tn * (k / split) / (eff * cu_flop_us)
+    # a CU's tile loads: at most l2_bytes_cycle, and the device's l2_dev_bytes_cycle
+    # shared by the CUs that have a workgroup
+    bpc = min(c["l2_bytes_cycle"], c["l2_dev_bytes_cycle"] / min(wgs, DEVICE["cus"]))
+    t_tiles = ab * (tm + tn) * (k / split) / (bpc * DEVICE["clock_mhz"])
     t_wg = c["wg_us"] + max(t_mfma, t_tiles)
     esz = 2 if r["out"] == "bf16" else 4
-    nbytes = 2.0 * (m + n) * k + esz * m * n * split
+    nbytes = ab * (m + n) * k + esz * m * n * split
     t_mem = nbytes / (c["hbm_eff"] * DEVICE["hbm_gbps"] * 1e3)   # GB/s -> bytes per us
     return c["launch_us"] + max(rounds * t_wg, t_mem)
 
@@ -498,6 +552,7 @@ def fit(pub):
     """The constants minimising sum log^2(modeled/published) over the fitting set."""
     import math
     rows = [r for r in pub if r["set"] == "fit"]
+    byfam = [[r for r in rows if r["family"] == f] for f in sorted({r["family"] for r in rows})]
     best, bestc = None, None
     # coordinate descent over the grid from the middle, to a fixed point
     c = {x: v[len(v) // 2] for x, v in FIT_GRID.items()}
@@ -506,7 +561,8 @@ def fit(pub):
         for name, vals in FIT_GRID.items():
             for v in vals:
                 t = dict(c, **{name: v})
-                e = sum(math.log(roofline_us(r, t) / float(r["us"])) ** 2 for r in rows)
+                e = sum(sum(math.log(roofline_us(r, t) / float(r["us"])) ** 2 for r in fr) / len(fr)
+                        for fr in byfam)
                 if best is None or e < best - 1e-12:
                     best, bestc, moved = e, t, True
             c = dict(bestc)
@@ -522,8 +578,8 @@ def roofline_rows(pub, c):
         out.append({"id": r["id"], "family": r["family"], "kernel": r["kernel"], "M": r["M"],
                     "N": r["N"], "K": r["K"], "splitk": r["splitk"], "set": r["set"],
                     "published_us": float(r["us"]), "modeled_us": mu, "ratio": mu / float(r["us"]),
-                    "workgroups": -(-int(r["N"]) // FAMILIES[r["kernel"]][2])
-                    * -(-int(r["M"]) // FAMILIES[r["kernel"]][1]) * max(int(r["splitk"]), 1),
+                    "workgroups": -(-int(r["N"]) // fam_of(r["kernel"])[2])
+                    * -(-int(r["M"]) // fam_of(r["kernel"])[1]) * max(int(r["splitk"]), 1),
                     "sampled": 0, "cycles": int(round(mu * DEVICE["clock_mhz"]))})
     return out
 
@@ -531,8 +587,12 @@ def roofline_rows(pub, c):
 def fit_rows(c):
     return [{"constant": "mfma_eff", "value": "%g" % c["mfma_eff"], "unit": "1",
              "what": "share of the MFMA peak (4 SIMDs x 1024 bf16 FLOP/cycle x 2400 MHz per CU)"},
+            {"constant": "mfma_eff_f4", "value": "%g" % c["mfma_eff_f4"], "unit": "1",
+             "what": "the same for fp4 (4 SIMDs x 4096 FLOP/cycle x 2400 MHz per CU)"},
             {"constant": "l2_bytes_cycle", "value": "%g" % c["l2_bytes_cycle"], "unit": "B/cycle",
-             "what": "per CU: the A and B tiles' load rate"},
+             "what": "per CU: the A and B tiles' load rate at most"},
+            {"constant": "l2_dev_bytes_cycle", "value": "%g" % c["l2_dev_bytes_cycle"],
+             "unit": "B/cycle", "what": "whole device: shared by the CUs with a workgroup"},
             {"constant": "wg_us", "value": "%g" % c["wg_us"], "unit": "us",
              "what": "fixed cost per workgroup (prologue, epilogue)"},
             {"constant": "hbm_eff", "value": "%g" % c["hbm_eff"], "unit": "1",
@@ -601,12 +661,13 @@ def check():
         if r["set"] != split_of(m, n, k):
             bad.append("published.tsv row %s: set %s, the shape hashes to %s"
                        % (r["id"], r["set"], split_of(m, n, k)))
-        if r["kernel"] not in FAMILIES or FAMILIES[r["kernel"]][0] != r["family"]:
+        if fam_of(r["kernel"]) is None or fam_of(r["kernel"])[0] != r["family"]:
             bad.append("published.tsv row %s: unknown kernel/family" % r["id"])
         if not us > 0:
             bad.append("published.tsv row %s: us %s" % (r["id"], r["us"]))
         if r["repo"] != REPO or not re.fullmatch(r"[0-9a-f]{40}", r["commit"]) \
-                or not CSV_RE.match(r["path"]) or not r["line"].isdigit():
+                or not (CSV_RE.match(r["path"]) or F4_CSV_RE.match(r["path"])) \
+                or not r["line"].isdigit():
             bad.append("published.tsv row %s: source not named" % r["id"])
         if r["id"] in seen:
             bad.append("published.tsv: id %s twice" % r["id"])
