@@ -390,19 +390,87 @@ def smoke_case(dev, mods, case, rng):
     return problems
 
 
+# fp4 code objects at reduced shapes: (code object, M, N, K). No reference yet (B
+# and the scales are in aiter's preshuffled layouts): the launch must complete, write
+# every element of D (NaN before) with a finite value and leave the guards alone.
+SMOKE_F4 = [
+    ("f4gemm_bf16_per1x32Fp4_BpreShuffle_32x128", 20, 256, 1024),
+    ("f4gemm_bf16_per1x32Fp4_BpreShuffle_64x128", 64, 128, 512),
+    ("f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256", 256, 512, 512),
+]
+
+
+def f4_bufs(dev, m, n, k, rng):
+    """A, B (random fp4 pairs), scales of 1.0 (e8m0 127, rows padded to 256), D."""
+    import numpy as np
+    mp, np_ = -(-m // 256) * 256, -(-n // 256) * 256
+    return {"A": dev.upload(rng.integers(0, 256, m * k // 2, dtype=np.uint8).tobytes()),
+            "B": dev.upload(rng.integers(0, 256, n * k // 2, dtype=np.uint8).tobytes()),
+            "ScaleA": dev.upload(bytes([127]) * (mp * k // 32)),
+            "ScaleB": dev.upload(bytes([127]) * (np_ * k // 32)), "dummy": dev.alloc(16)}
+
+
+def f4_vals(m, n, k):
+    return {"alpha": f32_bits(1.0), "beta": f32_bits(0.0), "strideD0": n, "strideD1": 0,
+            "strideC0": n, "strideC1": 0, "strideA0": k, "strideA1": 0, "strideB0": k,
+            "strideB1": 0, "Mdim": m, "Ndim": n, "Kdim": k, "strideScaleA0": k // 32,
+            "strideScaleA1": 0, "strideScaleB0": k // 32, "strideScaleB1": 0, "log2_k_split": 0}
+
+
+def smoke_f4(dev, mods, case, rng):
+    import numpy as np
+    import flyrt
+    name, m, n, k = case
+    kern = mods[name].kernel("_ZN5aiter%d%sE" % (len(name), name))
+    bufs = f4_bufs(dev, m, n, k, rng)
+    guard, dbytes = 4096, m * n * 2
+    bufs["Dall"] = dev.alloc(guard + dbytes + guard)
+    bufs["Dall"].upload(b"\xff" * (guard + dbytes + guard))
+    ptr = {"D": bufs["Dall"].ptr + guard, "C": bufs["dummy"].ptr}
+    vals = f4_vals(m, n, k)
+    args = [0 if ai.name == "pad" else ptr[ai.name] if ai.name in ptr else
+            bufs[ai.name].ptr if ai.name in bufs else vals[ai.name] for ai in kern.args]
+    problems = []
+    try:
+        _, tm, tn, _, _ = fam_of(name)
+        kern(*args, grid=(-(-n // tn), -(-m // tm), 1), block=(256, 1, 1))
+    except flyrt.FlyrtError as e:
+        problems.append("launch failed: %s" % e)
+    if not problems:
+        raw = np.frombuffer(bufs["Dall"].to_bytes(), dtype=np.uint8)
+        if not (raw[:guard] == 0xFF).all() or not (raw[guard + dbytes:] == 0xFF).all():
+            problems.append("a NaN guard around D was written")
+        d = bf16_val(raw[guard:guard + dbytes].view(np.uint16))
+        if not np.isfinite(d).all():
+            problems.append("%d of %d outputs not written or not finite"
+                            % ((~np.isfinite(d)).sum(), m * n))
+    for v in bufs.values():
+        v.free()
+    return problems
+
+
 def smoke(root):
     import numpy as np
     sys.path.insert(0, os.path.join(TOP, "python"))
     import flyrt
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as tmp:
-        cos = code_objects(root, sorted({c[0] for c in SMOKE}), tmp)
+        cos = code_objects(root, sorted({c[0] for c in SMOKE + SMOKE_F4}), tmp)
         dev = flyrt.Device("sim")
         mods = {n: dev.load(p) for n, p in cos.items()}
         rng = np.random.default_rng(950)
         for c in SMOKE:
             problems = smoke_case(dev, mods, c, rng)
             what = "%s M=%d N=%d K=%d splitk=%d out=%s" % c
+            if problems:
+                nfail += 1
+                print("FAIL: smoke %s: %s" % (what, "; ".join(problems)))
+            else:
+                npass += 1
+                print("ok: smoke %s" % what)
+        for c in SMOKE_F4:
+            problems = smoke_f4(dev, mods, c, rng)
+            what = "%s M=%d N=%d K=%d (runs, D written and finite; no reference)" % c
             if problems:
                 nfail += 1
                 print("FAIL: smoke %s: %s" % (what, "; ".join(problems)))
@@ -434,6 +502,11 @@ def sim_argv(sim, co, name, kern, m, n, k, split, out, timing=None, sample=None)
         argv += ["--timing=" + timing, "--timing-only"]
         if sample:
             argv.append("--timing-sample=%d" % sample)
+    if fam_of(name)[0] == "f4":
+        mp, np_ = -(-m // 256) * 256, -(-n // 256) * 256
+        sizes = {"D": m * n * 2, "C": 16, "A": m * k // 2, "B": n * k // 2,
+                 "ScaleA": mp * k // 32, "ScaleB": np_ * k // 32}
+        vals = f4_vals(m, n, k)
     for ai in kern.args:
         if ai.name == "pad":
             argv.append("%s=0" % ai.type)
