@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """timing-calibrate.py: calibrate the simulator's gfx950 timing model on the kernel
-times ROCm/aiter publishes for its hand-written bf16 GEMM code objects on gfx950
-(256 CUs), and check the committed calibration tables.
+times ROCm/aiter publishes for its hand-written bf16 and MXFP4 GEMM code objects on
+gfx950 (256 CUs), and check the committed calibration tables (docs/simulator.md
+"Calibration").
 
     /usr/bin/python3 scripts/timing-calibrate.py AITER [--smoke] [--published]
                      [--model] [--fit] [--limit=N] [--jobs=N]
@@ -16,15 +17,18 @@ Without AITER (or with a missing copy) the script prints SKIP and exits 0.
 Steps (default: all of --published --smoke --model --fit):
   --published  extract the rows of aiter/configs/**/*bf16*tuned*gemm*.csv with
                gfx=gfx950, cu_num=256, libtype=asm whose kernel is a code object in
-               hsa/gfx950/bf16gemm/ that the simulator runs (FAMILIES below); write
-               tests/timing/calib/published.tsv: one row per published row, with the
-               commit that last touched the row (git blame) and the fetched HEAD.
+               hsa/gfx950/bf16gemm/ that the simulator runs (FAMILIES below), and of
+               **/*a4w4_blockscale_tuned_gemm.csv whose kernel is one of
+               hsa/gfx950/f4gemm/ (F4_RE); write tests/timing/calib/published.tsv:
+               one row per published row, with the commit that last touched the row
+               (git blame) and the fetched HEAD; and secondary.tsv (FlyDSL's rows).
   --smoke      run every selected code object functionally at a reduced shape in
                the simulator against a float64 CPU reference (does it run at all:
                no unsupported instruction, right answer).
   --model      run every published launch in the simulator's timing-only sampled
                mode at its full shape; write tests/timing/calib/modeled.tsv.
-  --fit        fit the model's tunable constants on the fitting set, write
+  --fit        fit the constants of the roofline baseline (below; the timing
+               model's own once flyc-sim has it) on the fitting set, write modeled.tsv,
                tests/timing/calib/fit.tsv (constants) and errors.tsv (per family
                and set: n, median and max |modeled/published - 1|).
   --check      no aiter needed: verify the committed tables (format, every row's
