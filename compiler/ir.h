@@ -244,7 +244,8 @@ typedef enum {
  * intrinsic it lowers to (suffixed with the type). The llvm.* ones are LLVM's
  * accurate expansions; the amdgcn ones the raw hardware instructions
  * (v_exp_f32, v_log_f32, v_rcp_f32: no denormal scaling), which flyc's
- * fast_* builtins expose (f16 and f32 only). */
+ * fast_* builtins expose (f16 and f32 only). The last three count bits of an
+ * integer operand (result its type; clz and ctz of 0 are the width). */
 #define IR_FNS(X) \
 	X(LOG,     "log",     "llvm.log") \
 	X(LOG2,    "log2",    "llvm.log2") \
@@ -253,7 +254,13 @@ typedef enum {
 	X(CEIL,    "ceil",    "llvm.ceil") \
 	X(HW_EXP2, "hw_exp2", "llvm.amdgcn.exp2") \
 	X(HW_LOG2, "hw_log2", "llvm.amdgcn.log") \
-	X(HW_RCP,  "hw_rcp",  "llvm.amdgcn.rcp")
+	X(HW_RCP,  "hw_rcp",  "llvm.amdgcn.rcp") \
+	X(RINT,    "rint",    "llvm.rint") \
+	X(HW_SIN,  "hw_sin",  "llvm.amdgcn.sin") \
+	X(HW_COS,  "hw_cos",  "llvm.amdgcn.cos") \
+	X(POPCOUNT,"popcount","llvm.ctpop") \
+	X(CLZ,     "clz",     "llvm.ctlz") \
+	X(CTZ,     "ctz",     "llvm.cttz")
 
 typedef enum {
 #define X(e, s, l) IR_FN_##e,

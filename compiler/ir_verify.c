@@ -108,7 +108,10 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		for (uint32_t k = 0; k < I->nops; k++)
 			if (!ir_ty_eq(ty(v, I->ops[k]), I->ty))
 				err(v, r, "float operation on mismatched types");
-		if (!ir_ty_is_float(I->ty))
+		if (I->op == IR_OP_FN && I->imm[0] >= IR_FN_POPCOUNT && I->imm[0] <= IR_FN_CTZ) {
+			if (!ir_ty_is_int(I->ty) || I->ty.kind == IR_I1)
+				err(v, r, "bit count of a non-integer type");
+		} else if (!ir_ty_is_float(I->ty))
 			err(v, r, "float operation on a non-float type");
 		break;
 	case IR_OP_CMP:
@@ -292,9 +295,10 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 			err(v, r, "ret must end the kernel body");
 		break;
 	case IR_OP_BITCAST:
-		if (I->ty.lanes != 1 || ty(v, I->ops[0]).lanes != 1 || ir_scalar_bits((IrScalar)I->ty.kind) != 32 ||
-		    ir_scalar_bits((IrScalar)ty(v, I->ops[0]).kind) != 32)
-			err(v, r, "bitcast takes and gives a 32-bit scalar");
+		if (I->ty.lanes != ty(v, I->ops[0]).lanes || ir_scalar_packed((IrScalar)I->ty.kind) ||
+		    ir_scalar_bits((IrScalar)I->ty.kind) < 8 ||
+		    ir_scalar_bits((IrScalar)I->ty.kind) != ir_scalar_bits((IrScalar)ty(v, I->ops[0]).kind))
+			err(v, r, "bitcast takes and gives values of one width (lanes equal)");
 		break;
 	case IR_OP_UNIFORM:
 		if (I->ty.kind != IR_I32 || I->ty.lanes != 1 || !ir_ty_eq(ty(v, I->ops[0]), I->ty))

@@ -1021,6 +1021,14 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 				LLVMValueRef e = LLVMBuildExtractElement(w->b, x, ci32(w, j), "");
 				v = LLVMBuildInsertElement(w->b, v, fintr1(w, ir_fn_llvm[I->imm[0]], et, e), ci32(w, j), "");
 			}
+		} else if (I->imm[0] == IR_FN_CLZ || I->imm[0] == IR_FN_CTZ) {
+			/* is_zero_poison false: the count of 0 is the width */
+			char sfx[16], name[64];
+			LLVMTypeRef pt[2] = { ty, LLVMInt1TypeInContext(w->ctx) };
+			LLVMValueRef a2[2] = { x, LLVMConstInt(pt[1], 0, 0) };
+			suffix(I->ty, sfx, sizeof sfx);
+			snprintf(name, sizeof name, "%s.%s", ir_fn_llvm[I->imm[0]], sfx);
+			v = call(w, name, ty, pt, a2, 2);
 		} else {
 			v = fintr1(w, ir_fn_llvm[I->imm[0]], I->ty, x);
 		}

@@ -354,7 +354,8 @@ val_cosize(const Value *l)
 	X(B_FLOOR, "floor", 1, 1, "") X(B_CEIL, "ceil", 1, 1, "") \
 	X(B_FAST_EXP, "fast_exp", 1, 1, "") X(B_FAST_EXP2, "fast_exp2", 1, 1, "") \
 	X(B_FAST_LOG2, "fast_log2", 1, 1, "") X(B_FAST_RCP, "fast_rcp", 1, 1, "") \
-	X(B_ABS, "abs", 1, 1, "") X(B_SQUARE, "square", 1, 1, "")
+	X(B_ABS, "abs", 1, 1, "") X(B_SQUARE, "square", 1, 1, "") \
+	X(B_FAST_SIN, "fast_sin", 1, 1, "") X(B_FAST_COS, "fast_cos", 1, 1, "")
 
 enum {
 #define X(id, n, mn, mx, na) id,
@@ -1529,6 +1530,7 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_EXP: case B_EXP2: case B_LOG: case B_LOG2: case B_SQRT: case B_RSQRT:
 	case B_SIN: case B_COS: case B_TANH: case B_ABS: case B_SQUARE:
 	case B_FLOOR: case B_CEIL: case B_FAST_EXP: case B_FAST_EXP2: case B_FAST_LOG2: case B_FAST_RCP:
+	case B_FAST_SIN: case B_FAST_COS:
 		for (i = 0; i < n; i++) {
 			Type *ti = v[i]->type;
 			bool ok = ti->kind == TY_TENSOR ? sc_is_float(ti->scalar) || b == B_ABS || b == B_SQUARE
@@ -1568,6 +1570,8 @@ check_builtin_type(S *s, Node *e, int b)
 			case B_FAST_EXP2: r = exp2(x); break;
 			case B_FAST_LOG2: r = log2(x); break;
 			case B_FAST_RCP: r = 1.0 / x; break;
+			case B_FAST_SIN: r = sin(x); break;
+			case B_FAST_COS: r = cos(x); break;
 			}
 			if (v[0]->cval->kind == VAL_INT && (b == B_ABS || b == B_SQUARE)) {
 				int64_t xi = v[0]->cval->i, ri;

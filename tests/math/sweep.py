@@ -25,7 +25,7 @@ ARCH = sys.argv[4] if len(sys.argv) > 4 else None
 # documented maximum error in ulp of the result type (docs/language.md "Math")
 BOUND = {
     'exp': 1.0, 'exp2': 1.0, 'log': 1.5, 'log2': 1.0, 'sqrt': 0.5, 'rsqrt': 1.0,
-    'floor': 0.0, 'ceil': 0.0, 'tanh': 1.5,
+    'floor': 0.0, 'ceil': 0.0, 'tanh': 1.5, 'sin': 2.0, 'cos': 2.0,
     # v_exp_f32(x * log2(e)): the product's rounding grows the error with |x| (0.5 + |x| ulp)
     'fast_exp': 89.0, 'fast_exp2': 1.0, 'fast_log2': 1.0, 'fast_rcp': 1.0,
 }
@@ -36,13 +36,18 @@ REF = {
     'exp': np.exp, 'exp2': np.exp2, 'log': np.log, 'log2': np.log2, 'sqrt': np.sqrt,
     'rsqrt': lambda x: 1.0 / np.sqrt(x), 'floor': np.floor, 'ceil': np.ceil, 'tanh': np.tanh,
     'fast_exp': np.exp, 'fast_exp2': np.exp2, 'fast_log2': np.log2, 'fast_rcp': lambda x: 1.0 / x,
+    'sin': np.sin, 'cos': np.cos, 'fast_sin': np.sin, 'fast_cos': np.cos,
 }
+# v_sin_f32 / v_cos_f32 of x / (2 pi): absolute error on [-pi, pi] (the rounded
+# argument moves the zeros, so no bound in ulp), documented in ABS_BOUND
+ABS_BOUND = {'fast_sin': 4e-7, 'fast_cos': 4e-7}
 
 # f32 sweep domain per function: (low, high) of the inputs whose results are
 # normal or zero/inf by IEEE rules (denormal results are checked separately)
 DOMAIN = {
     'exp': (-87.33, 88.72), 'fast_exp': (-87.33, 88.72), 'exp2': (-126.0, 127.99),
     'fast_exp2': (-126.0, 127.99), 'tanh': (-12.0, 12.0),
+    'fast_sin': (-np.pi, np.pi), 'fast_cos': (-np.pi, np.pi),
 }
 POSITIVE = {'log', 'log2', 'sqrt', 'rsqrt', 'fast_log2', 'fast_rcp'}
 
@@ -66,6 +71,14 @@ def f32_sweep(name):
     else:
         bits = np.arange(0, 0xff800000, 0xff800000 // (1 << 20), dtype=np.uint64).astype(np.uint32)
         xs = [bits.view(np.float32), np.linspace(-4.0, 4.0, 1 << 16, dtype=np.float32)]
+    if name in ('sin', 'cos'):
+        # the f32 values nearest multiples of pi/2 (where reduction cancels) and
+        # their neighbours, small and up to 2^40; both sides of Payne-Hanek's start
+        k = np.concatenate([np.arange(1, 4096), rng.integers(1, 1 << 40, 1 << 14)]).astype(np.float64)
+        near = (k * (np.pi / 2)).astype(np.float32)
+        xs += [near, np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(0)),
+               np.linspace(131000.0, 131200.0, 1 << 14, dtype=np.float32),
+               rng.uniform(-1e5, 1e5, 1 << 16).astype(np.float32)]
     x = np.concatenate(xs + [SPECIAL]).astype(np.float32)
     x = x[np.isfinite(x) | np.isin(x, SPECIAL)]
     if name.startswith('fast_'):
@@ -75,6 +88,8 @@ def f32_sweep(name):
         keep = (a >= 2.0 ** -126) | ~np.isfinite(x)
         if name == 'fast_rcp':
             keep &= (a <= 2.0 ** 126) | ~np.isfinite(x)
+        if name in ABS_BOUND:
+            keep &= (a <= np.float32(np.pi)) | ~np.isfinite(x)
         x = x[keep]
     pad = (-len(x)) % 256
     return np.concatenate([x, np.full(pad, 1.0, np.float32)])
@@ -127,6 +142,20 @@ def ulp_error(name, x64, y64, ftype):
     return worst, bad
 
 
+def abs_error(name, x64, y64):
+    """absolute error of y; NaN and inf results must match"""
+    with np.errstate(all='ignore'):
+        r = REF[name](x64)
+    bad = []
+    mism = (np.isnan(r) != np.isnan(y64)) | (np.isinf(r) & (y64 != r))
+    for i in np.nonzero(mism)[0][:3]:
+        bad.append('f(%r) = %r, want %r' % (float(x64[i]), float(y64[i]), float(r[i])))
+    fin = np.isfinite(r)
+    err = np.abs(y64[fin] - r[fin])
+    worst = (float(err.max()), float(x64[fin][err.argmax()])) if len(err) else (0.0, 0.0)
+    return worst, bad
+
+
 def bf16_all():
     """every bf16 encoding as uint16, and its value as float32"""
     u = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
@@ -137,6 +166,8 @@ def main():
     np.seterr(all='ignore')
     kernels = sorted(set(open(os.path.join(os.path.dirname(__file__), 'math.fly')).read().split('kernel ')[1:]))
     names = [k.split('(')[0] for k in kernels]
+    if os.environ.get('FLY_MATH_ONLY'):   # a comma-separated list of kernels (while developing)
+        names = [k for k in names if k in os.environ['FLY_MATH_ONLY'].split(',')]
     failed = 0
     for k in names:
         fn, ty = k.rsplit('_', 1)
@@ -148,8 +179,12 @@ def main():
                 failed += 1
                 continue
             y = np.frombuffer(out, np.float32)
-            (worst, at), bad = ulp_error(fn, x.astype(np.float64), y.astype(np.float64), np.float32)
-            bound = BOUND[fn]
+            if fn in ABS_BOUND:
+                (worst, at), bad = abs_error(fn, x.astype(np.float64), y.astype(np.float64))
+                bound = ABS_BOUND[fn]
+            else:
+                (worst, at), bad = ulp_error(fn, x.astype(np.float64), y.astype(np.float64), np.float32)
+                bound = BOUND[fn]
         else:
             if ty == 'f16':
                 u = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
@@ -176,12 +211,13 @@ def main():
             if fn in ('fast_exp2',):
                 bound = HALF_BOUND + 2.0 ** -15
         tag = 'math/%s%s' % (k, '-' + ARCH if ARCH else '')
+        unit = 'abs' if ty == 'f32' and fn in ABS_BOUND else 'ulp'
         if bad or worst > bound:
             failed += 1
-            print('FAIL: %s max %.3f ulp at x=%r (bound %.3f)%s' % (tag, worst, at, bound,
-                                                                 ''.join('\n  ' + b for b in bad)))
+            print('FAIL: %s max %.3g %s at x=%r (bound %.3g)%s' % (tag, worst, unit, at, bound,
+                                                                ''.join('\n  ' + b for b in bad)))
         else:
-            print('PASS: %s max %.3f ulp at x=%r (bound %.3f)' % (tag, worst, at, bound))
+            print('PASS: %s max %.3g %s at x=%r (bound %.3g)' % (tag, worst, unit, at, bound))
     return 1 if failed else 0
 
 
