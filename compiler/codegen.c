@@ -856,90 +856,6 @@ layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
 	return l;
 }
 
-/* local_tile(T, tile, coord) on modes that are leaves */
-static IrRef
-local_tile(Cg *c, Node *n)
-{
-	Node *tn = n->u.call.args.v[0], *tile = n->u.call.args.v[1], *co = n->u.call.args.v[2];
-	IrRef t = expr(c, tn), off;
-	IrTensor *T;
-	IrTuple *s[16], *d[16], *x, *rest_s[8], *rest_d[8];
-	int nt, ns = 0, r, nrest = 0;
-	int64_t tv[8];
-	IrType ot;
-
-	if (!t)
-		return 0;
-	if (!is_tensor_val(c, t)) {
-		unsupported(c, tn->span, "local_tile of this value");
-		return 0;
-	}
-	T = tensor_of(c, t);
-	if (T->layout.sw.b) {
-		unsupported(c, n->span, "local_tile of a swizzled tensor");
-		return 0;
-	}
-	if (!tile->cval || (tile->cval->kind != VAL_INT && tile->cval->kind != VAL_TUPLE)) {
-		unsupported(c, tile->span, "a local_tile tile that is not a static shape");
-		return 0;
-	}
-	if (tile->cval->kind == VAL_INT) {
-		nt = 1;
-		tv[0] = tile->cval->i;
-	} else {
-		nt = tile->cval->nelems;
-		for (int i = 0; i < nt && i < 8; i++) {
-			if (tile->cval->elems[i]->kind != VAL_INT) {
-				unsupported(c, tile->span, "a nested local_tile tile");
-				return 0;
-			}
-			tv[i] = tile->cval->elems[i]->i;
-		}
-	}
-	r = ir_tuple_rank(T->layout.shape);
-	if (nt > 8 || nt > r || (co->kind == E_TUPLE ? co->u.list.n : 1) != nt) {
-		unsupported(c, n->span, "local_tile with these ranks");
-		return 0;
-	}
-	ot = off_type(c, t);
-	off = ir_b_const(&c->b, ot, 0);
-	for (int m = 0; m < r; m++) {
-		IrTuple *sm = mode_of(T->layout.shape, m), *dm = mode_of(T->layout.stride, m);
-		if (m >= nt) {
-			s[ns] = sm; d[ns++] = dm;
-			continue;
-		}
-		if (sm->n) {
-			unsupported(c, n->span, "local_tile of a nested mode");
-			return 0;
-		}
-		Node *cm = co->kind == E_TUPLE ? co->u.list.v[m] : co;
-		x = ir_tuple_int(c->m, tv[m]);
-		s[ns] = x; d[ns++] = dm;
-		if (cm->kind == E_HOLE) {
-			/* keep the tile-count mode: ceil(S / t) : t*d */
-			IrRef cnt = !sm->dyn ? ir_b_const(&c->b, ir_ty(IR_I32), (sm->value + tv[m] - 1) / tv[m])
-			          : ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_ADD, leaf_val(c, sm, ir_ty(IR_I32)),
-			                                                 ir_b_const(&c->b, ir_ty(IR_I32), tv[m] - 1)),
-			                     ir_b_const(&c->b, ir_ty(IR_I32), tv[m]));
-			int64_t cv;
-			rest_s[nrest] = ir_const_value(c->f, cnt, &cv) ? ir_tuple_int(c->m, cv) : ir_tuple_dyn(c->m, cnt);
-			rest_d[nrest++] = scale(c, dm, x);
-			continue;
-		}
-		IrRef k = expr(c, cm);
-		if (!k)
-			return 0;
-		k = ir_b_bin(&c->b, IR_OP_MUL, to_type(c, k, ot), ir_b_const(&c->b, ot, tv[m]));
-		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, k, leaf_val(c, dm, ot)));
-	}
-	for (int i = 0; i < nrest && ns < 16; i++) {
-		s[ns] = rest_s[i];
-		d[ns++] = rest_d[i];
-	}
-	return ir_b_tensor_view(&c->b, t, off, layout_of_modes(c, s, d, ns));
-}
-
 /* local_partition(T, L, i): thread i's values of T under the thread-value
  * layout L = (thread mode, value mode), T of rank 1: value v is T(L(i, v)). */
 static IrRef
@@ -2268,9 +2184,20 @@ call(Cg *c, Node *n)
 		return 0;
 	}
 	if (!strcmp(fn, "local_tile") && na == 3)
-		return local_tile(c, n);
-	if (!strcmp(fn, "local_partition") && na == 3)
-		return local_partition(c, n);
+		return cg_view_op(c, n, fn);
+	if (!strcmp(fn, "local_partition") && na == 3) {
+		/* flyc's thread-value partition of a rank-1 tensor, where CuTe refuses */
+		Type *tt = n->u.call.args.v[0]->type;
+		const Value *lv = n->u.call.args.v[1]->cval;
+		if (tt && tt->kind == TY_TENSOR && tt->rank == 1 && lv && lv->kind == VAL_LAYOUT &&
+		    lv->shape->kind == VAL_TUPLE && lv->shape->nelems == 2)
+			return local_partition(c, n);
+		return cg_view_op(c, n, fn);
+	}
+	if ((!strcmp(fn, "logical_divide") || !strcmp(fn, "zipped_divide") || !strcmp(fn, "tiled_divide") ||
+	     !strcmp(fn, "flat_divide") || !strcmp(fn, "composition")) && na == 2 &&
+	    n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR)
+		return cg_view_op(c, n, fn);
 	if (!strcmp(fn, "make_identity") && na == 1)
 		return make_identity(c, n);
 	if (!strcmp(fn, "fragment_like") && (na == 1 || na == 2))
@@ -3321,7 +3248,7 @@ stmt(Cg *c, Node *n)
 				/* an unused view or layout: nothing to compute */
 				return;
 			}
-			if (in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
+			if (ty->kind != TY_TENSOR && in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
 			    !strcmp(in->u.call.callee->u.name.id, "composition")) {
 				if (p->kind == E_NAME && p->u.name.sym)
 					bind_lazy(c, p->u.name.sym, in);
@@ -3666,6 +3593,7 @@ cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
 	int rc;
 
 	c.d = d;
+	lay_ctx_init(&c.lc, prog->lay_arena);  /* the program's arena: freed with it */
 	c.m = ir_module_new();
 	c.m->source_name = opt->input && strcmp(opt->input, "-") ? opt->input : "<stdin>";
 	if (prog->nkernels == 0) {

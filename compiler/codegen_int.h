@@ -9,6 +9,7 @@
 #include "codegen.h"
 #include "codegen_copy.h"
 #include "ir.h"
+#include "layout/lay.h"
 
 typedef struct Binding Binding;
 struct Binding {
@@ -43,6 +44,7 @@ typedef struct {
 	IrRegion pipe_reg;  /* pipe_split 1: the region a copy must be in to be split */
 	IrRef pipe_q[CG_PIPEQ];
 	int pipe_nq, pipe_iq;
+	lay_ctx lc;         /* the layout engine's context for tensor operations (codegen_view.c) */
 	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
 	uint32_t npart_atom;
 } Cg;
@@ -82,6 +84,11 @@ IrLoc cg_loc_of(Cg *c, Span s);
 /* codegen_math.c: a float function of language.md §9.3 applied to x (already of
  * type rt); *handled is 0 when fn is not one of them or rt is not a float type */
 IrRef cg_math(Cg *c, const char *fn, IrRef x, IrType rt, int *handled);
+
+/* codegen_view.c: OP (a lay_call name) of call n on the tensor in its first
+ * argument, through the layout engine; 0 after a located error */
+IrRef cg_view_op(Cg *c, Node *n, const char *op);
+const lay_val *cg_lay_of(Cg *c, IrRef t);
 
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);
 /* the variable an expression statement assigns through gemm/fill, or NULL */

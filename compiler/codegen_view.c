@@ -1,0 +1,261 @@
+/*
+ * codegen_view.c — tensor operations on views through the one layout engine.
+ *
+ * A view is a tensor handle of the IR: a root (a global argument, an LDS
+ * buffer or an identity) plus an element offset and a layout whose leaves are
+ * static integers or run-time IR values (ir.h, IrTuple).  The operations of
+ * language.md §9.1–9.2 on tensors are the operations of compiler/layout/
+ * (lay.h) on the view's layout, so a kernel gets exactly what `flyc eval`
+ * prints for the same layout:
+ *
+ *   1. the view's layout becomes a lay_ value: a static leaf a constant, a
+ *      run-time leaf a LAY_E_VAR whose id is the IR value (cg_lay_of);
+ *   2. the arguments become lay_ values the same way (compile-time values
+ *      through their folded form, run-time integers as VARs, `_` as `_`);
+ *   3. lay_call applies the operation; the result is a layout or a VIEW
+ *      (an offset and a layout);
+ *   4. every leaf and the offset are emitted as IR arithmetic, one IR
+ *      instruction per expression node (a node shared in the DAG is emitted
+ *      once); static parts have folded in lay_ already, and the IR passes
+ *      fold, hoist and simplify the rest (cg_emit_expr).
+ *
+ * A swizzled root keeps its swizzle outside: every operation here composes
+ * on the right of the layout (divides, tiles, partitions, slices,
+ * composition(T, B)), so op(Sw o L) = Sw o op(L) and the root's swizzle still
+ * applies to the final offset (lower-layout).  Rank-1 tuples of a result fold
+ * into their element when they become IR tuples, as everywhere in code
+ * generation: the function is CuTe's, the printed nesting of `(x)` is not kept.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen_int.h"
+#include "layout/lay.h"
+
+/* ---- IR tuples <-> lay_ values ---- */
+
+static const lay_val *
+lay_of_tuple(Cg *c, const IrTuple *x)
+{
+	if (!x->n) {
+		if (!x->dyn)
+			return lay_int(&c->lc, x->value);
+		char name[24];
+		snprintf(name, sizeof name, "%%%u", (unsigned)x->dyn);
+		return lay_int_e(&c->lc, lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)x->dyn, 1));
+	}
+	const lay_val **e = lay_alloc(c->lc.arena, sizeof *e * (size_t)x->n);
+	if (!e)
+		return NULL;
+	for (int i = 0; i < x->n; i++)
+		if (!(e[i] = lay_of_tuple(c, x->kid[i])))
+			return NULL;
+	return lay_tuple(&c->lc, x->n, e);
+}
+
+/* the layout of view t, without the root's swizzle (see above) */
+const lay_val *
+cg_lay_of(Cg *c, IrRef t)
+{
+	IrTensor *T = cg_tensor_of(c, t);
+	return lay_layout(&c->lc, lay_of_tuple(c, T->layout.shape), lay_of_tuple(c, T->layout.stride));
+}
+
+typedef struct {
+	const lay_expr *e[64];
+	IrType t[64];
+	IrRef r[64];
+	int n;
+} Memo;
+
+/* e as IR arithmetic of type t; 0 after a located error at sp */
+static IrRef
+emit_expr(Cg *c, Memo *mo, const lay_expr *e, IrType t, Span sp)
+{
+	static const IrOp op_of[LAY_E_COUNT] = {
+		[LAY_E_ADD] = IR_OP_ADD, [LAY_E_SUB] = IR_OP_SUB, [LAY_E_MUL] = IR_OP_MUL,
+		[LAY_E_DIV] = IR_OP_DIV, [LAY_E_MOD] = IR_OP_REM, [LAY_E_MIN] = IR_OP_MIN,
+		[LAY_E_MAX] = IR_OP_MAX, [LAY_E_XOR] = IR_OP_XOR, [LAY_E_AND] = IR_OP_AND,
+		[LAY_E_OR] = IR_OP_OR, [LAY_E_SHL] = IR_OP_SHL, [LAY_E_SHR] = IR_OP_SAR,
+	};
+	IrRef a, b, r;
+
+	if (e->kind == LAY_E_CONST)
+		return ir_b_const(&c->b, t, e->value);
+	if (e->kind == LAY_E_VAR)
+		return cg_to_type(c, (IrRef)e->id, t);
+	for (int i = 0; i < mo->n; i++)
+		if (mo->e[i] == e && mo->t[i].kind == t.kind && mo->t[i].lanes == t.lanes)
+			return mo->r[i];
+	if (!(a = emit_expr(c, mo, e->a, t, sp)))
+		return 0;
+	if (e->kind == LAY_E_NEG)
+		r = ir_b_bin(&c->b, IR_OP_SUB, ir_b_const(&c->b, t, 0), a);
+	else {
+		if (!(b = emit_expr(c, mo, e->b, t, sp)))
+			return 0;
+		if (e->kind == LAY_E_CDIV) /* operands are non-negative, b > 0 */
+			r = ir_b_bin(&c->b, IR_OP_DIV, ir_b_bin(&c->b, IR_OP_SUB, ir_b_bin(&c->b, IR_OP_ADD, a, b),
+			                                           ir_b_const(&c->b, t, 1)), b);
+		else if (op_of[e->kind])
+			r = ir_b_bin(&c->b, op_of[e->kind], a, b);
+		else {
+			cg_unsupported(c, sp, "this layout arithmetic");
+			return 0;
+		}
+	}
+	if (mo->n < 64) {
+		mo->e[mo->n] = e;
+		mo->t[mo->n] = t;
+		mo->r[mo->n++] = r;
+	}
+	return r;
+}
+
+static IrTuple *
+tuple_of_lay(Cg *c, Memo *mo, const lay_val *v, Span sp)
+{
+	if (v->kind == LAY_INT) {
+		if (lay_e_known(v->u.i))
+			return ir_tuple_int(c->m, v->u.i->value);
+		IrRef r = emit_expr(c, mo, v->u.i, ir_ty(IR_I32), sp);
+		return r ? ir_tuple_dyn(c->m, r) : NULL;
+	}
+	if (v->kind != LAY_TUPLE || v->u.t.n < 1) {
+		cg_unsupported(c, sp, "a layout of this form on a tensor");
+		return NULL;
+	}
+	if (v->u.t.n == 1)
+		return tuple_of_lay(c, mo, v->u.t.e[0], sp);
+	IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)v->u.t.n);
+	for (int i = 0; i < v->u.t.n; i++)
+		if (!(k[i] = tuple_of_lay(c, mo, v->u.t.e[i], sp)))
+			return NULL;
+	return ir_tuple_of(c->m, v->u.t.n, k);
+}
+
+/* ---- arguments ---- */
+
+static const lay_val *
+lay_of_value(Cg *c, const Value *v)
+{
+	switch (v->kind) {
+	case VAL_INT:
+		return lay_int(&c->lc, v->i);
+	case VAL_TUPLE: {
+		const lay_val **e = lay_alloc(c->lc.arena, sizeof *e * (size_t)(v->nelems ? v->nelems : 1));
+		for (int i = 0; i < v->nelems; i++)
+			if (!(e[i] = lay_of_value(c, v->elems[i])))
+				return NULL;
+		return lay_tuple(&c->lc, v->nelems, e);
+	}
+	case VAL_LAYOUT: {
+		const lay_val *l = lay_layout(&c->lc, lay_of_value(c, v->shape), lay_of_value(c, v->stride));
+		if (v->swz.on)
+			l = lay_composed(&c->lc, lay_swizzle(&c->lc, v->swz.b, v->swz.m, v->swz.s), lay_e_const(&c->lc, 0), l);
+		return l;
+	}
+	case VAL_SWIZZLE:
+		return lay_swizzle(&c->lc, v->swz.b, v->swz.m, v->swz.s);
+	default:
+		return NULL;
+	}
+}
+
+/* argument n of a tensor operation as a lay_ value; NULL after a located error */
+static const lay_val *
+lay_of_arg(Cg *c, Node *n)
+{
+	const lay_val *r;
+
+	if (n->kind == E_HOLE)
+		return lay_underscore(&c->lc);
+	if (n->cval && (r = lay_of_value(c, n->cval)))
+		return r;
+	if (n->kind == E_TUPLE || n->kind == E_TILER) {
+		int k = n->u.list.n;
+		const lay_val **e = lay_alloc(c->lc.arena, sizeof *e * (size_t)(k ? k : 1));
+		for (int i = 0; i < k; i++)
+			if (!(e[i] = lay_of_arg(c, n->u.list.v[i])))
+				return NULL;
+		return lay_tuple(&c->lc, k, e);
+	}
+	if (n->kind == E_LAYOUT) {
+		const lay_val *s = lay_of_arg(c, n->u.binary.l), *d = s ? lay_of_arg(c, n->u.binary.r) : NULL;
+		if (!d)
+			return NULL;
+		if (!(r = lay_layout(&c->lc, s, d)))
+			diag_error(c->d, n->span, "%s", c->lc.err);
+		return r;
+	}
+	if (n->type && n->type->kind == TY_SCALAR) {
+		IrScalar s;
+		IrRef v;
+		if (!cg_scalar_of(n->type->scalar, &s) || !(s == IR_I32 || s == IR_I64 || s == IR_I16 || s == IR_I8)) {
+			cg_unsupported(c, n->span, "a coordinate or shape of this type");
+			return NULL;
+		}
+		if (!(v = cg_expr(c, n)))
+			return NULL;
+		v = cg_to_type(c, v, ir_ty(IR_I32));
+		char name[24];
+		snprintf(name, sizeof name, "%%%u", (unsigned)v);
+		return lay_int_e(&c->lc, lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)v, 1));
+	}
+	cg_unsupported(c, n->span, "this argument of a tensor operation");
+	return NULL;
+}
+
+/* ---- the operations ---- */
+
+/*
+ * OP(T, args...) of call n on the view in args[0]: the view at the result's
+ * offset (added to T's) with the result's layout.  0 after a located error
+ * (the engine's message, e.g. a divisibility condition, at the call).
+ */
+IrRef
+cg_view_op(Cg *c, Node *n, const char *op)
+{
+	int na = n->u.call.args.n;
+	const lay_val *a[4], *r;
+	IrRef t, off;
+	IrLayout l = { 0 };
+	Memo mo = { .n = 0 };
+	IrType ot;
+
+	if (na < 1 || na > 4)
+		return 0;
+	if (!(t = cg_expr(c, n->u.call.args.v[0])))
+		return 0;
+	if (!cg_is_tensor_val(c, t)) {
+		cg_unsupported(c, n->u.call.args.v[0]->span, "this operation on a value that is not a tensor");
+		return 0;
+	}
+	lay_clear_error(&c->lc);
+	if (!(a[0] = cg_lay_of(c, t)))
+		goto engine;
+	for (int i = 1; i < na; i++)
+		if (!(a[i] = lay_of_arg(c, n->u.call.args.v[i])))
+			return 0;
+	if (!(r = lay_call(&c->lc, op, na, a)))
+		goto engine;
+	ot = cg_off_type(c, t);
+	off = ir_b_const(&c->b, ot, 0);
+	if (r->kind == LAY_VIEW) {
+		if (!(off = emit_expr(c, &mo, r->u.v.off, ot, n->span)))
+			return 0;
+		r = r->u.v.l;
+	}
+	if (r->kind != LAY_LAYOUT) {
+		cg_unsupported(c, n->span, "a tensor operation whose result is not a layout");
+		return 0;
+	}
+	if (!(l.shape = tuple_of_lay(c, &mo, r->u.l.shape, n->span)) ||
+	    !(l.stride = tuple_of_lay(c, &mo, r->u.l.stride, n->span)))
+		return 0;
+	return ir_b_tensor_view(&c->b, t, off, l);
+engine:
+	diag_error(c->d, n->span, "%s", c->lc.failed ? c->lc.err : "this layout operation failed");
+	c->failed = 1;
+	return 0;
+}
