@@ -138,3 +138,6 @@ f=$(cpu) t=$(cpu --timing="$TMP/c.json")
 if "$PY" -c "import sys; f,t=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if t <= 3*f + 0.05 else 1)" "$f" "$t" 2>/dev/null; then
 	pass "timing/cost-at-most-3x-functional ($t s vs $f s CPU)"
 else fail timing/cost-at-most-3x-functional "timing $t s, functional $f s CPU"; fi
+
+# the calibration tables (tests/timing/calib: consistent without a copy of aiter)
+sh "$FLY_TOP/tests/timing/calib/check.sh" || fail timing/calib "tests/timing/calib/check.sh failed"

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""tests/views: tensor operations of language.md 9.1-9.2 on run-time tensors,
+run on the simulator and compared with `flyc eval` of the same layout.
+
+Each case views SRC (a global i32 tensor with run-time shape and strides,
+filled with 0, 1, 2, ...: an element's value is its offset) through one
+operation, and a one-thread kernel copies element i of the view to out[i].
+The expected offsets come from `flyc eval` of the same operation with the
+run-time names bound to the case's values, evaluated here colexicographically.
+out is filled with -1 past the view's size (no stray writes)."""
+import os, re, subprocess, sys, tempfile
+
+top, build = os.environ["FLY_TOP"], os.environ["FLY_BUILD"]
+FLYC = os.path.join(build, "bin", "flyc")
+SIM = os.path.join(build, "bin", "flyc-sim")
+
+# (name, source layout with names M N P sm sn sp, operation on `src`, values)
+CASES = [
+    ("zipped_divide-2d", "(M, N):(sm, sn)", "zipped_divide(src, [4:1, 2:1])", dict(M=8, N=6, sm=1, sn=9)),
+    ("zipped_divide-rowmajor", "(M, N):(sm, sn)", "zipped_divide(src, [2:1, 4:1])", dict(M=4, N=8, sm=8, sn=1)),
+    ("logical_divide-1d", "(M):(sm)", "logical_divide(src, 4:1)", dict(M=12, sm=3)),
+    ("logical_divide-2d", "(M, N):(sm, sn)", "logical_divide(src, [2:1, 3:1])", dict(M=4, N=6, sm=6, sn=1)),
+    ("tiled_divide", "(M, N):(sm, sn)", "tiled_divide(src, [2:1, 2:1])", dict(M=4, N=6, sm=1, sn=5)),
+    ("flat_divide", "(M, N):(sm, sn)", "flat_divide(src, [2:1, 3:1])", dict(M=6, N=6, sm=7, sn=1)),
+    ("local_partition-2d", "(M, N):(sm, sn)", "local_partition(src, (4, 2):(2, 1), 5)", dict(M=8, N=8, sm=8, sn=1)),
+    ("local_partition-3d", "(M, N, P):(sm, sn, sp)", "local_partition(src, (2, 2, 2):(1, 2, 4), 3)",
+     dict(M=4, N=4, P=2, sm=1, sn=4, sp=16)),
+    ("local_tile-nested", "(M, (4, N)):(sm, (sn, sp))", "local_tile(src, (2, 8), (1, _))", dict(M=6, N=4, sm=1, sn=6, sp=24)),
+    ("local_tile-3d", "(M, N, P):(sm, sn, sp)", "local_tile(src, (2, 3), (1, _))", dict(M=4, N=6, P=2, sm=1, sn=4, sp=24)),
+]
+NAMES = ["M", "N", "P", "sm", "sn", "sp"]
+
+
+def parse(s):
+    """'OFF o S:D' or 'S:D' (static) -> (off, shape, stride) as nested lists."""
+    off = 0
+    if " o " in s:
+        o, s = s.split(" o ", 1)
+        off = int(o)
+    sh, st = s.split(":")
+    conv = lambda t: eval(t.replace("(", "[").replace(")", ",]"))
+    return off, conv(sh), conv(st)
+
+
+def flat(x):
+    return [y for e in x for y in flat(e)] if isinstance(x, list) else [x]
+
+
+def offsets(off, shape, stride):
+    s, d = flat(shape), flat(stride)
+    n = 1
+    for e in s:
+        n *= e
+    r = []
+    for i in range(n):
+        o, k = off, i
+        for e, st in zip(s, d):
+            o += (k % e) * st
+            k //= e
+        r.append(o)
+    return r
+
+
+def main():
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, src, op, vals in CASES:
+            used = [n for n in NAMES if n in vals]
+            lets = ["let %s = %d" % (n, vals[n]) for n in used]
+            expr = op.replace("src", src.replace(" ", ""))
+            ev = subprocess.run([FLYC, "eval"] + lets + [expr], capture_output=True, text=True)
+            lines = ev.stdout.strip().splitlines()
+            if ev.returncode or not lines:
+                print("FAIL: views/%s\n    flyc eval: %s" % (name, ev.stdout + ev.stderr)); failed += 1; continue
+            want = offsets(*parse(lines[-1]))
+            cos = max(offsets(*parse(subprocess.run([FLYC, "eval"] + lets + [src.replace(" ", "")],
+                                                    capture_output=True, text=True).stdout.strip().splitlines()[-1]))) + 1
+            L = len(want)
+            params = ", ".join("%s: i32" % n for n in used)
+            fly = ("kernel k(src: global i32[%s], out: global i32[(L):(1)], %s, L: i32)\n  block(1) grid(1)\n{\n"
+                   "  let v = %s;\n  for i in 0 .. L {\n    out[i] = v[i];\n  }\n}\n" % (src, params, op))
+            fp, co = os.path.join(tmp, name + ".fly"), os.path.join(tmp, name + ".hsaco")
+            open(fp, "w").write(fly)
+            cc = subprocess.run([FLYC, fp, "-o", co], capture_output=True, text=True)
+            if cc.returncode:
+                print("FAIL: views/%s\n    %s" % (name, cc.stderr.strip().replace("\n", "\n    "))); failed += 1; continue
+            fin, fout = os.path.join(tmp, name + ".in"), os.path.join(tmp, name + ".out")
+            open(fin, "wb").write(b"".join(i.to_bytes(4, "little") for i in range(cos)))
+            args = ["buf=%d,in=%s" % (4 * cos, fin), "buf=%d,fill=0xff,out=%s" % (4 * (L + 16), fout)]
+            args += ["i32=%d" % vals[n] for n in used] + ["i32=%d" % L]
+            run = subprocess.run([SIM, co, "k"] + args, capture_output=True, text=True)
+            if run.returncode:
+                print("FAIL: views/%s\n    flyc-sim: %s" % (name, (run.stdout + run.stderr).strip())); failed += 1; continue
+            raw = open(fout, "rb").read()
+            got = [int.from_bytes(raw[4 * i:4 * i + 4], "little", signed=True) for i in range(L + 16)]
+            if got[:L] != want or any(g != -1 for g in got[L:]):
+                print("FAIL: views/%s\n    %s = %s\n    want %s\n    got  %s" % (name, expr, lines[-1], want, got))
+                failed += 1
+            else:
+                print("PASS: views/%s (%s = %s)" % (name, op, lines[-1]))
+    return 1 if failed else 0
+
+
+sys.exit(main())
