@@ -316,7 +316,7 @@ void sim_tm_record(SimWave *w, const SimInst *in, int res)
 			uint64_t *q = realloc(g->lines, nc * sizeof *q);
 			if (q) { g->lines = q; g->caplines = nc; }
 		}
-		if (g->nlines + (size_t)nu <= g->caplines) { memcpy(g->lines + g->nlines, ln, (size_t)nu * sizeof ln[0]); g->nlines += (size_t)nu; }
+		if (nu && g->nlines + (size_t)nu <= g->caplines) { memcpy(g->lines + g->nlines, ln, (size_t)nu * sizeof ln[0]); g->nlines += (size_t)nu; }
 		if (in->tcls == TM_VSTORE && r->gfx12) e.aux = CNT_VS; else e.aux = CNT_VM;
 		break;
 	}
@@ -684,7 +684,11 @@ void sim_tm_end(SimTmRun *r, int (*alloc_of)(void *, uint64_t, uint64_t *, uint6
 	double hbm = 0;
 	if (all) {
 		size_t k = 0;
-		for (uint64_t i = 0; i < r->nsamples; i++) { memcpy(all + k, r->wgs[i].lines, r->wgs[i].nlines * sizeof *all); k += r->wgs[i].nlines; }
+		for (uint64_t i = 0; i < r->nsamples; i++) {
+			if (!r->wgs[i].nlines) continue;
+			memcpy(all + k, r->wgs[i].lines, r->wgs[i].nlines * sizeof *all);
+			k += r->wgs[i].nlines;
+		}
 		qsort(all, nl, sizeof *all, cmp_u64);
 		size_t nu = 0;
 		for (size_t i = 0; i < nl; i++) if (!nu || all[nu - 1] != all[i]) all[nu++] = all[i];
