@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "sema_int.h"
 
 const char *const sema_scalar_names[SC_NKINDS] = {
@@ -291,86 +292,9 @@ val_cosize(const Value *l)
 
 /* ---- builtins ---- */
 
-/* id, name, min args, max args, allowed named arguments (space separated) */
-#define SEMA_BUILTINS(X) \
-	X(B_MAKE_LAYOUT, "make_layout", 1, 2, "") \
-	X(B_SHAPE, "shape", 1, 1, "") \
-	X(B_STRIDE, "stride", 1, 1, "") \
-	X(B_SIZE, "size", 1, 2, "") \
-	X(B_COSIZE, "cosize", 1, 1, "") \
-	X(B_RANK, "rank", 1, 1, "") \
-	X(B_DEPTH, "depth", 1, 1, "") \
-	X(B_GET, "get", 2, 3, "") \
-	X(B_COMPOSITION, "composition", 2, 2, "") \
-	X(B_COMPLEMENT, "complement", 1, 2, "") \
-	X(B_COALESCE, "coalesce", 1, 2, "") \
-	X(B_LEFT_INVERSE, "left_inverse", 1, 1, "") \
-	X(B_RIGHT_INVERSE, "right_inverse", 1, 1, "") \
-	X(B_LOGICAL_DIVIDE, "logical_divide", 2, 2, "") \
-	X(B_ZIPPED_DIVIDE, "zipped_divide", 2, 2, "") \
-	X(B_TILED_DIVIDE, "tiled_divide", 2, 2, "") \
-	X(B_FLAT_DIVIDE, "flat_divide", 2, 2, "") \
-	X(B_LOGICAL_PRODUCT, "logical_product", 2, 2, "") \
-	X(B_ZIPPED_PRODUCT, "zipped_product", 2, 2, "") \
-	X(B_TILED_PRODUCT, "tiled_product", 2, 2, "") \
-	X(B_FLAT_PRODUCT, "flat_product", 2, 2, "") \
-	X(B_BLOCKED_PRODUCT, "blocked_product", 2, 2, "") \
-	X(B_RAKED_PRODUCT, "raked_product", 2, 2, "") \
-	X(B_SWIZZLE, "swizzle", 3, 3, "") \
-	X(B_LOCAL_TILE, "local_tile", 3, 3, "") \
-	X(B_LOCAL_PARTITION, "local_partition", 3, 3, "") \
-	X(B_IDX2CRD, "idx2crd", 2, 3, "") \
-	X(B_CRD2IDX, "crd2idx", 2, 3, "") \
-	X(B_CEIL_DIV, "ceil_div", 2, 2, "") \
-	X(B_IDENTITY, "make_identity", 1, 1, "") \
-	X(B_ELEM_LESS, "elem_less", 2, 2, "") \
-	X(B_ALIGNED, "aligned", 2, 2, "") \
-	X(B_FRAGMENT, "fragment", 2, 2, "") \
-	X(B_FRAGMENT_LIKE, "fragment_like", 1, 2, "") \
-	X(B_COPY, "copy", 2, 3, "pred") \
-	X(B_GEMM, "gemm", 4, 4, "scale_a scale_b") \
-	X(B_FILL, "fill", 2, 2, "") \
-	X(B_REDUCE, "reduce", 2, 2, "over width") \
-	X(B_SUM, "sum", 1, 1, "") \
-	X(B_TILED_COPY, "tiled_copy", 1, 1, "threads values of") \
-	X(B_TILED_MMA, "tiled_mma", 1, 1, "waves tile") \
-	X(B_BARRIER, "barrier", 0, 0, "") \
-	X(B_WAIT, "wait", 0, 0, "vmem lgkm exp") \
-	X(B_SCHED_GROUP, "sched_group", 3, 3, "") \
-	X(B_SCHED_BARRIER, "sched_barrier", 0, 1, "") \
-	X(B_SETPRIO, "setprio", 1, 1, "") \
-	X(B_LANE_ID, "lane_id", 0, 0, "") \
-	X(B_WAVE_ID, "wave_id", 0, 0, "") \
-	X(B_WAVE_SIZE, "wave_size", 0, 0, "") \
-	X(B_SHFL_XOR, "shfl_xor", 2, 2, "") \
-	X(B_FLOAT_BITS, "float_bits", 1, 1, "") \
-	X(B_SELECT, "select", 3, 3, "") \
-	X(B_FMA, "fma", 3, 3, "") \
-	X(B_MIN, "min", 2, 2, "") X(B_MAX, "max", 2, 2, "") \
-	X(B_ADD, "add", 2, 2, "") X(B_MUL, "mul", 2, 2, "") \
-	X(B_EXP, "exp", 1, 1, "") X(B_EXP2, "exp2", 1, 1, "") X(B_LOG, "log", 1, 1, "") \
-	X(B_LOG2, "log2", 1, 1, "") X(B_SQRT, "sqrt", 1, 1, "") X(B_RSQRT, "rsqrt", 1, 1, "") \
-	X(B_SIN, "sin", 1, 1, "") X(B_COS, "cos", 1, 1, "") X(B_TANH, "tanh", 1, 1, "") \
-	X(B_FLOOR, "floor", 1, 1, "") X(B_CEIL, "ceil", 1, 1, "") \
-	X(B_FAST_EXP, "fast_exp", 1, 1, "") X(B_FAST_EXP2, "fast_exp2", 1, 1, "") \
-	X(B_FAST_LOG2, "fast_log2", 1, 1, "") X(B_FAST_RCP, "fast_rcp", 1, 1, "") \
-	X(B_ABS, "abs", 1, 1, "") X(B_SQUARE, "square", 1, 1, "") \
-	X(B_FAST_SIN, "fast_sin", 1, 1, "") X(B_FAST_COS, "fast_cos", 1, 1, "")
-
-enum {
-#define X(id, n, mn, mx, na) id,
-	SEMA_BUILTINS(X)
-#undef X
-	B_NBUILTINS
-};
-
-static const struct {
-	const char *name;
-	int min, max;
-	const char *named;
-} builtins[B_NBUILTINS] = {
-#define X(id, n, mn, mx, na) {n, mn, mx, na},
-	SEMA_BUILTINS(X)
+const struct Builtin builtins[B_NBUILTINS] = {
+#define X(id, n, mn, mx, na, lower) {n, mn, mx, na, LOWER_##lower},
+	BUILTINS(X)
 #undef X
 };
 
