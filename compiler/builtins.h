@@ -8,7 +8,8 @@
  *   FOLD    compile-time only: the checker folds it, and refuses a call it
  *           cannot fold ("needs compile-time arguments"), so code generation
  *           never sees one
- *   QUERY   size/get of a run-time view: folded when static, else index arithmetic
+ *   QUERY   size, get, shape, stride, idx2crd of a run-time view: folded when static, else
+ *           index arithmetic (grid formulas, requires, destructuring)
  *   VIEW    an operation that makes a view or a register tensor (codegen_view.c)
  *   PRED    a predicate from coordinates or alignment (copy predicates, guards)
  *   COPY    copies and copy atoms (codegen_copy.c)
@@ -28,8 +29,8 @@
 
 #define BUILTINS(X) \
 	X(B_MAKE_LAYOUT, "make_layout", 1, 2, "", FOLD) \
-	X(B_SHAPE, "shape", 1, 1, "", FOLD) \
-	X(B_STRIDE, "stride", 1, 1, "", FOLD) \
+	X(B_SHAPE, "shape", 1, 1, "", QUERY) \
+	X(B_STRIDE, "stride", 1, 1, "", QUERY) \
 	X(B_SIZE, "size", 1, 2, "", QUERY) \
 	X(B_COSIZE, "cosize", 1, 1, "", FOLD) \
 	X(B_RANK, "rank", 1, 1, "", FOLD) \
@@ -53,7 +54,7 @@
 	X(B_SWIZZLE, "swizzle", 3, 3, "", FOLD) \
 	X(B_LOCAL_TILE, "local_tile", 3, 3, "", VIEW) \
 	X(B_LOCAL_PARTITION, "local_partition", 3, 3, "", VIEW) \
-	X(B_IDX2CRD, "idx2crd", 2, 3, "", FOLD) \
+	X(B_IDX2CRD, "idx2crd", 2, 3, "", QUERY) \
 	X(B_CRD2IDX, "crd2idx", 2, 3, "", FOLD) \
 	X(B_CEIL_DIV, "ceil_div", 2, 2, "", VALUE) \
 	X(B_IDENTITY, "make_identity", 1, 1, "", VIEW) \
@@ -122,5 +123,38 @@ extern const struct Builtin {
 	const char *named;
 	int lower;
 } builtins[B_NBUILTINS];
+
+/*
+ * Methods of tiled copies, tiled MMAs and their per-thread slices: enumerator,
+ * name, the type they are methods of, and the operand they name (S/D for a copy's
+ * source and destination, A/B/C for an MMA's, 0 for none). The checker stores
+ * the enumerator in the member node (Node.u.member.method).
+ */
+#define METHODS(X) \
+	X(M_SLICE,       "slice",       "tiled_copy or tiled_mma", 0) \
+	X(M_PARTITION_S, "partition_S", "thr_copy", 'S') \
+	X(M_PARTITION_D, "partition_D", "thr_copy", 'D') \
+	X(M_RETILE_S,    "retile_S",    "thr_copy", 'S') \
+	X(M_RETILE_D,    "retile_D",    "thr_copy", 'D') \
+	X(M_PARTITION_A, "partition_A", "thr_mma", 'A') \
+	X(M_PARTITION_B, "partition_B", "thr_mma", 'B') \
+	X(M_PARTITION_C, "partition_C", "thr_mma", 'C') \
+	X(M_FRAGMENT_A,  "fragment_A",  "thr_mma", 'A') \
+	X(M_FRAGMENT_B,  "fragment_B",  "thr_mma", 'B') \
+	X(M_FRAGMENT_C,  "fragment_C",  "thr_mma", 'C')
+
+enum {
+	M_NONE = -1,
+#define X(id, name, of, operand) id,
+	METHODS(X)
+#undef X
+	M_NMETHODS
+};
+
+extern const struct Method {
+	const char *name;
+	const char *of;
+	char operand;
+} methods[M_NMETHODS];
 
 #endif

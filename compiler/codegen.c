@@ -217,14 +217,14 @@ param_layout_part(Node *n, int which)
 static Node *
 layout_query(Node *n)
 {
-	const char *fn;
+	int bid;
 
-	if (n->kind != E_CALL || n->u.call.callee->kind != E_NAME || n->u.call.args.n != 1)
+	if (n->kind != E_CALL || n->u.call.args.n != 1)
 		return NULL;
-	fn = n->u.call.callee->u.name.id;
-	if (!strcmp(fn, "shape"))
+	bid = cg_builtin(n->u.call.callee);
+	if (bid == B_SHAPE)
 		return param_layout_part(n->u.call.args.v[0], 0);
-	if (!strcmp(fn, "stride"))
+	if (bid == B_STRIDE)
 		return param_layout_part(n->u.call.args.v[0], 1);
 	return NULL;
 }
@@ -308,16 +308,16 @@ rpn(Cg *c, Node *n, Str *s)
 	}
 	case E_CALL: {
 		Node *cal = n->u.call.callee;
-		const char *fn = cal->kind == E_NAME ? cal->u.name.id : NULL;
-		if (fn && n->u.call.args.n == 2 &&
-		    (!strcmp(fn, "ceil_div") || !strcmp(fn, "min") || !strcmp(fn, "max"))) {
+		int bid = cg_builtin(cal);
+		if (n->u.call.args.n == 2 &&
+		    (bid == B_CEIL_DIV || bid == B_MIN || bid == B_MAX)) {
 			rpn(c, n->u.call.args.v[0], s);
 			rpn(c, n->u.call.args.v[1], s);
-			sput(s, fn);
+			sput(s, builtins[bid].name);
 			return;
 		}
 		/* get(shape(A), i), get(stride(A), i): the declared mode i */
-		if (fn && !strcmp(fn, "get") && n->u.call.args.n == 2 && n->u.call.args.v[1]->cval &&
+		if (bid == B_GET && n->u.call.args.n == 2 && n->u.call.args.v[1]->cval &&
 		    n->u.call.args.v[1]->cval->kind == VAL_INT) {
 			Node *tup = layout_query(n->u.call.args.v[0]);
 			if (!tup && n->u.call.args.v[0]->kind == E_TUPLE)
@@ -334,7 +334,7 @@ rpn(Cg *c, Node *n, Str *s)
 			break;
 		}
 		/* shape(A) / stride(A) of a rank-1 tensor: its one mode */
-		if (fn && (!strcmp(fn, "shape") || !strcmp(fn, "stride")) && n->u.call.args.n == 1) {
+		if ((bid == B_SHAPE || bid == B_STRIDE) && n->u.call.args.n == 1) {
 			Node *tup = layout_query(n);
 			while (tup && tup->kind == E_TUPLE && tup->u.list.n == 1)
 				tup = tup->u.list.v[0];
@@ -345,7 +345,7 @@ rpn(Cg *c, Node *n, Str *s)
 			break;
 		}
 		/* size(A), size(shape(A)), size(A, i): products of the declared shape */
-		if (fn && !strcmp(fn, "size") && (n->u.call.args.n == 1 || n->u.call.args.n == 2)) {
+		if (bid == B_SIZE && (n->u.call.args.n == 1 || n->u.call.args.n == 2)) {
 			Node *a0 = n->u.call.args.v[0];
 			Node *tup = param_layout_part(a0, 0);
 			if (!tup)
@@ -367,7 +367,7 @@ rpn(Cg *c, Node *n, Str *s)
 			}
 			break;
 		}
-		if (fn && !strcmp(fn, "aligned") && n->u.call.args.n == 2 &&
+		if (bid == B_ALIGNED && n->u.call.args.n == 2 &&
 		    n->u.call.args.v[0]->kind == E_NAME) {
 			snprintf(buf, sizeof buf, "@%s", n->u.call.args.v[0]->u.name.id);
 			sput(s, buf);
@@ -1082,7 +1082,7 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 	Node *lz = p->kind == E_NAME && p->u.name.sym ? lookup_lazy(c, p->u.name.sym) : NULL;
 	Node *el = lz ? lz : p;
 	if (el->kind == E_CALL && el->u.call.callee->kind == E_NAME &&
-	    !strcmp(el->u.call.callee->u.name.id, "elem_less") && el->u.call.args.n == 2) {
+	    cg_builtin(el->u.call.callee) == B_ELEM_LESS && el->u.call.args.n == 2) {
 		IrRef cid = expr(c, el->u.call.args.v[0]);
 		Node *bn = el->u.call.args.v[1];
 		IrRef b, lo = 0, hi = 0;
@@ -1318,7 +1318,7 @@ static Node *
 unretile(Node *n)
 {
 	if (n->kind == E_CALL && n->u.call.callee->kind == E_MEMBER && n->u.call.args.n == 1 &&
-	    (!strcmp(n->u.call.callee->u.member.id, "retile_S") || !strcmp(n->u.call.callee->u.member.id, "retile_D")))
+	    (n->u.call.callee->u.member.method == M_RETILE_S || n->u.call.callee->u.member.method == M_RETILE_D))
 		return n->u.call.args.v[0];
 	return n;
 }
@@ -1582,19 +1582,21 @@ value_of(Cg *c, IrRef r, Span s)
 
 /* op(a, b) for reduce: add, mul, max, min on ints or floats */
 static IrRef
-red_op(Cg *c, const char *op, IrRef a, IrRef b)
+red_op(Cg *c, int op, IrRef a, IrRef b)
 {
 	int fl = ir_ty_is_float(c->f->inst[a].ty);
-	if (!strcmp(op, "add")) return ir_b_bin(&c->b, fl ? IR_OP_FADD : IR_OP_ADD, a, b);
-	if (!strcmp(op, "mul")) return ir_b_bin(&c->b, fl ? IR_OP_FMUL : IR_OP_MUL, a, b);
-	if (!strcmp(op, "max")) return ir_b_bin(&c->b, fl ? IR_OP_FMAX : IR_OP_MAX, a, b);
-	if (!strcmp(op, "min")) return ir_b_bin(&c->b, fl ? IR_OP_FMIN : IR_OP_MIN, a, b);
+	switch (op) {
+	case B_ADD: return ir_b_bin(&c->b, fl ? IR_OP_FADD : IR_OP_ADD, a, b);
+	case B_MUL: return ir_b_bin(&c->b, fl ? IR_OP_FMUL : IR_OP_MUL, a, b);
+	case B_MAX: return ir_b_bin(&c->b, fl ? IR_OP_FMAX : IR_OP_MAX, a, b);
+	case B_MIN: return ir_b_bin(&c->b, fl ? IR_OP_FMIN : IR_OP_MIN, a, b);
+	}
 	return 0;
 }
 
 /* a fragment's lanes folded with op */
 static IrRef
-red_thread(Cg *c, const char *op, IrRef x)
+red_thread(Cg *c, int op, IrRef x)
 {
 	unsigned n = c->f->inst[x].ty.lanes;
 	IrRef acc;
@@ -1609,7 +1611,7 @@ red_thread(Cg *c, const char *op, IrRef x)
 /* butterfly over lanes 0..width-1 (width a power of two <= 32), then, when
  * whole_wave, one more step across the halves of a 64-lane wave */
 static IrRef
-red_lanes(Cg *c, const char *op, IrRef x, unsigned width, int whole_wave)
+red_lanes(Cg *c, int op, IrRef x, unsigned width, int whole_wave)
 {
 	for (unsigned off = 1; off < width && off < 64; off *= 2)
 		x = red_op(c, op, x, ir_b_shfl_xor(&c->b, x, ir_b_const(&c->b, ir_ty(IR_I32), off)));
@@ -1625,7 +1627,8 @@ red_lanes(Cg *c, const char *op, IrRef x, unsigned width, int whole_wave)
 static IrRef
 reduce(Cg *c, Node *n, int is_sum)
 {
-	const char *op = "add", *scope = "thread";
+	const char *scope = "thread";
+	int op = B_ADD;
 	Node *vn = n->u.call.args.v[is_sum ? 0 : 1];
 	unsigned width = 0;
 	IrRef x;
@@ -1636,7 +1639,7 @@ reduce(Cg *c, Node *n, int is_sum)
 			unsupported(c, on->span, "this reduction operator");
 			return 0;
 		}
-		op = on->u.name.id;
+		op = cg_builtin(on);
 		for (int i = 0; i < n->u.call.named.n; i++) {
 			Param *p = n->u.call.named.v[i];
 			if (!strcmp(p->name, "over") && p->value->kind == E_NAME)
@@ -1737,12 +1740,12 @@ tiled_copy_of(Cg *c, Node *base, Node **slice_call)
 		sl = base;
 	*slice_call = sl;
 	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER ||
-	    strcmp(sl->u.call.callee->u.member.id, "slice") || sl->u.call.args.n != 1)
+	    sl->u.call.callee->u.member.method != M_SLICE || sl->u.call.args.n != 1)
 		return NULL;
 	tc = lazy_of(c, sl->u.call.callee->u.member.base);
 	if (!tc)
 		tc = sl->u.call.callee->u.member.base;
-	if (tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME || strcmp(tc->u.call.callee->u.name.id, "tiled_copy"))
+	if (tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME || cg_builtin(tc->u.call.callee) != B_TILED_COPY)
 		return NULL;
 	return tc;
 }
@@ -1751,11 +1754,11 @@ tiled_copy_of(Cg *c, Node *base, Node **slice_call)
 static int
 is_fragment_call(const Node *n)
 {
-	const char *id;
+	int m;
 	if (n->kind != E_CALL || n->u.call.callee->kind != E_MEMBER)
 		return 0;
-	id = n->u.call.callee->u.member.id;
-	return !strncmp(id, "fragment_", 9) && id[9] >= 'A' && id[9] <= 'C' && !id[10];
+	m = n->u.call.callee->u.member.method;
+	return m == M_FRAGMENT_A || m == M_FRAGMENT_B || m == M_FRAGMENT_C;
 }
 
 /* the fragment_X call that made the fragment e names (through convert<T>), or NULL */
@@ -2137,7 +2140,7 @@ static IrRef
 call(Cg *c, Node *n)
 {
 	Node *cal = n->u.call.callee;
-	const char *fn = cal->kind == E_NAME ? cal->u.name.id : NULL;
+	int bid = cg_builtin(cal);
 	int na = n->u.call.args.n, ok = 1;
 	IrRef a[3] = { 0 };
 
@@ -2147,8 +2150,8 @@ call(Cg *c, Node *n)
 		if (handled)
 			return r;
 	}
-	if (!fn && cal->kind == E_MEMBER &&
-	    (!strcmp(cal->u.member.id, "partition_S") || !strcmp(cal->u.member.id, "partition_D")) && na == 1) {
+	if (bid < 0 && cal->kind == E_MEMBER &&
+	    (cal->u.member.method == M_PARTITION_S || cal->u.member.method == M_PARTITION_D) && na == 1) {
 		Node *sl, *tc = tiled_copy_of(c, cal->u.member.base, &sl), *of = tc ? named_arg(tc, "of") : NULL;
 		CgCopyAtom ca;
 		if (!tc) {
@@ -2165,10 +2168,10 @@ call(Cg *c, Node *n)
 			unsupported(c, tc->span, "this copy atom");
 			return 0;
 		}
-		return cg_mma_copy_partition(c, n, of, &ca, t, idx, cal->u.member.id[10] == 'S');
+		return cg_mma_copy_partition(c, n, of, &ca, t, idx, cal->u.member.method == M_PARTITION_S);
 	}
-	if (!fn && cal->kind == E_MEMBER &&
-	    (!strcmp(cal->u.member.id, "retile_S") || !strcmp(cal->u.member.id, "retile_D")) && na == 1) {
+	if (bid < 0 && cal->kind == E_MEMBER &&
+	    (cal->u.member.method == M_RETILE_S || cal->u.member.method == M_RETILE_D) && na == 1) {
 		Node *sl, *tc = tiled_copy_of(c, cal->u.member.base, &sl), *of = tc ? named_arg(tc, "of") : NULL;
 		IrRef v;
 		if (!of) {
@@ -2179,42 +2182,42 @@ call(Cg *c, Node *n)
 			return 0;
 		return cg_mma_retile(c, n, of, frag_origin(c, n->u.call.args.v[0]), v);
 	}
-	if (!fn) {
+	if (bid < 0) {
 		unsupported(c, n->span, "this call");
 		return 0;
 	}
-	if (!strcmp(fn, "local_tile") && na == 3)
-		return cg_view_op(c, n, fn);
-	if (!strcmp(fn, "local_partition") && na == 3) {
+	if (bid == B_LOCAL_TILE && na == 3)
+		return cg_view_op(c, n, builtins[bid].name);
+	if (bid == B_LOCAL_PARTITION && na == 3) {
 		/* flyc's thread-value partition of a rank-1 tensor, where CuTe refuses */
 		Type *tt = n->u.call.args.v[0]->type;
 		const Value *lv = n->u.call.args.v[1]->cval;
 		if (tt && tt->kind == TY_TENSOR && tt->rank == 1 && lv && lv->kind == VAL_LAYOUT &&
 		    lv->shape->kind == VAL_TUPLE && lv->shape->nelems == 2)
 			return local_partition(c, n);
-		return cg_view_op(c, n, fn);
+		return cg_view_op(c, n, builtins[bid].name);
 	}
-	if ((!strcmp(fn, "logical_divide") || !strcmp(fn, "zipped_divide") || !strcmp(fn, "tiled_divide") ||
-	     !strcmp(fn, "flat_divide") || !strcmp(fn, "composition")) && na == 2 &&
+	if ((bid == B_LOGICAL_DIVIDE || bid == B_ZIPPED_DIVIDE || bid == B_TILED_DIVIDE ||
+	     bid == B_FLAT_DIVIDE || bid == B_COMPOSITION) && na == 2 &&
 	    n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR)
-		return cg_view_op(c, n, fn);
-	if (!strcmp(fn, "make_identity") && na == 1)
+		return cg_view_op(c, n, builtins[bid].name);
+	if (bid == B_IDENTITY && na == 1)
 		return make_identity(c, n);
-	if (!strcmp(fn, "fragment_like") && (na == 1 || na == 2))
+	if (bid == B_FRAGMENT_LIKE && (na == 1 || na == 2))
 		return fragment_like(c, n);
-	if (!strcmp(fn, "copy")) {
+	if (bid == B_COPY) {
 		copy(c, n);
 		return (IrRef)-1;
 	}
-	if (!strcmp(fn, "reduce") && na == 2)
+	if (bid == B_REDUCE && na == 2)
 		return reduce(c, n, 0);
-	if (!strcmp(fn, "sum") && na == 1)
+	if (bid == B_SUM && na == 1)
 		return reduce(c, n, 1);
-	if (!strcmp(fn, "barrier") && na == 0) {
+	if (bid == B_BARRIER && na == 0) {
 		ir_b_barrier(&c->b);
 		return (IrRef)-1;
 	}
-	if (!strcmp(fn, "wait")) {
+	if (bid == B_WAIT) {
 		int vm = -1, lds = -1;
 		for (int i = 0; i < n->u.call.named.n; i++) {
 			Param *p = n->u.call.named.v[i];
@@ -2235,7 +2238,7 @@ call(Cg *c, Node *n)
 		ir_b_wait(&c->b, vm, lds, -1);
 		return (IrRef)-1;
 	}
-	if (!strcmp(fn, "setprio") && na == 1 && n->u.call.args.v[0]->cval) {
+	if (bid == B_SETPRIO && na == 1 && n->u.call.args.v[0]->cval) {
 		ir_b_setprio(&c->b, (int)n->u.call.args.v[0]->cval->i);
 		return (IrRef)-1;
 	}
@@ -2244,7 +2247,7 @@ call(Cg *c, Node *n)
 		[EN_ALU] = 1, [EN_VALU] = 2, [EN_SALU] = 4, [EN_MFMA] = 8, [EN_WMMA] = 8, [EN_VMEM] = 0x10,
 		[EN_VMEM_READ] = 0x20, [EN_VMEM_WRITE] = 0x40, [EN_DS] = 0x80, [EN_DS_READ] = 0x100,
 		[EN_DS_WRITE] = 0x200 };
-	if (!strcmp(fn, "sched_barrier") && na <= 1) {
+	if (bid == B_SCHED_BARRIER && na <= 1) {
 		Value *k = na == 1 ? n->u.call.args.v[0]->cval : NULL;
 		if (na == 1 && (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i])) {
 			unsupported(c, n->span, "this sched_barrier kind");
@@ -2253,7 +2256,7 @@ call(Cg *c, Node *n)
 		ir_b_sched_barrier(&c->b, k ? MASK[k->i] : 0);
 		return (IrRef)-1;
 	}
-	if (!strcmp(fn, "sched_group") && (na == 2 || na == 3)) {
+	if (bid == B_SCHED_GROUP && (na == 2 || na == 3)) {
 		Value *k = n->u.call.args.v[0]->cval, *cnt = n->u.call.args.v[1]->cval;
 		Value *sid = na == 3 ? n->u.call.args.v[2]->cval : NULL;
 		if (!k || k->kind != VAL_ENUM || k->i < 0 || k->i >= EN_NENUMS || !MASK[k->i] || !cnt ||
@@ -2264,9 +2267,9 @@ call(Cg *c, Node *n)
 		ir_b_sched_group(&c->b, MASK[k->i], (int)cnt->i, sid ? (int)sid->i : 0);
 		return (IrRef)-1;
 	}
-	if (na == 0 && (!strcmp(fn, "lane_id") || !strcmp(fn, "wave_id") || !strcmp(fn, "wave_size"))) {
+	if (na == 0 && (bid == B_LANE_ID || bid == B_WAVE_ID || bid == B_WAVE_SIZE)) {
 		IrRef ws = ir_b_wave_size(&c->b), t;
-		if (!strcmp(fn, "wave_size"))
+		if (bid == B_WAVE_SIZE)
 			return ws;
 		/* the flat work-item id, then split by the wave size */
 		t = ir_b_tid(&c->b, 0);
@@ -2276,19 +2279,19 @@ call(Cg *c, Node *n)
 			IrRef yz = ir_b_bin(&c->b, IR_OP_ADD, ir_b_tid(&c->b, 1), ir_b_bin(&c->b, IR_OP_MUL, ir_b_tid(&c->b, 2), by));
 			t = ir_b_bin(&c->b, IR_OP_ADD, t, ir_b_bin(&c->b, IR_OP_MUL, yz, bx));
 		}
-		t = ir_b_bin(&c->b, fn[0] == 'l' ? IR_OP_REM : IR_OP_DIV, t, ws);
+		t = ir_b_bin(&c->b, bid == B_LANE_ID ? IR_OP_REM : IR_OP_DIV, t, ws);
 		/* the wave index is the same in all lanes: readfirstlane puts it in
 		 * an SGPR, so branches on it are scalar (s_cbranch_scc0/1, s_cbranch_vccnz) */
-		return fn[0] == 'w' ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
+		return bid == B_WAVE_ID ? ir_b_un(&c->b, IR_OP_UNIFORM, t) : t;
 	}
-	if (na == 1 && !strcmp(fn, "float_bits")) {
+	if (na == 1 && bid == B_FLOAT_BITS) {
 		IrRef x = value_of(c, expr(c, n->u.call.args.v[0]), n->u.call.args.v[0]->span);
 		if (!x)
 			return 0;
 		x = to_type(c, x, ir_ty(IR_F32));
 		return ir_b_inst(&c->b, IR_OP_BITCAST, ir_ty(IR_I32), 1, &x);
 	}
-	if (na == 2 && !strcmp(fn, "shfl_xor")) {
+	if (na == 2 && bid == B_SHFL_XOR) {
 		IrRef x = value_of(c, expr(c, n->u.call.args.v[0]), n->u.call.args.v[0]->span);
 		IrRef m = x ? value_of(c, expr(c, n->u.call.args.v[1]), n->u.call.args.v[1]->span) : 0;
 		if (!m)
@@ -2304,7 +2307,7 @@ call(Cg *c, Node *n)
 		unsupported(c, n->span, "this call");
 		return 0;
 	}
-	if (!strcmp(fn, "select") && na == 3) {
+	if (bid == B_SELECT && na == 3) {
 		IrRef cnd = expr(c, n->u.call.args.v[0]);
 		IrRef x = cnd ? expr(c, n->u.call.args.v[1]) : 0;
 		IrRef y = x ? expr(c, n->u.call.args.v[2]) : 0;
@@ -2322,39 +2325,39 @@ call(Cg *c, Node *n)
 		return 0;
 	for (int i = 0; i < na; i++)
 		a[i] = to_type(c, a[i], rt);
-	if ((!strcmp(fn, "min") || !strcmp(fn, "max")) && na == 2) {
+	if ((bid == B_MIN || bid == B_MAX) && na == 2) {
 		if (ir_ty_is_float(rt))
-			return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_FMIN : IR_OP_FMAX, a[0], a[1]);
-		return ir_b_bin(&c->b, fn[1] == 'i' ? IR_OP_MIN : IR_OP_MAX, a[0], a[1]);
+			return ir_b_bin(&c->b, bid == B_MIN ? IR_OP_FMIN : IR_OP_FMAX, a[0], a[1]);
+		return ir_b_bin(&c->b, bid == B_MIN ? IR_OP_MIN : IR_OP_MAX, a[0], a[1]);
 	}
-	if (!strcmp(fn, "ceil_div") && na == 2 && ir_ty_is_int(rt)) {
+	if (bid == B_CEIL_DIV && na == 2 && ir_ty_is_int(rt)) {
 		IrRef one = const_of(c, rt, 1, 1);
 		return ir_b_bin(&c->b, IR_OP_SDIV, ir_b_bin(&c->b, IR_OP_SUB, ir_b_bin(&c->b, IR_OP_ADD, a[0], a[1]), one), a[1]);
 	}
 	if (ir_ty_is_float(rt) && na == 1) {
-		if (!strcmp(fn, "sqrt")) return ir_b_un(&c->b, IR_OP_SQRT, a[0]);
-		if (!strcmp(fn, "rsqrt")) return ir_b_un(&c->b, IR_OP_RSQRT, a[0]);
-		if (!strcmp(fn, "exp2")) return ir_b_un(&c->b, IR_OP_EXP2, a[0]);
+		if (bid == B_SQRT) return ir_b_un(&c->b, IR_OP_SQRT, a[0]);
+		if (bid == B_RSQRT) return ir_b_un(&c->b, IR_OP_RSQRT, a[0]);
+		if (bid == B_EXP2) return ir_b_un(&c->b, IR_OP_EXP2, a[0]);
 	}
-	if (ir_ty_is_float(rt) && na == 3 && !strcmp(fn, "fma"))
+	if (ir_ty_is_float(rt) && na == 3 && bid == B_FMA)
 		return ir_b_fma(&c->b, a[0], a[1], a[2]);
-	if (na == 1 && !strcmp(fn, "square"))
+	if (na == 1 && bid == B_SQUARE)
 		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? IR_OP_FMUL : IR_OP_MUL, a[0], a[0]);
-	if (na == 1 && !strcmp(fn, "abs")) {
+	if (na == 1 && bid == B_ABS) {
 		if (ir_ty_is_float(rt))
 			return ir_b_bin(&c->b, IR_OP_FMAX, a[0], ir_b_un(&c->b, IR_OP_FNEG, a[0]));
 		return ir_b_bin(&c->b, IR_OP_MAX, a[0], ir_b_bin(&c->b, IR_OP_SUB, const_of(c, rt, 0, 0), a[0]));
 	}
-	if (na == 2 && (!strcmp(fn, "add") || !strcmp(fn, "mul")))
-		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (fn[0] == 'a' ? IR_OP_FADD : IR_OP_FMUL)
-		                                          : (fn[0] == 'a' ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
+	if (na == 2 && (bid == B_ADD || bid == B_MUL))
+		return ir_b_bin(&c->b, ir_ty_is_float(rt) ? (bid == B_ADD ? IR_OP_FADD : IR_OP_FMUL)
+		                                          : (bid == B_ADD ? IR_OP_ADD : IR_OP_MUL), a[0], a[1]);
 	if (na == 1) {
 		int handled;
-		IrRef y = cg_math(c, fn, a[0], rt, &handled);
+		IrRef y = cg_math(c, bid, a[0], rt, &handled);
 		if (handled)
 			return y;
 	}
-	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", fn);
+	diag_error(c->d, n->span, "'%s' is not supported by code generation yet", builtins[bid].name);
 	c->failed = 1;
 	return 0;
 }
@@ -2634,7 +2637,7 @@ destructure(Cg *c, Node *pat, Node *init)
 	Node *shp;
 	IrRef i;
 
-	if (!cal || cal->kind != E_NAME || strcmp(cal->u.name.id, "idx2crd") || init->u.call.args.n != 2) {
+	if (!cal || cal->kind != E_NAME || cg_builtin(cal) != B_IDX2CRD || init->u.call.args.n != 2) {
 		unsupported(c, pat->span, "destructuring this value");
 		return;
 	}
@@ -2688,7 +2691,7 @@ static Symbol *
 copy_assigned(Node *e)
 {
 	if (!e || e->kind != E_CALL || e->u.call.callee->kind != E_NAME || e->u.call.args.n < 2 ||
-	    e->u.call.args.n > 3 || strcmp(e->u.call.callee->u.name.id, "copy"))
+	    e->u.call.args.n > 3 || cg_builtin(e->u.call.callee) != B_COPY)
 		return NULL;
 	Node *d = e->u.call.args.v[e->u.call.args.n - 1];
 	return d->kind == E_NAME && d->u.name.sym && d->u.name.sym->kind == SYM_VAR ? d->u.name.sym : NULL;
@@ -2969,7 +2972,7 @@ pipe_splittable(Node *l)
 			break;
 		case S_EXPR:
 			cal = st->u.expr->kind == E_CALL ? st->u.expr->u.call.callee : NULL;
-			if (!cal || cal->kind != E_NAME || strcmp(cal->u.name.id, "copy"))
+			if (!cal || cal->kind != E_NAME || cg_builtin(cal) != B_COPY)
 				return 0;
 			break;
 		default:
@@ -3229,7 +3232,7 @@ stmt(Cg *c, Node *n)
 			Type *ty = n->u.let.init->type;
 			Node *in = n->u.let.init;
 			if (in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
-			    !strcmp(in->u.call.callee->u.name.id, "elem_less")) {
+			    cg_builtin(in->u.call.callee) == B_ELEM_LESS) {
 				if (p->kind == E_NAME && p->u.name.sym)
 					bind_lazy(c, p->u.name.sym, in);
 				return;
@@ -3249,7 +3252,7 @@ stmt(Cg *c, Node *n)
 				return;
 			}
 			if (ty->kind != TY_TENSOR && in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
-			    !strcmp(in->u.call.callee->u.name.id, "composition")) {
+			    cg_builtin(in->u.call.callee) == B_COMPOSITION) {
 				if (p->kind == E_NAME && p->u.name.sym)
 					bind_lazy(c, p->u.name.sym, in);
 				return;
@@ -3533,7 +3536,7 @@ kernel(Cg *c, SemaKernel *k)
 	for (int r = 0; r < k->requires.n; r++) {
 		Node *q = k->requires.v[r];
 		if (q->kind == E_CALL && q->u.call.callee->kind == E_NAME &&
-		    !strcmp(q->u.call.callee->u.name.id, "aligned") && q->u.call.args.n == 2 &&
+		    cg_builtin(q->u.call.callee) == B_ALIGNED && q->u.call.args.n == 2 &&
 		    q->u.call.args.v[0]->kind == E_NAME && q->u.call.args.v[1]->cval)
 			for (int i = 0; i < k->nparams; i++)
 				if (k->params[i] == q->u.call.args.v[0]->u.name.sym)

@@ -6,6 +6,7 @@
 #ifndef FLYC_CODEGEN_INT_H
 #define FLYC_CODEGEN_INT_H
 
+#include "builtins.h"
 #include "codegen.h"
 #include "codegen_copy.h"
 #include "ir.h"
@@ -56,6 +57,17 @@ typedef struct {
  * (cg_frag_limit), never a truncated vector. */
 enum { CG_MAXFRAG = 256 };
 
+/* The builtin (builtins.h) that callee names, as the checker resolved it, or -1:
+ * code generation dispatches on this enumerator, never on the spelling. */
+static inline int
+cg_builtin(const Node *callee)
+{
+	if (!callee || callee->kind != E_NAME || !callee->u.name.sym || callee->u.name.sym->kind != SYM_BUILTIN ||
+	    !callee->u.name.sym->type)
+		return -1;
+	return callee->u.name.sym->type->builtin;
+}
+
 /* codegen.c helpers (thin wrappers over its static functions) */
 void cg_unsupported(Cg *c, Span s, const char *what);   /* located "not supported yet", sets failed */
 /* 1 when n values per thread exceed CG_MAXFRAG: then a located error naming
@@ -83,7 +95,7 @@ IrLoc cg_loc_of(Cg *c, Span s);
  * gemm(mma, A, B, C). Sets *handled when n is one of them. */
 /* codegen_math.c: a float function of language.md §9.3 applied to x (already of
  * type rt); *handled is 0 when fn is not one of them or rt is not a float type */
-IrRef cg_math(Cg *c, const char *fn, IrRef x, IrType rt, int *handled);
+IrRef cg_math(Cg *c, int builtin, IrRef x, IrType rt, int *handled);
 
 /* codegen_view.c: OP (a lay_call name) of call n on the tensor in its first
  * argument, through the layout engine; 0 after a located error */

@@ -298,6 +298,12 @@ const struct Builtin builtins[B_NBUILTINS] = {
 #undef X
 };
 
+const struct Method methods[M_NMETHODS] = {
+#define X(id, n, of, operand) {n, of, operand},
+	METHODS(X)
+#undef X
+};
+
 void
 sema_builtins_bind(S *s)
 {
@@ -953,9 +959,11 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_REDUCE: {
 		const Param *over = named(e, "over"), *width = named(e, "width");
 		int sc = EN_WAVE;
-		if (v[0]->kind != E_NAME || (strcmp(v[0]->u.name.id, "add") && strcmp(v[0]->u.name.id, "mul")
-					     && strcmp(v[0]->u.name.id, "max") && strcmp(v[0]->u.name.id, "min")))
+		Symbol *op = v[0]->kind == E_NAME ? sym_lookup(s, v[0]->u.name.id) : NULL;
+		int ob = op && op->kind == SYM_BUILTIN && op->type ? op->type->builtin : -1;
+		if (ob != B_ADD && ob != B_MUL && ob != B_MAX && ob != B_MIN)
 			return err(s, v[0], "the reduction operator must be add, mul, max or min");
+		v[0]->u.name.sym = op;   /* code generation reads the operator's enumerator */
 		v[0]->type = ty_simple(TY_ENUM);
 		t1 = sema_expr(s, v[1]);
 		if (t1->kind == TY_ERROR)
@@ -1577,6 +1585,11 @@ check_builtin(S *s, Node *e, int b)
 
 	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || b == B_CRD2IDX || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
 		fold_algebra(s, e, b);
+	/* compile-time-only builtins (builtins.h FOLD) that did not fold would fail in
+	 * code generation: refuse them here, where the arguments are */
+	if (e->type && e->type->kind != TY_ERROR && builtins[b].lower == LOWER_FOLD && !e->cval)
+		return err(s, e, "'%s' needs compile-time arguments: its result is computed by the compiler, "
+		           "and these arguments are known only when the kernel runs", builtins[b].name);
 	return e->type;
 }
 
@@ -1599,35 +1612,39 @@ check_method(S *s, Node *e, Node *mem)
 	if (a->n < (lo) || a->n > (hi)) \
 		return err(s, e, "'%s' takes %d%s%s argument%s, %d given", m, lo, (hi) > (lo) ? " or " : "", \
 			(hi) > (lo) ? #hi : "", (hi) == 1 ? "" : "s", a->n)
-	if ((bt->kind == TY_TILED_COPY || bt->kind == TY_TILED_MMA) && !strcmp(m, "slice")) {
+	int mid = M_NONE;
+	for (i = 0; i < M_NMETHODS; i++)
+		if (!strcmp(m, methods[i].name))
+			mid = i;
+	mem->u.member.method = mid;
+	if ((bt->kind == TY_TILED_COPY || bt->kind == TY_TILED_MMA) && mid == M_SLICE) {
 		ARGS(1, 1);
 		if (!ty_is_int(a->v[0]->type))
 			return err(s, a->v[0], "slice needs a thread index, not '%s'", tyname(s, a->v[0]->type));
 		return e->type = ty_atomish(s, bt->kind == TY_TILED_COPY ? TY_THR_COPY : TY_THR_MMA, bt->atom);
 	}
 	if (bt->kind == TY_THR_COPY) {
-		if (!strcmp(m, "partition_S") || !strcmp(m, "partition_D") || !strcmp(m, "retile_S")
-		    || !strcmp(m, "retile_D")) {
+		if (mid == M_PARTITION_S || mid == M_PARTITION_D || mid == M_RETILE_S || mid == M_RETILE_D) {
 			ARGS(1, 1);
 			t = a->v[0]->type;
 			if (t->kind != TY_TENSOR)
 				return err(s, a->v[0], "'%s' needs a tensor, not '%s'", m, tyname(s, t));
-			if (m[0] == 'r' && t->space != SPACE_REG)
+			if ((mid == M_RETILE_S || mid == M_RETILE_D) && t->space != SPACE_REG)
 				return err(s, a->v[0], "'%s' retiles a register fragment, not a %s tensor", m,
 					t->space == SPACE_LDS ? "lds" : "global");
 			return e->type = ty_tensor(s, t->space, t->scalar, -1, t->swizzled);
 		}
 	}
 	if (bt->kind == TY_THR_MMA) {
-		if (!strcmp(m, "partition_A") || !strcmp(m, "partition_B") || !strcmp(m, "partition_C")) {
+		if (mid == M_PARTITION_A || mid == M_PARTITION_B || mid == M_PARTITION_C) {
 			ARGS(1, 1);
 			t = a->v[0]->type;
 			if (t->kind != TY_TENSOR)
 				return err(s, a->v[0], "'%s' needs a tensor, not '%s'", m, tyname(s, t));
 			return e->type = ty_tensor(s, t->space, t->scalar, -1, t->swizzled);
 		}
-		if (!strcmp(m, "fragment_A") || !strcmp(m, "fragment_B") || !strcmp(m, "fragment_C")) {
-			const char fld[2] = {(char)(m[9] | 0x20), 0};
+		if (mid == M_FRAGMENT_A || mid == M_FRAGMENT_B || mid == M_FRAGMENT_C) {
+			const char fld[2] = {(char)(methods[mid].operand | 0x20), 0};
 			const Value *dflt = atom_field(bt->atom, fld);
 			ScalarKind el = dflt && dflt->kind == VAL_TYPE ? dflt->scalar : SC_F32;
 			ARGS(1, 2);
