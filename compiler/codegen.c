@@ -33,7 +33,6 @@
 #include "codegen_copy.h"
 #include "codegen_int.h"
 #include "codegen_span.h"
-#include "emit.h"
 #include "ir.h"
 #include "ir_banks.h"
 #include "target/target.h"
@@ -77,20 +76,6 @@ frag_limit(Cg *c, Span s, const char *what, int64_t n)
 		           what, (long long)n, CG_MAXFRAG);
 	c->failed = 1;
 	return 1;
-}
-
-static void
-ir_sink(void *ctx, IrLoc loc, const char *msg)
-{
-	Diag *d = ctx;
-	Span s = SPAN_NONE;
-
-	if (loc.span_file > 0) {
-		s.file = loc.span_file - 1;
-		s.lo = loc.span_lo;
-		s.hi = loc.span_hi;
-	}
-	diag_error(d, s, "%s", msg);
 }
 
 /* ---- environment ---- */
@@ -3587,92 +3572,62 @@ kernel(Cg *c, SemaKernel *k)
 	}
 }
 
+/* Whether kernel instance k is compiled for arch t (its targets(...) clause). */
+static int
+kernel_for(const CgOptions *o, const SemaKernel *k, const TgtDesc *t, int a)
+{
+	if (k->targets && !(k->targets & sema_target_bit(t->name)))
+		return 0;
+	if (o->banks_any_arch && !k->targets && a > 0)
+		return 0;   /* flyc show --banks: kernels without targets(...) only for the first arch */
+	return 1;
+}
+
 int
-cg_run(const DrvOptions *opt, SemaProgram *prog, Diag *d)
+cg_check_targets(SemaProgram *prog, const CgOptions *o, Diag *d)
 {
 	Cg c = { 0 };
-	EmitOptions eo = { 0 };
-	IrDiag id = { ir_sink, d, 0 };
-	int rc;
 
 	c.d = d;
-	lay_ctx_init(&c.lc, prog->lay_arena);  /* the program's arena: freed with it */
-	c.m = ir_module_new();
-	c.m->source_name = opt->input && strcmp(opt->input, "-") ? opt->input : "<stdin>";
 	if (prog->nkernels == 0) {
 		diag_error(d, SPAN_NONE, "the program has no kernel to compile");
-		ir_module_free(c.m);
 		return 1;
 	}
-	for (int a = 0; a < opt->narchs && !c.failed; a++) {
-		const TgtDesc *t = tgt_find(opt->archs[a]);
-		if (!t)
-			continue;   /* emit_compile reports unknown arches */
+	for (int a = 0; a < o->narchs && !c.failed; a++) {
+		const TgtDesc *t = o->archs[a];
 		int nfor = 0;
 		for (int i = 0; i < prog->nkernels && !c.failed; i++) {
 			AtomCheck ac = { &c, prog, t, 0 };
-			if (prog->kernels[i]->targets && !(prog->kernels[i]->targets & sema_target_bit(t->name)))
-				continue;   /* targets(...) excludes this arch */
-			if (opt->banks && opt->banks->any_arch && !prog->kernels[i]->targets && a > 0)
-				continue;   /* flyc show --banks: kernels without targets(...) only for the first arch */
+			if (!kernel_for(o, prog->kernels[i], t, a))
+				continue;
 			nfor++;
 			check_atoms(&ac, prog->kernels[i]->decl->u.kernel.body);
 		}
-		if (!nfor && !c.failed && !(opt->banks && opt->banks->any_arch)) {
+		if (!nfor && !c.failed && !o->banks_any_arch) {
 			diag_error(d, SPAN_NONE, "no kernel of this file is for --offload-arch=%s: the targets(...) "
 			           "clause of every kernel excludes it", t->name);
 			c.failed = 1;
 		}
 	}
+	return c.failed || diag_errors(d) ? 1 : 0;
+}
+
+IrModule *
+cg_module(SemaProgram *prog, const CgOptions *o, Diag *d)
+{
+	Cg c = { 0 };
+
+	c.d = d;
+	lay_ctx_init(&c.lc, prog->lay_arena);  /* the program's arena: freed with it */
+	c.m = ir_module_new();
+	c.m->source_name = o->source_name;
 	for (int i = 0; i < prog->nkernels && !c.failed; i++)
 		kernel(&c, prog->kernels[i]);
 	if (c.failed || diag_errors(d)) {
 		ir_module_free(c.m);
-		return 1;
+		return NULL;
 	}
-	/* the driver's options, mapped onto the back end's */
-	if (opt->narchs > EMIT_MAX_ARCHS) {
-		diag_error(d, SPAN_NONE, "too many --offload-arch options (at most %d)", EMIT_MAX_ARCHS);
-		ir_module_free(c.m);
-		return 1;
-	}
-	for (int i = 0; i < opt->narchs; i++)
-		eo.archs[i] = opt->archs[i];
-	eo.narchs = opt->narchs;
-	eo.opt_level = opt->opt_level;
-	switch (opt->emit) {
-	case DRV_EMIT_IR: eo.emit = EMIT_IR; break;
-	case DRV_EMIT_BANKS: eo.emit = EMIT_BANKS; break;
-	case DRV_EMIT_LLVM: eo.emit = opt->emit_S || (opt->output && !strcmp(opt->output, "-")) ? EMIT_LLVM : EMIT_LLVM_BC; break;
-	case DRV_EMIT_ASM: eo.emit = EMIT_ASM; break;
-	case DRV_EMIT_OBJ: eo.emit = EMIT_OBJ; break;
-	case DRV_EMIT_DEFAULT: eo.emit = EMIT_CODEOBJ; break;
-	default:
-		diag_error(d, SPAN_NONE, "--emit=%s is not produced by the code generator", drv_emit_names[opt->emit]);
-		ir_module_free(c.m);
-		return 1;
-	}
-	eo.output = opt->output;
-	eo.input_name = opt->input;
-	eo.passes.print_after = opt->print_after;
-	eo.passes.nprint_after = opt->nprint_after;
-	eo.passes.print_after_all = opt->print_after_all;
-	eo.passes.stop_after = opt->stop_after;
-#ifndef NDEBUG
-	eo.passes.verify = 1;
-#endif
-	eo.no_bundle = opt->no_gpu_bundle;
-	eo.ld_lld = opt->ld_path;
-	eo.banks = opt->banks;
-	eo.save_temps = opt->save_temps;
-	eo.debug_info = opt->debug_info;
-	eo.mllvm = opt->mllvm;
-	eo.nmllvm = opt->nmllvm;
-	eo.resource_usage = opt->resource_usage || opt->resource_usage_json;
-	eo.resource_json = opt->resource_usage_json;
-	rc = emit_compile(c.m, &eo, &id);
-	ir_module_free(c.m);
-	return rc || id.errors ? 1 : 0;
+	return c.m;
 }
 
 /* ---- internal interface for codegen_*.c (codegen_int.h) ---- */
