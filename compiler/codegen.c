@@ -853,11 +853,12 @@ kernel(Cg *c, SemaKernel *k)
 		c->f->block[i] = (unsigned)(k->block[i] > 0 ? k->block[i] : 1);
 	c->f->waves_per_eu[0] = k->waves_per_eu;
 	if (k->targets) {
-		static const char *const names[] = { "gfx950", "gfx1201" };
-		char buf[64] = "";
-		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-			if (k->targets & sema_target_bit(names[i]))
-				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "", names[i]);
+		size_t nt;
+		const TgtDesc *all = tgt_all(&nt);
+		char buf[256] = "";
+		for (size_t i = 0; i < nt; i++)
+			if (k->targets & tgt_bit(all[i].name))
+				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "", all[i].name);
 		c->f->archs = ir_strdup(c->m, buf);
 	}
 	/* parameters: first all declared, then their values (layouts may refer

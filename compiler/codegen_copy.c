@@ -513,7 +513,7 @@ unretile(Node *n)
 	return n;
 }
 
-/* The copy atom named by cg_copy(ATOM|tiled_copy(ATOM, ...), src, dst), or NULL */
+/* The copy atom named by copy(ATOM|tiled_copy(ATOM, ...), src, dst), or NULL */
 static const CgCopyAtom *
 copy_atom_of(Node *n, CgCopyAtom *buf)
 {
@@ -601,7 +601,7 @@ pipe_defer(Cg *c, IrRef d, IrRef *v)
 	return 0;
 }
 
-/* cg_copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
+/* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
 void
 cg_copy(Cg *c, Node *n)
 {
@@ -765,8 +765,8 @@ partition_atom(Cg *c, IrRef r)
 	}
 }
 
-/* cg_copy(src, dst) between views that tiled copies partitioned uses their
- * atom, as cg_copy(tc, src, dst) would: a load atom of the source's tiled copy,
+/* copy(src, dst) between views that tiled copies partitioned uses their
+ * atom, as copy(tc, src, dst) would: a load atom of the source's tiled copy,
  * a store atom of the destination's. NULL when neither has one; sets
  * c->failed when they name two different atoms. */
 static const CgCopyAtom *
@@ -780,7 +780,7 @@ inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
 
 	if (use_s && use_d && ns != nd) {
 		diag_error(c->d, n->span, "the source was partitioned for copy atom '%s' and the destination for "
-		           "'%s'; name the one this copy uses: cg_copy(tiled_copy, src, dst)", as.name, ad.name);
+		           "'%s'; name the one this copy uses: copy(tiled_copy, src, dst)", as.name, ad.name);
 		c->failed = 1;
 		return NULL;
 	}
@@ -793,7 +793,7 @@ inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
 	return buf;
 }
 
-/* cg_copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
+/* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
  * load straight to LDS per thread. The hardware puts lane l's bits at
  * M0 + l * stride (4 bytes for b32, 16 for b96/b128), so the destination
  * layout must place each thread there: checked for every thread of the
@@ -917,7 +917,7 @@ split_zfill(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn, uns
 	store_view(c, d, acc, nn, rd, fd);
 }
 
-/* cg_copy(src, dst, pred=p) between two views (a tiled copy's partitions, e.g.
+/* copy(src, dst, pred=p) between two views (a tiled copy's partitions, e.g.
  * global -> LDS or LDS -> global). When every element of this thread's copy
  * is in range, the unpredicated accesses run (the atom's vector width); else
  * the copy is split into single elements: an in-range element is copied, an

@@ -56,7 +56,7 @@ red_lanes(Cg *c, int op, IrRef x, unsigned width, int whole_wave)
 	return x;
 }
 
-/* cg_reduce(op, v, over=thread|lanes|wave|workgroup [, width=n]) and sum(v) */
+/* reduce(op, v, over=thread|lanes|wave|workgroup [, width=n]) and sum(v) */
 IrRef
 cg_reduce(Cg *c, Node *n, int is_sum)
 {

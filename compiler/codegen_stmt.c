@@ -122,7 +122,7 @@ cg_block(Cg *c, Node *n)
 	(void)saved;
 }
 
-/* cg_copy(src, x) into a register fragment variable x rebinds x (cg_copy() below):
+/* copy(src, x) into a register fragment variable x rebinds x (copy() below):
  * it is an assignment of x, like gemm's accumulator and fill's fragment */
 static Symbol *
 copy_assigned(Node *e)
@@ -281,7 +281,7 @@ cg_close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Bind
 }
 
 /* static for: the body once per iteration, the variable a constant in each
- * cg_copy (docs/language.md §7), so that schedule controls in the body
+ * copy (docs/language.md §7), so that schedule controls in the body
  * (sched_group, setprio) land between the instructions of their own copy
  * instead of in a loop LLVM may or may not unroll. Variables assigned in the
  * body are rebound after each copy; unrolling stops with an error once the

@@ -116,7 +116,7 @@ cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
 	return l;
 }
 
-/* cg_local_partition(T, L, i): thread i's values of T under the thread-value
+/* local_partition(T, L, i): thread i's values of T under the thread-value
  * layout L = (thread mode, value mode), T of rank 1: value v is T(L(i, v)). */
 IrRef
 cg_local_partition(Cg *c, Node *n)
@@ -180,7 +180,7 @@ cg_slice(Cg *c, Node *n, IrRef t)
 	return ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, ns));
 }
 
-/* cg_make_identity(S): element c is its own coordinate. Rank 1: the
+/* make_identity(S): element c is its own coordinate. Rank 1: the
  * (colexicographic) index itself, an i32. Rank 2 (M, N): the coordinate (m, n)
  * packed in an i64 as m + n * 2^32, i.e. the layout (M, N):(1, 2^32) over i64
  * offsets. Every view of it (local_tile, slices, partitions) composes
@@ -296,7 +296,7 @@ cg_value_of(Cg *c, IrRef r, Span s)
 	return cg_load_view(c, r, (unsigned)n, cg_contiguous(c, r), 0);
 }
 
-/* cg_fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
+/* fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
 IrRef
 cg_fragment_like(Cg *c, Node *n)
 {

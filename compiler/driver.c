@@ -131,8 +131,9 @@ drv_parse_options(DrvOptions *o, int argc, char **argv)
 		} else if (starts(a, "--offload-arch")) {
 			if (!(v = eq_or_next("--offload-arch", argc, argv, &i)))
 				ok = false;
-			else if (strcmp(v, "gfx950") && strcmp(v, "gfx1201")) {
-				opt_error("unsupported offload architecture '%s' (flyc supports gfx950 and gfx1201)", v);
+			else if (!tgt_bit(v)) {
+				fprintf(stderr, "flyc: error: unsupported offload architecture '%s' (flyc supports %s)\n", v,
+				        tgt_names());
 				ok = false;
 			} else
 				push_str(&o->archs, &o->narchs, v);
@@ -276,7 +277,7 @@ drv_parse_options(DrvOptions *o, int argc, char **argv)
 			o->emit = DRV_EMIT_OBJ;
 	}
 	if (o->narchs == 0)
-		push_str(&o->archs, &o->narchs, "gfx950");
+		push_str(&o->archs, &o->narchs, tgt_default()->name);
 	if (ok && !o->input) {
 		opt_error("%s", "no input files");
 		ok = false;

@@ -9,7 +9,7 @@
  * The compiler proper (driver.c) reads the whole command line into a
  * DrvOptions, parses and checks the input (syntax.h, sema.h), and then either
  * stops (-fsyntax-only), prints the AST (--emit=ast) or hands the checked
- * program to code generation: cg_run() in codegen.h.
+ * program to the rest of the pipeline (drv_compile: codegen.h, then emit.h).
  */
 #ifndef FLYC_DRIVER_H
 #define FLYC_DRIVER_H

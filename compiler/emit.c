@@ -494,7 +494,7 @@ emit_begin(IrModule *m, const EmitOptions *o, IrDiag *d)
 		return NULL;
 	}
 	for (int i = 0; i < n; i++) {
-		j->archs[i] = o->narchs > 0 ? o->archs[i] : "gfx950";
+		j->archs[i] = o->narchs > 0 ? o->archs[i] : tgt_default()->name;
 		j->tg[i] = tgt_find(j->archs[i]);
 		if (!j->tg[i]) {
 			errl(d, "unsupported --offload-arch '%s' (flyc supports %s)", j->archs[i], tgt_names());

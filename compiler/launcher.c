@@ -23,6 +23,7 @@
 #include "flyrt_internal.h"
 #include "fileio.h"
 #include "launcher.h"
+#include "target/target.h"
 
 typedef struct {
 	char name[CO_NAME_MAX + 8];   /* C parameter name */
@@ -279,7 +280,8 @@ int
 drv_emit_launcher(const void *codeobj, size_t size, const char *basename, const char *out_dir,
                   char *err, size_t errlen)
 {
-	static const char *procs[] = { "gfx950", "gfx1201" };
+	size_t nprocs;
+	const TgtDesc *procs = tgt_all(&nprocs);
 	const void *img = codeobj;
 	size_t imgsize = size;
 	char hpath[4096], cpath[4096], msg[512];
@@ -299,10 +301,10 @@ drv_emit_launcher(const void *codeobj, size_t size, const char *basename, const 
 		break;
 	case 2: {
 		size_t i;
-		for (i = 0; i < sizeof procs / sizeof procs[0]; i++)
-			if (!co_bundle_find(codeobj, size, procs[i], &img, &imgsize, msg, sizeof msg))
+		for (i = 0; i < nprocs; i++)
+			if (!co_bundle_find(codeobj, size, procs[i].name, &img, &imgsize, msg, sizeof msg))
 				break;
-		if (i == sizeof procs / sizeof procs[0]) {
+		if (i == nprocs) {
 			snprintf(err, errlen, "offload bundle: %s", msg);
 			return -1;
 		}

@@ -11,6 +11,7 @@
 
 #include "sema_int.h"
 #include "syntax.h"
+#include "target/target.h"
 
 /* ---- scopes: one hash table of names; each name's bindings form a shadow chain ---- */
 
@@ -1388,11 +1389,7 @@ check_module(S *s, SemaModule *m, bool is_main)
 unsigned
 sema_target_bit(const char *arch)
 {
-	if (!strcmp(arch, "gfx950"))
-		return SEMA_TARGET_GFX950;
-	if (!strcmp(arch, "gfx1201"))
-		return SEMA_TARGET_GFX1201;
-	return 0;
+	return tgt_bit(arch);
 }
 
 void
@@ -1456,8 +1453,15 @@ sema_dump_instances(FILE *out, const Diag *d, const SemaProgram *p)
 		if (k->waves_per_eu)
 			fprintf(out, "  waves_per_eu %d\n", k->waves_per_eu);
 		if (k->targets)
-			fprintf(out, "  targets%s%s\n", k->targets & SEMA_TARGET_GFX950 ? " gfx950" : "",
-				k->targets & SEMA_TARGET_GFX1201 ? " gfx1201" : "");
+		{
+			size_t nt;
+			const TgtDesc *all = tgt_all(&nt);
+			fprintf(out, "  targets");
+			for (size_t t = 0; t < nt; t++)
+				if (k->targets & tgt_bit(all[t].name))
+					fprintf(out, " %s", all[t].name);
+			fprintf(out, "\n");
+		}
 		for (j = 0; j < k->nlds; j++) {
 			const Node *al = k->lds[j]->node;
 			const Value *lv = al->u.alloc.type->layout->cval;

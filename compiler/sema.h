@@ -208,16 +208,14 @@ typedef struct SemaKernel {
 	Node *grid[3];          /* grid(x[, y[, z]]) formulas (may depend on run-time int params); NULL = 1 */
 	NodeList requires;      /* support predicates (bool expressions over parameters) */
 	int waves_per_eu;       /* waves_per_eu(n) clause, 0 = none */
-	unsigned targets;       /* targets(...) clause: SEMA_TARGET_* bits of the architectures this kernel is for; 0 = all */
+	unsigned targets;       /* targets(...) clause: tgt_bit bits of the architectures this kernel is for; 0 = all */
 	Symbol **lds;           /* LDS buffers of the kernel in declaration order */
 	int nlds;
 	int64_t lds_bytes;      /* sum of the static LDS buffers' sizes (cosize * element bytes), -1 unknown */
 } SemaKernel;
 
-/* Architectures a kernel can be restricted to with targets(...). */
-#define SEMA_TARGET_GFX950  1u
-#define SEMA_TARGET_GFX1201 2u
-/* The SEMA_TARGET_* bit of an architecture name ("gfx950"), 0 if unknown. */
+/* An architecture's bit in SemaKernel.targets (targets(...)): its row's bit in
+ * the target table (tgt_bit, target/target.h), 0 if flyc does not know it. */
 unsigned sema_target_bit(const char *arch);
 
 typedef struct SemaProgram {

@@ -1,4 +1,5 @@
 /* target.c — the target description table (see target.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "target/target.h"
@@ -70,7 +71,26 @@ tgt_feature_name(TgtFeature f)
 const char *
 tgt_names(void)
 {
-	return "gfx950, gfx1201";
+	static char buf[256];
+
+	if (!buf[0])
+		for (size_t i = 0; i < sizeof TGT_TABLE / sizeof TGT_TABLE[0]; i++)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? ", " : "", TGT_TABLE[i].name);
+	return buf;
+}
+
+const TgtDesc *
+tgt_default(void)
+{
+	return &TGT_TABLE[0];
+}
+
+unsigned
+tgt_bit(const char *name)
+{
+	const TgtDesc *t = tgt_find(name);
+
+	return t && !strcmp(t->name, name) ? 1u << (t - TGT_TABLE) : 0;
 }
 
 static unsigned

@@ -76,8 +76,13 @@ typedef struct TgtDesc {
 /* The row for processor NAME ("gfx950"; a ":feature+" suffix is ignored),
  * or NULL if flyc does not support it. */
 const TgtDesc *tgt_find(const char *name);
-/* All rows, for --help and tests. */
+/* All rows, for --help and tests; the first is the default arch. */
 const TgtDesc *tgt_all(size_t *count);
+/* The row's bit in a set of arches (a kernel's targets(...)): 1 << its index,
+ * 0 when NAME is not exactly a row's name. */
+unsigned tgt_bit(const char *name);
+/* The arch used when none is named: the table's first row (gfx950). */
+const TgtDesc *tgt_default(void);
 int tgt_has(const TgtDesc *t, TgtFeature f);
 const char *tgt_feature_name(TgtFeature f);
 /* Comma-separated supported processor names, e.g. "gfx950, gfx1201". */
