@@ -103,7 +103,8 @@
 	X(B_ABS, "abs", 1, 1, "", VALUE) \
 	X(B_SQUARE, "square", 1, 1, "", VALUE) \
 	X(B_FAST_SIN, "fast_sin", 1, 1, "", VALUE) \
-	X(B_FAST_COS, "fast_cos", 1, 1, "", VALUE)
+	X(B_FAST_COS, "fast_cos", 1, 1, "", VALUE) \
+	X(B_ERF, "erf", 1, 1, "", VALUE)
 
 enum {
 #define X(id, name, lo, hi, named, lower) id,

@@ -1462,7 +1462,7 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_EXP: case B_EXP2: case B_LOG: case B_LOG2: case B_SQRT: case B_RSQRT:
 	case B_SIN: case B_COS: case B_TANH: case B_ABS: case B_SQUARE:
 	case B_FLOOR: case B_CEIL: case B_FAST_EXP: case B_FAST_EXP2: case B_FAST_LOG2: case B_FAST_RCP:
-	case B_FAST_SIN: case B_FAST_COS:
+	case B_FAST_SIN: case B_FAST_COS: case B_ERF:
 		for (i = 0; i < n; i++) {
 			Type *ti = v[i]->type;
 			bool ok = ti->kind == TY_TENSOR ? sc_is_float(ti->scalar) || b == B_ABS || b == B_SQUARE
@@ -1504,6 +1504,7 @@ check_builtin_type(S *s, Node *e, int b)
 			case B_FAST_RCP: r = 1.0 / x; break;
 			case B_FAST_SIN: r = sin(x); break;
 			case B_FAST_COS: r = cos(x); break;
+			case B_ERF: r = erf(x); break;
 			}
 			if (v[0]->cval->kind == VAL_INT && (b == B_ABS || b == B_SQUARE)) {
 				int64_t xi = v[0]->cval->i, ri;
