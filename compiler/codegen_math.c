@@ -369,3 +369,72 @@ cg_math(Cg *c, int bid, IrRef x, IrType rt, int *handled)
 	}
 	return rt.kind != IR_F32 ? ir_b_cvt(&c->b, rt, y) : y;
 }
+
+/* ---- bits: popcount, clz, ctz, bitcast, order_key, order_key_inv ----
+ *
+ * On integer (popcount, clz, ctz: i32/u32/i64/u64) and same-width operands,
+ * scalars or fragments; the checker (sema_expr.c) has refused other types.
+ * order_key maps a float to an unsigned integer of its width whose order is
+ * the float's: negative values (sign bit set) have all bits flipped, others
+ * their sign bit set, so -0 < +0; every NaN becomes the largest key (all
+ * ones), above +inf. order_key_inv undoes it (the all-ones key gives a NaN). */
+static IrRef
+bits_key(Cg *c, IrRef x, IrType ft, int inv)
+{
+	IrBuilder *b = &c->b;
+	int w = ir_scalar_bits((IrScalar)ft.kind);
+	IrScalar ik_ = w == 32 ? IR_I32 : IR_I16;
+	IrType it = ity(ft, ik_);
+	int64_t sign = w == 32 ? (int64_t)INT32_MIN : (int64_t)INT16_MIN, ones = -1;
+	if (inv) {
+		/* keys with the top bit set were non-negative floats */
+		IrRef neg = ir_b_cmp(b, IR_GE, x, ik(c, ft, ik_, 0));
+		IrRef bits = ir_b_select(b, neg, ir_b_bin(b, IR_OP_XOR, x, ik(c, ft, ik_, ones)),
+		                         ir_b_bin(b, IR_OP_XOR, x, ik(c, ft, ik_, sign)));
+		return ir_b_inst(b, IR_OP_BITCAST, ft, 1, &bits);
+	}
+	IrRef bits = ir_b_inst(b, IR_OP_BITCAST, it, 1, &x);
+	IrRef neg = ir_b_cmp(b, IR_LT, bits, ik(c, ft, ik_, 0));
+	IrRef key = ir_b_select(b, neg, ir_b_bin(b, IR_OP_XOR, bits, ik(c, ft, ik_, ones)),
+	                        ir_b_bin(b, IR_OP_OR, bits, ik(c, ft, ik_, sign)));
+	/* x == x fails only for NaN */
+	return ir_b_select(b, ir_b_cmp(b, IR_FEQ, x, x), key, ik(c, ft, ik_, ones));
+}
+
+IrRef
+cg_bits(Cg *c, Node *n, int bid, int *handled)
+{
+	NodeList *a = &n->u.call.args;
+	IrScalar rs;
+	*handled = bid == B_POPCOUNT || bid == B_CLZ || bid == B_CTZ || bid == B_BITCAST || bid == B_ORDER_KEY ||
+	           bid == B_ORDER_KEY_INV;
+	if (!*handled)
+		return 0;
+	/* the value is the last argument (bitcast and order_key_inv may lead with a type) */
+	Node *xn = a->v[a->n - 1];
+	IrRef x = cg_value_of(c, cg_expr(c, xn), xn->span);
+	if (!x)
+		return 0;
+	if (!n->type || !cg_scalar_of(n->type->scalar, &rs)) {
+		cg_unsupported(c, n->span, "this bits builtin's type");
+		return 0;
+	}
+	IrType xt = c->f->inst[x].ty;
+	IrType rt = xt.lanes > 1 ? ir_vec(rs, xt.lanes) : ir_ty(rs);
+	switch (bid) {
+	case B_POPCOUNT:
+		return ir_b_fn(&c->b, IR_FN_POPCOUNT, x);
+	case B_CLZ:
+		return ir_b_fn(&c->b, IR_FN_CLZ, x);
+	case B_CTZ:
+		return ir_b_fn(&c->b, IR_FN_CTZ, x);
+	case B_BITCAST:
+		if (ir_ty_eq(xt, rt))
+			return x;
+		return ir_b_inst(&c->b, IR_OP_BITCAST, rt, 1, &x);
+	case B_ORDER_KEY:
+		return bits_key(c, x, xt, 0);
+	default:
+		return bits_key(c, x, rt, 1);
+	}
+}

@@ -26,8 +26,8 @@ for arch in gfx950 gfx1201; do
 	if [ $rc != 0 ] && ! grep -q '^FAIL:' "$TMP/sweep.out"; then
 		fail "math/sweep-$arch" "$(tail -n 5 "$TMP/sweep.out")"
 	fi
-	# fragments mixed with run-time scalars (tests/math/mix.fly, mix.py)
-	for t in mix; do
+	# fragments mixed with run-time scalars (mix.fly, mix.py), bits builtins (bits.fly, bits.py)
+	for t in mix bits; do
 		co=$TMP/$t-$arch.hsaco
 		if ! out=$("$FLYC" "$FLY_TOP/tests/math/$t.fly" --offload-arch=$arch -o "$co" 2>&1); then
 			fail "math/$t-compile-$arch" "$out"
