@@ -9,7 +9,8 @@ on u32, arithmetic on i32) over edge values (0, 1, the sign bit, all ones, ±0,
 ±inf, NaNs of both signs, denormals) and random words, bit for bit against
 Python; order_key is also checked to be strictly increasing over the sorted
 non-NaN inputs with -0 below +0 and every NaN above +inf. bits16: order_key of
-f16 and bf16 and order_key_inv back, over all 65,536 encodings.
+f16 and bf16 and order_key_inv back, over all 65,536 encodings. bits64:
+popcount, clz, ctz of u64 fragments (edge values, odd and one-bit words).
 """
 import os
 import subprocess
@@ -139,11 +140,28 @@ def bits16():
     return bad
 
 
+def bits64():
+    rng = np.random.default_rng(64)
+    edge = [0, 1, 1 << 63, (1 << 64) - 1, 1 << 32, (1 << 32) - 1, 0x8000000080000000]
+    x = np.concatenate([np.array(edge, np.uint64), rng.integers(0, 1 << 63, 256 - len(edge), dtype=np.uint64) * 2 + 1,
+                        np.uint64(1) << rng.integers(0, 64, 256).astype(np.uint64)])
+    n = len(x)
+    out, err = sim('bits64', n, [x], 3 * 8 * n, [])
+    if out is None:
+        return ['flyc-sim: ' + err]
+    y = np.frombuffer(out, np.uint64).reshape(3, n)
+    xs = [int(v) for v in x]
+    bad = []
+    for k, nm in enumerate(('popcount', 'clz', 'ctz')):
+        bad += check(nm + ' u64', y[k], [count(u, 64)[k] for u in xs], x)
+    return bad
+
+
 def main():
     failed = 0
     sfx = '-' + ARCH if ARCH else ''
     for tag, fn in (('bits32-s0', lambda: bits32(0)), ('bits32-s1', lambda: bits32(0x80000001)),
-                    ('bits32-sff', lambda: bits32(M32)), ('bits16', bits16)):
+                    ('bits32-sff', lambda: bits32(M32)), ('bits16', bits16), ('bits64', bits64)):
         bad = fn()
         if bad:
             failed += 1
