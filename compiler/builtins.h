@@ -103,7 +103,14 @@
 	X(B_ABS, "abs", 1, 1, "", VALUE) \
 	X(B_SQUARE, "square", 1, 1, "", VALUE) \
 	X(B_FAST_SIN, "fast_sin", 1, 1, "", VALUE) \
-	X(B_FAST_COS, "fast_cos", 1, 1, "", VALUE)
+	X(B_FAST_COS, "fast_cos", 1, 1, "", VALUE) \
+	X(B_ERF, "erf", 1, 1, "", VALUE) \
+	X(B_POPCOUNT, "popcount", 1, 1, "", VALUE) \
+	X(B_CLZ, "clz", 1, 1, "", VALUE) \
+	X(B_CTZ, "ctz", 1, 1, "", VALUE) \
+	X(B_BITCAST, "bitcast", 2, 2, "", VALUE) \
+	X(B_ORDER_KEY, "order_key", 1, 1, "", VALUE) \
+	X(B_ORDER_KEY_INV, "order_key_inv", 1, 2, "", VALUE)
 
 enum {
 #define X(id, name, lo, hi, named, lower) id,

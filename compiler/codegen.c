@@ -559,6 +559,12 @@ cg_call(Cg *c, Node *n)
 			return 0;
 		return ir_b_shfl_xor(&c->b, x, cg_to_type(c, m, ir_ty(IR_I32)));
 	}
+	{   /* popcount, clz, ctz, bitcast, order_key, order_key_inv (codegen_math.c) */
+		int bits;
+		IrRef y = cg_bits(c, n, bid, &bits);
+		if (bits)
+			return y;
+	}
 	if (na > 3) {
 		cg_unsupported(c, n->span, "this call");
 		return 0;

@@ -153,6 +153,9 @@ IrLoc cg_loc_of(Cg *c, Span s);
 /* codegen_math.c: a float function of language.md §9.3 applied to x (already of
  * type rt); *handled is 0 when fn is not one of them or rt is not a float type */
 IrRef cg_math(Cg *c, int builtin, IrRef x, IrType rt, int *handled);
+/* codegen_math.c: the bits builtins (popcount, clz, ctz, bitcast, order_key,
+ * order_key_inv) of call n; *handled is 0 when builtin is not one of them */
+IrRef cg_bits(Cg *c, Node *n, int builtin, int *handled);
 
 /* codegen_view.c: OP (a lay_call name) of call n on the tensor in its first
  * argument, through the layout engine; 0 after a located error */

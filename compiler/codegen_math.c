@@ -18,7 +18,8 @@ typedef enum {
 	M_TANH,      /* odd polynomial near 0, 1 - 2 / (e^(2|x|) + 1) elsewhere */
 	M_SIN,       /* range reduction to [-pi/4, pi/4] (Cody-Waite, Payne-Hanek), kernels */
 	M_COS,
-	M_FAST_TRIG  /* v_sin_f32 / v_cos_f32 of x * 1/(2 pi) (the instructions take revolutions) */
+	M_FAST_TRIG, /* v_sin_f32 / v_cos_f32 of x * 1/(2 pi) (the instructions take revolutions) */
+	M_ERF        /* odd polynomial near 0, polynomials in x - m, exp(-x^2) R(x) (lower_erf) */
 } MathKind;
 
 /* the math builtins (builtins.h), by enumerator; kind 0 with fn 0 is not one */
@@ -41,6 +42,7 @@ static const struct {
 	[B_COS] = { M_COS, 0, 1 },
 	[B_FAST_SIN] = { M_FAST_TRIG, IR_FN_HW_SIN, 1 },
 	[B_FAST_COS] = { M_FAST_TRIG, IR_FN_HW_COS, 1 },
+	[B_ERF] = { M_ERF, 0, 1 },
 };
 
 /* tanh(x) = x + x^3 P(x^2) on |x| < 0.625: P fitted here (Lawson-weighted least
@@ -262,6 +264,77 @@ lower_trig(Cg *c, IrRef x, IrType t, int is_cos)
 	return ir_b_select(b, ir_b_cmp(b, IR_FLE, ax, fk(c, t, 3.4028234663852886e38)), y, ir_b_bin(b, IR_OP_FSUB, x, x));
 }
 
+/* ---- erf ----
+ *
+ * Four pieces on |x|, each fitted here (Lawson-weighted least squares on
+ * Chebyshev nodes against Python's math.erf/erfc in double; the figures are
+ * the fits' errors before f32 rounding):
+ *   |x| < 0.75        erf = x + x Q(x^2), Q degree 6 (relative 2.5e-11)
+ *   0.75 <= |x| < 1.5 erf = E + P(|x| - 1.125), E = erf(1.125) in f32, P degree 10 (absolute 3.2e-12)
+ *   1.5 <= |x| < 4    erf = 1 - e^(-x^2) R(|x| - m), m = 2 on [1.5, 2.5), 3.25 on [2.5, 4),
+ *                     R degree 10 (relative 9.1e-12); x^2 = h + l exactly (fma), e^(-x^2) = e^(-h) (1 - l)
+ *   |x| >= 4          erf = 1 (erfc(4) = 1.5e-8 is below half an ulp of 1)
+ * with the sign of x put back. The three pieces from 0.75 on share one
+ * Horner evaluation whose coefficients are selected by the piece. */
+static const double erf_q[] = { 0.12837916612625122, -0.37612637877464294, 0.1128377839922905,
+                                -0.02686474286019802, 0.005216691177338362, -0.0008355381432920694,
+                                9.461343142902479e-05 };
+static const double erf_p[3][11] = {
+	{ 1.5207181291998495e-08, 0.31827396154403687, -0.35805821418762207, 0.1624523401260376,
+	  0.02797332964837551, -0.06132420897483826, 0.015535971149802208, 0.009615594521164894,
+	  -0.006020464934408665, -0.00042381411185488105, 0.0010901745408773422 },
+	{ 0.25539568066596985, -0.10679645836353302, 0.04180275276303291, -0.015460636466741562,
+	  0.005440738517791033, -0.0018316893838346004, 0.0005924733122810721, -0.00018454981909599155,
+	  5.568264168687165e-05, -1.7200212823809125e-05, 4.846822321269428e-06 },
+	{ 0.1663353443145752, -0.04719940200448036, 0.012937290593981743, -0.0034354706294834614,
+	  0.0008860045345500112, -0.00022239038662519306, 5.4421598179033026e-05, -1.2973019693163224e-05,
+	  3.0330247682286426e-06, -7.506768042730982e-07, 1.671254779012088e-07 },
+};
+static const double erf_mid[3] = { 1.125, 2.0, 3.25 };
+#define ERF_E 0.8883882164955139   /* erf(1.125) rounded to f32 */
+
+static IrRef
+lower_erf(Cg *c, IrRef x, IrType t)
+{
+	IrBuilder *b = &c->b;
+	IrRef ax = ir_b_bin(b, IR_OP_FMAX, x, ir_b_un(b, IR_OP_FNEG, x));
+	/* |x| < 0.75: x + x Q(x^2), one rounding at the end; -0 stays -0, denormals are x Q(0) + x */
+	IrRef s = ir_b_bin(b, IR_OP_FMUL, x, x);
+	IrRef q = fk(c, t, erf_q[6]);
+	for (int i = 5; i >= 0; i--)
+		q = ir_b_fma(b, q, s, fk(c, t, erf_q[i]));
+	IrRef small = ir_b_fma(b, x, q, x);
+	/* the other pieces: one polynomial in |x| - m, coefficients by piece */
+	IrRef in_m = ir_b_cmp(b, IR_FLT, ax, fk(c, t, 1.5));
+	IrRef in_b1 = ir_b_cmp(b, IR_FLT, ax, fk(c, t, 2.5));
+#define PICK(v) ir_b_select(b, in_m, fk(c, t, (v)[0]), ir_b_select(b, in_b1, fk(c, t, (v)[1]), fk(c, t, (v)[2])))
+	double k[3];
+	for (int j = 0; j < 3; j++)
+		k[j] = erf_p[j][10];
+	IrRef p = PICK(k);
+	for (int j = 0; j < 3; j++)
+		k[j] = erf_mid[j];
+	IrRef u = ir_b_bin(b, IR_OP_FSUB, ax, PICK(k));
+	for (int i = 9; i >= 0; i--) {
+		for (int j = 0; j < 3; j++)
+			k[j] = erf_p[j][i];
+		p = ir_b_fma(b, p, u, PICK(k));
+	}
+#undef PICK
+	IrRef mid = ir_b_bin(b, IR_OP_FADD, fk(c, t, ERF_E), p);
+	/* 1 - e^(-h) (1 - l) R */
+	IrRef h = ir_b_bin(b, IR_OP_FMUL, ax, ax);
+	IrRef l = ir_b_fma(b, ax, ax, ir_b_un(b, IR_OP_FNEG, h));
+	IrRef er = ir_b_bin(b, IR_OP_FMUL, ir_b_fn(b, IR_FN_EXP, ir_b_un(b, IR_OP_FNEG, h)), p);
+	IrRef erfc = ir_b_fma(b, ir_b_un(b, IR_OP_FNEG, er), l, er);
+	IrRef big = ir_b_bin(b, IR_OP_FSUB, fk(c, t, 1.0), erfc);
+	big = ir_b_select(b, in_m, mid, big);
+	/* NaN fails every comparison: it reaches here and stays NaN; +-inf gives +-1 */
+	big = ir_b_select(b, ir_b_cmp(b, IR_FGE, ax, fk(c, t, 4.0)), fk(c, t, 1.0), big);
+	big = ir_b_select(b, ir_b_cmp(b, IR_FLT, x, fk(c, t, 0.0)), ir_b_un(b, IR_OP_FNEG, big), big);
+	return ir_b_select(b, ir_b_cmp(b, IR_FLT, ax, fk(c, t, 0.75)), small, big);
+}
+
 IrRef
 cg_math(Cg *c, int bid, IrRef x, IrType rt, int *handled)
 {
@@ -287,9 +360,81 @@ cg_math(Cg *c, int bid, IrRef x, IrType rt, int *handled)
 	case M_FAST_TRIG:
 		y = ir_b_fn(&c->b, math[bid].fn, ir_b_bin(&c->b, IR_OP_FMUL, x, fk(c, t, 0.15915494309189535)));
 		break;
+	case M_ERF:
+		y = lower_erf(c, x, t);
+		break;
 	default:
 		y = lower_tanh(c, x, t);
 		break;
 	}
 	return rt.kind != IR_F32 ? ir_b_cvt(&c->b, rt, y) : y;
+}
+
+/* ---- bits: popcount, clz, ctz, bitcast, order_key, order_key_inv ----
+ *
+ * On integer (popcount, clz, ctz: i32/u32/i64/u64) and same-width operands,
+ * scalars or fragments; the checker (sema_expr.c) has refused other types.
+ * order_key maps a float to an unsigned integer of its width whose order is
+ * the float's: negative values (sign bit set) have all bits flipped, others
+ * their sign bit set, so -0 < +0; every NaN becomes the largest key (all
+ * ones), above +inf. order_key_inv undoes it (the all-ones key gives a NaN). */
+static IrRef
+bits_key(Cg *c, IrRef x, IrType ft, int inv)
+{
+	IrBuilder *b = &c->b;
+	int w = ir_scalar_bits((IrScalar)ft.kind);
+	IrScalar ik_ = w == 32 ? IR_I32 : IR_I16;
+	IrType it = ity(ft, ik_);
+	int64_t sign = w == 32 ? (int64_t)INT32_MIN : (int64_t)INT16_MIN, ones = -1;
+	if (inv) {
+		/* keys with the top bit set were non-negative floats */
+		IrRef neg = ir_b_cmp(b, IR_GE, x, ik(c, ft, ik_, 0));
+		IrRef bits = ir_b_select(b, neg, ir_b_bin(b, IR_OP_XOR, x, ik(c, ft, ik_, ones)),
+		                         ir_b_bin(b, IR_OP_XOR, x, ik(c, ft, ik_, sign)));
+		return ir_b_inst(b, IR_OP_BITCAST, ft, 1, &bits);
+	}
+	IrRef bits = ir_b_inst(b, IR_OP_BITCAST, it, 1, &x);
+	IrRef neg = ir_b_cmp(b, IR_LT, bits, ik(c, ft, ik_, 0));
+	IrRef key = ir_b_select(b, neg, ir_b_bin(b, IR_OP_XOR, bits, ik(c, ft, ik_, ones)),
+	                        ir_b_bin(b, IR_OP_OR, bits, ik(c, ft, ik_, sign)));
+	/* x == x fails only for NaN */
+	return ir_b_select(b, ir_b_cmp(b, IR_FEQ, x, x), key, ik(c, ft, ik_, ones));
+}
+
+IrRef
+cg_bits(Cg *c, Node *n, int bid, int *handled)
+{
+	NodeList *a = &n->u.call.args;
+	IrScalar rs;
+	*handled = bid == B_POPCOUNT || bid == B_CLZ || bid == B_CTZ || bid == B_BITCAST || bid == B_ORDER_KEY ||
+	           bid == B_ORDER_KEY_INV;
+	if (!*handled)
+		return 0;
+	/* the value is the last argument (bitcast and order_key_inv may lead with a type) */
+	Node *xn = a->v[a->n - 1];
+	IrRef x = cg_value_of(c, cg_expr(c, xn), xn->span);
+	if (!x)
+		return 0;
+	if (!n->type || !cg_scalar_of(n->type->scalar, &rs)) {
+		cg_unsupported(c, n->span, "this bits builtin's type");
+		return 0;
+	}
+	IrType xt = c->f->inst[x].ty;
+	IrType rt = xt.lanes > 1 ? ir_vec(rs, xt.lanes) : ir_ty(rs);
+	switch (bid) {
+	case B_POPCOUNT:
+		return ir_b_fn(&c->b, IR_FN_POPCOUNT, x);
+	case B_CLZ:
+		return ir_b_fn(&c->b, IR_FN_CLZ, x);
+	case B_CTZ:
+		return ir_b_fn(&c->b, IR_FN_CTZ, x);
+	case B_BITCAST:
+		if (ir_ty_eq(xt, rt))
+			return x;
+		return ir_b_inst(&c->b, IR_OP_BITCAST, rt, 1, &x);
+	case B_ORDER_KEY:
+		return bits_key(c, x, xt, 0);
+	default:
+		return bits_key(c, x, rt, 1);
+	}
 }

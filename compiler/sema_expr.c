@@ -727,6 +727,9 @@ check_unary(S *s, Node *e)
 		}
 		return e->type = t;
 	default:
+		/* ~ of an integer fragment: elementwise */
+		if (t->kind == TY_TENSOR && sc_is_int(t->scalar) && t->scalar != SC_INT)
+			return e->type = ty_tensor(s, SPACE_REG, t->scalar, t->rank, false);
 		if (!ty_is_int(t))
 			return err(s, e, "operator '~' needs an integer operand, not '%s'", tyname(s, t));
 		if (v && v->kind == VAL_INT)
@@ -917,6 +920,19 @@ atom_field(const Node *atom, const char *name)
 		if (!strcmp(atom->u.atom.fields.v[i]->name, name))
 			return atom->u.atom.fields.v[i]->value ? atom->u.atom.fields.v[i]->value->cval : NULL;
 	return NULL;
+}
+
+/* integer types the bit counts take, and the types bitcast moves between */
+static bool
+bits_int(ScalarKind k)
+{
+	return k == SC_I32 || k == SC_U32 || k == SC_I64 || k == SC_U64;
+}
+
+static bool
+bits_type(ScalarKind k)
+{
+	return bits_int(k) || k == SC_I16 || k == SC_U16 || k == SC_F16 || k == SC_BF16 || k == SC_F32;
 }
 
 static Type *
@@ -1432,6 +1448,71 @@ check_builtin_type(S *s, Node *e, int b)
 		if (t0->kind != TY_SCALAR || t0->scalar != SC_F32)
 			return err(s, v[0], "float_bits takes an f32 scalar, not '%s'", tyname(s, t0));
 		return e->type = ty_scalar(SC_I32);
+	case B_POPCOUNT:
+	case B_CLZ:
+	case B_CTZ: {
+		/* bit counts of a 32- or 64-bit integer; clz(0) = ctz(0) = the width */
+		ScalarKind k = t0->scalar;
+		int w = sema_scalar_bits[k];
+		if ((t0->kind != TY_SCALAR && t0->kind != TY_TENSOR) || !bits_int(k))
+			return err(s, v[0], "'%s' counts the bits of an i32, u32, i64 or u64 scalar or fragment, not '%s'",
+				builtins[b].name, tyname(s, t0));
+		if (t0->kind == TY_TENSOR)
+			return e->type = ty_tensor(s, SPACE_REG, k, t0->rank, false);
+		if (v[0]->cval && v[0]->cval->kind == VAL_INT) {
+			uint64_t u = (uint64_t)v[0]->cval->i & (w == 32 ? 0xffffffffu : ~(uint64_t)0);
+			int r = b == B_POPCOUNT ? __builtin_popcountll(u)
+			      : !u ? w : b == B_CLZ ? __builtin_clzll(u) - (64 - w) : __builtin_ctzll(u);
+			e->cval = val_int(s, r);
+		}
+		return e->type = t0;
+	}
+	case B_BITCAST: {
+		/* the bits of a scalar or fragment as another type of the same width */
+		ScalarKind to, from = t1->scalar;
+		if (t0->kind != TY_TYPE)
+			return err(s, v[0], "the first argument of bitcast must be a type such as u32, not '%s'", tyname(s, t0));
+		to = t0->scalar;
+		if (!bits_type(to))
+			return err(s, v[0], "bitcast gives i16, u16, f16, bf16, i32, u32, f32, i64 or u64, not '%s'",
+				sema_scalar_names[to]);
+		if ((t1->kind != TY_SCALAR && t1->kind != TY_TENSOR) || !bits_type(from))
+			return err(s, v[1], "bitcast takes an i16, u16, f16, bf16, i32, u32, f32, i64 or u64 scalar or fragment%s, not '%s'",
+				from == SC_INT || from == SC_FLOAT ? " (give a literal its type with convert<T>)" : "",
+				tyname(s, t1));
+		if (sema_scalar_bits[to] != sema_scalar_bits[from])
+			return err(s, v[1], "bitcast from '%s' (%d bits) to '%s' (%d bits): the widths must be equal",
+				sema_scalar_names[from], sema_scalar_bits[from], sema_scalar_names[to], sema_scalar_bits[to]);
+		if (t1->kind == TY_TENSOR)
+			return e->type = ty_tensor(s, SPACE_REG, to, t1->rank, false);
+		return e->type = ty_scalar(to);
+	}
+	case B_ORDER_KEY:
+		/* a float's order-preserving unsigned key of its width (codegen_math.c bits_key) */
+		if ((t0->kind != TY_SCALAR && t0->kind != TY_TENSOR) ||
+		    (t0->scalar != SC_F32 && t0->scalar != SC_F16 && t0->scalar != SC_BF16))
+			return err(s, v[0], "order_key takes an f32, f16 or bf16 scalar or fragment, not '%s'", tyname(s, t0));
+		if (t0->kind == TY_TENSOR)
+			return e->type = ty_tensor(s, SPACE_REG, t0->scalar == SC_F32 ? SC_U32 : SC_U16, t0->rank, false);
+		return e->type = ty_scalar(t0->scalar == SC_F32 ? SC_U32 : SC_U16);
+	case B_ORDER_KEY_INV: {
+		/* order_key_inv(k): a u32 key's f32; order_key_inv(T, k): T's, from a key of T's width */
+		ScalarKind to = SC_F32;
+		Type *kt = n == 2 ? t1 : t0;
+		Node *kn = n == 2 ? v[1] : v[0];
+		if (n == 2) {
+			if (t0->kind != TY_TYPE || (t0->scalar != SC_F32 && t0->scalar != SC_F16 && t0->scalar != SC_BF16))
+				return err(s, v[0], "the first of two arguments of order_key_inv must be f32, f16 or bf16, not '%s'",
+					t0->kind == TY_TYPE ? sema_scalar_names[t0->scalar] : tyname(s, t0));
+			to = t0->scalar;
+		}
+		if ((kt->kind != TY_SCALAR && kt->kind != TY_TENSOR) || kt->scalar != (to == SC_F32 ? SC_U32 : SC_U16))
+			return err(s, kn, "order_key_inv to '%s' takes a %s key (scalar or fragment), not '%s'",
+				sema_scalar_names[to], to == SC_F32 ? "u32" : "u16", tyname(s, kt));
+		if (kt->kind == TY_TENSOR)
+			return e->type = ty_tensor(s, SPACE_REG, to, kt->rank, false);
+		return e->type = ty_scalar(to);
+	}
 	case B_SHFL_XOR:
 		/* lane l gets x of lane l ^ mask of its wave (ds_bpermute): 32-bit scalars */
 		if (t0->kind != TY_SCALAR || sema_scalar_bits[t0->scalar] != 32)
@@ -1462,7 +1543,7 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_EXP: case B_EXP2: case B_LOG: case B_LOG2: case B_SQRT: case B_RSQRT:
 	case B_SIN: case B_COS: case B_TANH: case B_ABS: case B_SQUARE:
 	case B_FLOOR: case B_CEIL: case B_FAST_EXP: case B_FAST_EXP2: case B_FAST_LOG2: case B_FAST_RCP:
-	case B_FAST_SIN: case B_FAST_COS:
+	case B_FAST_SIN: case B_FAST_COS: case B_ERF:
 		for (i = 0; i < n; i++) {
 			Type *ti = v[i]->type;
 			bool ok = ti->kind == TY_TENSOR ? sc_is_float(ti->scalar) || b == B_ABS || b == B_SQUARE
@@ -1504,6 +1585,7 @@ check_builtin_type(S *s, Node *e, int b)
 			case B_FAST_RCP: r = 1.0 / x; break;
 			case B_FAST_SIN: r = sin(x); break;
 			case B_FAST_COS: r = cos(x); break;
+			case B_ERF: r = erf(x); break;
 			}
 			if (v[0]->cval->kind == VAL_INT && (b == B_ABS || b == B_SQUARE)) {
 				int64_t xi = v[0]->cval->i, ri;

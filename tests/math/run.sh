@@ -26,4 +26,23 @@ for arch in gfx950 gfx1201; do
 	if [ $rc != 0 ] && ! grep -q '^FAIL:' "$TMP/sweep.out"; then
 		fail "math/sweep-$arch" "$(tail -n 5 "$TMP/sweep.out")"
 	fi
+	# fragments mixed with run-time scalars (mix.fly, mix.py), bits builtins (bits.fly, bits.py)
+	for t in mix bits; do
+		co=$TMP/$t-$arch.hsaco
+		if ! out=$("$FLYC" "$FLY_TOP/tests/math/$t.fly" --offload-arch=$arch -o "$co" 2>&1); then
+			fail "math/$t-compile-$arch" "$out"
+			continue
+		fi
+		"$PY" "$FLY_TOP/tests/math/$t.py" "$SIM" "$co" "$TMP" "$@" >"$TMP/$t.log" 2>&1
+		rc=$?
+		while IFS= read -r line; do
+			case $line in
+			PASS:*) n=${line#PASS: }; pass "${n%% *}" ;;
+			FAIL:*) n=${line#FAIL: }; fail "${n%% *}" "$(cat "$TMP/$t.log")" ;;
+			esac
+		done <"$TMP/$t.log"
+		if [ $rc != 0 ] && ! grep -q '^FAIL:' "$TMP/$t.log"; then
+			fail "math/$t-$arch" "$(tail -n 5 "$TMP/$t.log")"
+		fi
+	done
 done

@@ -13,6 +13,7 @@ denormals) must give IEEE's results exactly. Prints one PASS/FAIL line per
 kernel with its measured maximum error; fails when it exceeds the bound that
 docs/language.md ("Math") documents, kept here in BOUND.
 """
+import math
 import os
 import subprocess
 import sys
@@ -25,7 +26,7 @@ ARCH = sys.argv[4] if len(sys.argv) > 4 else None
 # documented maximum error in ulp of the result type (docs/language.md "Math")
 BOUND = {
     'exp': 1.0, 'exp2': 1.0, 'log': 1.5, 'log2': 1.0, 'sqrt': 0.5, 'rsqrt': 1.0,
-    'floor': 0.0, 'ceil': 0.0, 'tanh': 1.5, 'sin': 2.0, 'cos': 2.0,
+    'floor': 0.0, 'ceil': 0.0, 'tanh': 1.5, 'sin': 2.0, 'cos': 2.0, 'erf': 1.0,
     # v_exp_f32(x * log2(e)): the product's rounding grows the error with |x| (0.5 + |x| ulp)
     'fast_exp': 89.0, 'fast_exp2': 1.0, 'fast_log2': 1.0, 'fast_rcp': 1.0,
 }
@@ -37,6 +38,8 @@ REF = {
     'rsqrt': lambda x: 1.0 / np.sqrt(x), 'floor': np.floor, 'ceil': np.ceil, 'tanh': np.tanh,
     'fast_exp': np.exp, 'fast_exp2': np.exp2, 'fast_log2': np.log2, 'fast_rcp': lambda x: 1.0 / x,
     'sin': np.sin, 'cos': np.cos, 'fast_sin': np.sin, 'fast_cos': np.cos,
+    # numpy has no erf: Python's, in double (well under an ulp of f32)
+    'erf': lambda x: np.frompyfunc(math.erf, 1, 1)(x).astype(np.float64),
 }
 # v_sin_f32 / v_cos_f32 of x / (2 pi): absolute error on [-pi, pi] (the rounded
 # argument moves the zeros, so no bound in ulp), documented in ABS_BOUND
@@ -79,6 +82,11 @@ def f32_sweep(name):
         xs += [near, np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(0)),
                np.linspace(131000.0, 131200.0, 1 << 14, dtype=np.float32),
                rng.uniform(-1e5, 1e5, 1 << 16).astype(np.float32)]
+    if name == 'erf':
+        # every piece of the approximation densely (boundaries 0.75, 1.5, 2.5, 4),
+        # and every f32 in [0.5, 4.5) a few ulp apart
+        xs += [np.linspace(-5.0, 5.0, 1 << 20, dtype=np.float32),
+               np.arange(0x3f000000, 0x40900000, 13, dtype=np.uint32).view(np.float32)]
     x = np.concatenate(xs + [SPECIAL]).astype(np.float32)
     x = x[np.isfinite(x) | np.isin(x, SPECIAL)]
     if name.startswith('fast_'):
