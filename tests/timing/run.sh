@@ -139,5 +139,25 @@ if "$PY" -c "import sys; f,t=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 i
 	pass "timing/cost-at-most-3x-functional ($t s vs $f s CPU)"
 else fail timing/cost-at-most-3x-functional "timing $t s, functional $f s CPU"; fi
 
+# libflyrt's timing API (rt_timing.c) against flyc-sim's figures for the same launch
+LIBS="$B/libflyc.a $B/libflyrt.a $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl"
+SANFLAGS=; [ "$FLY_SAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+g=$(gargs 512 512 256)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/rf.json" 2>/dev/null
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/rs.json" --timing-sample=4 --timing-only 2>/dev/null
+rf=$(jget "$TMP/rf.json" cycles 2>/dev/null || echo 0) rs=$(jget "$TMP/rs.json" cycles 2>/dev/null || echo 0)
+if ${CC:-cc} -std=c11 -O1 -g $SANFLAGS -D_GNU_SOURCE -I"$FLY_TOP/runtime/include" "$HERE/rt_timing.c" $LIBS \
+	-o "$TMP/rt_timing" 2>"$TMP/rtcc.err"; then
+	# run PROG...: its PASS/FAIL lines; a crash without a FAIL line is a failure
+	rprog() { "$@" >"$TMP/rt.out" 2>"$TMP/rt.err"; rc=$?; grep -E '^(PASS|FAIL): |^    ' "$TMP/rt.out"
+		[ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$TMP/rt.out" && fail "timing-api: $1 $2 exited $rc" "$(tail -n 20 "$TMP/rt.err")"; }
+	(unset FLY_DEVICE FLY_SIM_TIMING; rprog "$TMP/rt_timing" sim "$GEMM" "$rf" "$rs")
+	(unset FLY_DEVICE; FLY_SIM_TIMING=mi355x FLY_SIM_TIMING_SAMPLE=4 FLY_SIM_TIMING_ONLY=1 rprog "$TMP/rt_timing" env "$GEMM" "$rs")
+	(unset FLY_DEVICE; FLY_SIM_TIMING=bogus rprog "$TMP/rt_timing" env-bad)
+	if ${CC:-cc} -shared -fPIC -O1 -DFAKE_DEVICES=1 "$FLY_TOP/tests/runtime/fake_hip.c" -o "$TMP/fake_hip1.so" 2>>"$TMP/rtcc.err"; then
+		(unset FLY_DEVICE FLY_SIM_TIMING; FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so" rprog "$TMP/rt_timing" hip "$GEMM")
+	else fail "timing-api: build the stand-in HIP runtime" "$(cat "$TMP/rtcc.err")"; fi
+else fail "timing-api: build rt_timing" "$(cat "$TMP/rtcc.err")"; fi
+
 # the calibration tables (tests/timing/calib: consistent without a copy of aiter)
 sh "$FLY_TOP/tests/timing/calib/check.sh" || fail timing/calib "tests/timing/calib/check.sh failed"
