@@ -159,5 +159,18 @@ if ${CC:-cc} -std=c11 -O1 -g $SANFLAGS -D_GNU_SOURCE -I"$FLY_TOP/runtime/include
 	else fail "timing-api: build the stand-in HIP runtime" "$(cat "$TMP/rtcc.err")"; fi
 else fail "timing-api: build rt_timing" "$(cat "$TMP/rtcc.err")"; fi
 
+# flyc.ops.timing (test_timing.py, /usr/bin/python3 with torch): on the simulator, and on
+# the stand-in HIP device
+pyt() { # pyt [hip]: the Python tests, with the sanitized libflyrt preloaded in a sanitized build
+	pre=; [ "$FLY_SAN" = 1 ] && pre="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
+	env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR -u FLY_SIM_TIMING FLYRT_LIB="$B/libflyrt.so" \
+		PYTHONPATH="$FLY_TOP/python" ${pre:+LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0} \
+		${1:+FLY_DEVICE=hip FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so"} "$PY" "$HERE/test_timing.py" "$@" >"$TMP/py.out" 2>&1
+	rc=$?; cat "$TMP/py.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/py.out"; then fail "timing-py: test_timing.py $* exited $rc" "$(tail -n 20 "$TMP/py.out")"; fi
+}
+if "$PY" -c "import torch" 2>/dev/null; then pyt; [ -f "$TMP/fake_hip1.so" ] && pyt hip
+else echo "SKIP: timing-py (no torch for $PY)"; fi
+
 # the calibration tables (tests/timing/calib: consistent without a copy of aiter)
 sh "$FLY_TOP/tests/timing/calib/check.sh" || fail timing/calib "tests/timing/calib/check.sh failed"
