@@ -131,6 +131,37 @@ case "$c128$c256" in *ERR*) fail timing/bigger-tile-faster "$(cat "$TMP/big128.j
    else fail timing/bigger-tile-faster-per-flop "256x256: $c256 cycles, 128x128: $c128"; fi ;;
 esac
 
+# flyc-tune without a GPU ranks the mm variants by the modelled time: at 4096x4096x1024
+# gemm_nt_256x256 first (the default order puts gemm_nt_128x128 first), at 256x256x64
+# gemm_nt_128x128 first; the times are flyc-sim's timing-only figures for the same launches
+TUNE="$BIN/flyc-tune"
+if (unset FLY_DEVICE FLYC_TUNING_DB; FLYC_KERNEL_DIR="$B/lib/flyc/kernels" "$TUNE" --op=mm --device=sim \
+	--shapes=4096x4096x1024,256x256x64 -o "$TMP/tune.db") >"$TMP/tune.out" 2>&1 &&
+   "$TUNE" --dump "$TMP/tune.db" >"$TMP/tune.csv" 2>&1 && "$PY" - "$TMP/tune.csv" "$TMP/big128.json" "$TMP/big256.json" <<'PYEOF' 2>"$TMP/tune.err"
+import json, sys
+rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])][1:]
+big = [r for r in rows if "M>2048 M<=4096 N>2048 N<=4096 K>512 K<=1024" in r[4]]
+small = [r for r in rows if "M>128 M<=256 N>128 N<=256 K>32 K<=64" in r[4]]
+assert len(big) == 1 and len(small) == 1, rows
+v, t = big[0][5].split(), [float(x) for x in big[0][6].split()]
+assert v[0] == "gemm_nt_256x256", v
+assert v.index("gemm_nt_256x256") < v.index("gemm_nt_128x128"), v
+assert t == sorted(t) and len(v) == 5, (v, t)
+for name, f in (("gemm_nt_128x128", sys.argv[2]), ("gemm_nt_256x256", sys.argv[3])):
+    us = json.load(open(f))["us"]
+    assert abs(t[v.index(name)] - us) <= 0.002, (name, t[v.index(name)], us)
+sv = small[0][5].split()
+assert sv[0] == "gemm_nt_128x128", sv
+assert big[0][8].startswith("fnv1a64:") and big[0][7], big[0]
+PYEOF
+then pass "timing/flyc-tune-ranks-by-model (4096x4096x1024: $(sed -n 's/.*K<=1024,\([^,]*\),\([^,]*\),.*/\1 (\2 us)/p' "$TMP/tune.csv"))"
+else fail timing/flyc-tune-ranks-by-model "$(cat "$TMP/tune.out" "$TMP/tune.csv" "$TMP/tune.err" 2>/dev/null | tail -20)"; fi
+expect_out timing/flyc-tune-bad-timing-device 1 "unknown device row 'bogus'" -- env -u FLY_DEVICE "$TUNE" --op=mm --device=sim --shapes=256x256x64 --timing-device=bogus -o "$TMP/x.db"
+expect_out timing/flyc-tune-bad-timing-sample 2 "bad --timing-sample=x" -- env -u FLY_DEVICE "$TUNE" --op=mm --device=sim --shapes=256x256x64 --timing-sample=x -o "$TMP/x.db"
+if (unset FLY_DEVICE; "$TUNE" --op=mm --device=sim --shapes=256x256x64 --timing-device=mi350x -o "$TMP/t350.db") >"$TMP/t350.out" 2>&1 &&
+   grep -q "gemm_nt_128x128 256x256x64: .* us (modelled, mi350x)" "$TMP/t350.out"; then pass timing/flyc-tune-timing-device-mi350x
+else fail timing/flyc-tune-timing-device-mi350x "$(cat "$TMP/t350.out")"; fi
+
 # timing costs at most 3x the functional run (CPU seconds, 1024x1024x256, every workgroup timed)
 g=$(gargs 1024 1024 256)
 cpu() { "$SIM" "$GEMM" gemm_nt_128x128 $g --stats "$@" 2>&1 | sed -n 's/.* \([0-9.]*\) s CPU.*/\1/p'; }
@@ -171,6 +202,31 @@ pyt() { # pyt [hip]: the Python tests, with the sanitized libflyrt preloaded in 
 }
 if "$PY" -c "import torch" 2>/dev/null; then pyt; [ -f "$TMP/fake_hip1.so" ] && pyt hip
 else echo "SKIP: timing-py (no torch for $PY)"; fi
+
+# the regression guard: flyc's kernels' modelled cycles against tests/timing/guard.tsv (±2%),
+# then damaged copies: one row 3% off must fail naming it, one 1.5% off must pass, a missing
+# row must fail
+if "$PY" -c "import torch" 2>/dev/null; then
+	grd() { env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLY_SIM_TIMING FLYRT_LIB="$B/libflyrt.so" FLYC_KERNEL_DIR="$B/lib/flyc/kernels" \
+		"$PY" "$FLY_TOP/scripts/timing-guard.py" --check "$@"; }
+	grd "$FLY_TOP/tests/timing/guard.tsv" >"$TMP/guard.out" 2>&1; rc=$?
+	grep -E '^(PASS|FAIL): ' "$TMP/guard.out"
+	[ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/guard.out" && fail "timing/guard exited $rc" "$(tail -n 20 "$TMP/guard.out")"
+	# perturb FACTOR ROW OUT: guard.tsv's header and data row ROW (1-based) with total_cycles x FACTOR
+	perturb() { awk -F'\t' -v OFS='\t' -v f="$1" -v row="$2" '/^#/ { next } !h { print; h = 1; next } { n++ } n == row { $10 = int($10 * f); print }' \
+		"$FLY_TOP/tests/timing/guard.tsv" >"$3"; }
+	perturb 1.03 8 "$TMP/g3.tsv"; perturb 0.985 6 "$TMP/g15.tsv"
+	grep -v 'rms_norm_bf16_r16' "$FLY_TOP/tests/timing/guard.tsv" >"$TMP/gmiss.tsv"
+	if grd "$TMP/g3.tsv" --subset >"$TMP/g3.out" 2>&1; then fail "timing/guard-refuses-a-row-3%-off" "$(cat "$TMP/g3.out")"
+	elif grep -q 'FAIL: timing/guard: rms_norm_bf16_r16 4096x64 bf16: .*-2.9%' "$TMP/g3.out"; then pass "timing/guard-refuses-a-row-3%-off"
+	else fail "timing/guard-refuses-a-row-3%-off" "$(cat "$TMP/g3.out")"; fi
+	if grd "$TMP/g15.tsv" --subset >"$TMP/g15.out" 2>&1; then pass "timing/guard-accepts-a-row-1.5%-off"
+	else fail "timing/guard-accepts-a-row-1.5%-off" "$(cat "$TMP/g15.out")"; fi
+	# the missing-row check reads the whole file, so damage a copy whose rows would all pass
+	if grd "$TMP/gmiss.tsv" >"$TMP/gmiss.out" 2>&1; then fail "timing/guard-refuses-a-missing-row" "$(cat "$TMP/gmiss.out")"
+	elif grep -q 'rms_norm_bf16_r16 4096x64 bf16 is not in' "$TMP/gmiss.out"; then pass "timing/guard-refuses-a-missing-row"
+	else fail "timing/guard-refuses-a-missing-row" "$(cat "$TMP/gmiss.out")"; fi
+else echo "SKIP: timing/guard (no torch for $PY)"; fi
 
 # the calibration tables (tests/timing/calib: consistent without a copy of aiter)
 sh "$FLY_TOP/tests/timing/calib/check.sh" || fail timing/calib "tests/timing/calib/check.sh failed"
