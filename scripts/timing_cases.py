@@ -67,11 +67,12 @@ def inputs(op, shape, dtype):
     raise ValueError("no case for operator %r" % op)
 
 
-def modelled(op, variant, shape, dtype, sample, device="mi355x"):
+def modelled(op, variant, shape, dtype, sample, device="mi355x", prepared=None):
     """The flyc.ops.timing dict of one call of variant (timing-only, `sample` workgroups per
-    launch), with 'flop' and 'bytes' of the call added."""
+    launch), with 'flop' and 'bytes' of the call added; prepared: inputs(op, shape, dtype)
+    made once for several variants. flyc.Unsupported when the variant does not take it."""
     import flyc
-    call, (flop, nbytes) = inputs(op, shape, dtype)
+    call, (flop, nbytes) = prepared or inputs(op, shape, dtype)
     with flyc.ops.using_variant(variant):
         with flyc.ops.timing(device=device, sample=sample, timing_only=True) as t:
             call()

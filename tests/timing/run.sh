@@ -170,6 +170,34 @@ if "$PY" -c "import sys; f,t=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 i
 	pass "timing/cost-at-most-3x-functional ($t s vs $f s CPU)"
 else fail timing/cost-at-most-3x-functional "timing $t s, functional $f s CPU"; fi
 
+# FLY_SIM_TIMING_PARAMS=FILE overrides the device rows' constants at run time
+printf '# a comment\nlaunch_cycles = 4800\nmi350x.clock_mhz=2000\n\nhbm_latency=1000  # every row\n' >"$TMP/params.txt"
+FLY_SIM_TIMING_PARAMS="$TMP/params.txt" "$SIM" --timing-devices >"$TMP/pdev.json" 2>&1
+if "$PY" -c "
+import json,sys
+r={j['name']:j for j in map(json.loads,open(sys.argv[1]))}
+assert r['mi355x']['launch_cycles']==4800 and r['rx9070xt']['launch_cycles']==4800, r
+assert r['mi350x']['clock_mhz']==2000.0 and r['mi355x']['clock_mhz']==2400.0, r
+assert all(x['hbm_latency']==1000 for x in r.values()), r
+" "$TMP/pdev.json" 2>"$TMP/pdev.err"; then pass timing/params-override-rows; else fail timing/params-override-rows "$(cat "$TMP/pdev.json" "$TMP/pdev.err")"; fi
+g=$(gargs 512 512 256)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/p0.json" --timing-sample=4 --timing-only 2>/dev/null
+printf 'mi355x.launch_cycles = 4800\n' >"$TMP/plaunch.txt"
+FLY_SIM_TIMING_PARAMS="$TMP/plaunch.txt" "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/p1.json" --timing-sample=4 --timing-only 2>/dev/null
+l0=$(dev mi355x launch_cycles)
+within "timing/params-launch-cycles-moves-cycles-by-the-difference" "$(( $(jget "$TMP/p1.json" cycles 2>/dev/null || echo 0) - $(jget "$TMP/p0.json" cycles 2>/dev/null || echo 0) ))" $((4800 - l0)) $((4800 - l0))
+d=$(FLY_SIM_TIMING_PARAMS="$TMP/params.txt" delta pload gfx950 k_load 64 cu_cycles)
+within "timing/params-hbm-latency-1000: a dependent load waits it ($d cycles for $N)" "$d" $((N * 1000)) $((N * (1000 + 2 * 4 + 4 + 2)))
+printf 'hbm_latency = 1000\nbogus = 3\n' >"$TMP/pbad1.txt"; printf 'hbm_latency = -3\n' >"$TMP/pbad2.txt"; printf 'mi999.cus = 3\n' >"$TMP/pbad3.txt"
+printf 'cus = 2.5\n' >"$TMP/pbad4.txt"; printf 'just words\n' >"$TMP/pbad5.txt"
+expect_out timing/params-unknown-key 1 "pbad1.txt:2: unknown key 'bogus'" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad1.txt" "$SIM" --timing-devices
+expect_out timing/params-bad-value 1 "pbad2.txt:1: hbm_latency = '-3': expected a positive integer" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad2.txt" "$SIM" --timing-devices
+expect_out timing/params-unknown-row 1 "pbad3.txt:1: no device row 'mi999'" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad3.txt" "$SIM" --timing-devices
+expect_out timing/params-integer-column 1 "pbad4.txt:1: cus = '2.5': expected a positive integer" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad4.txt" "$SIM" --timing-devices
+expect_out timing/params-no-equals 1 "pbad5.txt:1: expected KEY = VALUE" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad5.txt" "$SIM" --timing-devices
+expect_out timing/params-missing-file 1 "cannot read '$TMP/nonexistent'" -- env FLY_SIM_TIMING_PARAMS="$TMP/nonexistent" "$SIM" --timing-devices
+expect_out timing/params-bad-file-fails-a-timed-launch 1 "unknown key 'bogus'" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad1.txt" "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/px.json"
+
 # libflyrt's timing API (rt_timing.c) against flyc-sim's figures for the same launch
 LIBS="$B/libflyc.a $B/libflyrt.a $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl"
 SANFLAGS=; [ "$FLY_SAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
