@@ -629,7 +629,7 @@ def fit_sim(root, n, params=None):
     def loss(L):
         return sum(math.log((t["cu_cycles"] + L) / clock / r["us"]) ** 2 for r, t in got if r["set"] == "fit")
 
-    best = min(range(0, 40001, 50), key=loss)
+    best = min(range(0, 200001, 50), key=loss)
     out = {"launch_cycles_committed": base, "launch_cycles_fitted": best, "rows": len(got)}
     for name, L in (("committed", base), ("fitted", best)):
         for which in ("fit", "held"):
