@@ -157,7 +157,7 @@ struct Node {
 		/* E_CALL (callee(args)), E_INDEX (callee[args]); args may be named (E_CALL) */
 		struct { Node *callee; NodeList args; ParamList named; } call;
 		/* E_MEMBER */
-		struct { Node *base; const char *id; Span id_span; } member;
+		struct { Node *base; const char *id; Span id_span; int method; } member;  /* method: builtins.h M_*, set by sema (-1 otherwise) */
 		/* E_CONVERT */
 		struct { TypeExpr *to; Node *x; } convert;
 		/* S_BLOCK */

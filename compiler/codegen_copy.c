@@ -1,9 +1,18 @@
-/* Copy atoms in code generation: what an atom moves per access, and whether a
- * copy's layouts allow it (see codegen_copy.h and docs/codegen.md "Copies"). */
+/*
+ * codegen_copy.c — copies: what a copy atom moves per access and whether a
+ * copy's layouts allow it (codegen_copy.h, docs/codegen.md "Copies"), then
+ * copy(src, dst [, pred]) lowered per atom: packed loads and stores of views,
+ * predicates from identity tensors, zero-fill, loads straight to LDS, and the
+ * register-staged split of copies inside pipelines.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen_copy.h"
+#include "codegen_int.h"
+#include "codegen_span.h"
+#include "ir_banks.h"
 #include "ir_eval.h"
 
 static const char *
@@ -194,4 +203,772 @@ cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
 	}
 	ir_eval_free(&e);
 	return res;
+}
+
+/* ---- copies: copy(src, dst [, pred]) lowered per atom ---- */
+
+static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
+static void copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn);
+static const CgCopyAtom *inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf);
+
+/* elements per access: at most 16 bytes, dividing both the run and n;
+ * packed elements (fp4, fp6/bf6) whole bytes only: 0 when none fits */
+static unsigned
+piece_of(IrScalar elem, unsigned n, int64_t run)
+{
+	unsigned es = (ir_scalar_bits(elem) + 7) / 8, p = 16 / (es ? es : 1);
+	if (ir_scalar_packed(elem)) {
+		unsigned g = ir_scalar_bits(elem) == 4 ? 2 : 4;   /* elements per whole byte group */
+		for (p = g == 2 ? 32 : 16; p >= g; p /= 2)
+			if (!(run % p) && !(n % p))
+				return p;
+		return 0;
+	}
+	if (p < 1)
+		p = 1;
+	while (p > 1 && (run % p || n % p))
+		p /= 2;
+	return p;
+}
+
+/* element u of coordinate view cid: *lo the coordinate (rank 1) or its first
+ * mode, *hi its second mode (rank 2: m + n * 2^32 unpacked, make_identity) */
+static void
+coord_at(Cg *c, IrRef cid, int rank2, IrRef k, IrRef *lo, IrRef *hi)
+{
+	IrRef x = ir_b_tload(&c->b, cid, 1, 1, &k);
+	IrType i64 = ir_ty(IR_I64);
+	if (!rank2) {
+		*lo = x;
+		return;
+	}
+	*lo = ir_b_bin(&c->b, IR_OP_AND, x, ir_b_const(&c->b, i64, 0xffffffff));
+	*hi = ir_b_bin(&c->b, IR_OP_SHR, x, ir_b_const(&c->b, i64, 32));
+}
+
+/* 1 when every stride is a known non-negative integer; for a rank-2
+ * identity's packed strides dm + dn * 2^32 also dm below 2^31 (a negative dm
+ * with a positive dn packs to a positive stride whose low part is 2^32 + dm) */
+static int
+nonneg_strides(const IrTuple *d, int rank2)
+{
+	if (!d->n)
+		return !d->dyn && d->value >= 0 && (!rank2 || (d->value & 0xffffffff) < (INT64_C(1) << 31));
+	for (int i = 0; i < d->n; i++)
+		if (!nonneg_strides(d->kid[i], rank2))
+			return 0;
+	return 1;
+}
+
+/* PRED_ALL as pred_at's value: every value of the copy is in range */
+enum { PRED_ALL = -1 };
+
+/* predicate for value v of a copy of nn values (or for all of them, v ==
+ * PRED_ALL; for the run-time value index kdyn when it is not 0):
+ * pred=elem_less(cid, S) evaluated lazily. For all values of an elem_less,
+ * the largest coordinate of each mode is compared (one compare per mode
+ * instead of nn: the masks of an i1 per value would fill SGPRs): that of the
+ * last value when the strides are non-negative, else the maximum over all
+ * values (whose coordinates LLVM then keeps live for the split path) */
+static IrRef
+pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
+{
+	Node *lz = p->kind == E_NAME && p->u.name.sym ? cg_lookup_lazy(c, p->u.name.sym) : NULL;
+	Node *el = lz ? lz : p;
+	if (el->kind == E_CALL && el->u.call.callee->kind == E_NAME &&
+	    cg_builtin(el->u.call.callee) == B_ELEM_LESS && el->u.call.args.n == 2) {
+		IrRef cid = cg_expr(c, el->u.call.args.v[0]);
+		Node *bn = el->u.call.args.v[1];
+		IrRef b, lo = 0, hi = 0;
+		if (!cid)
+			return 0;
+		if (!cg_is_tensor_val(c, cid)) {
+			cg_unsupported(c, el->span, "elem_less on this value");
+			return 0;
+		}
+		if (v <= 0 && cg_view_size(c, cid) != (int64_t)nn) {
+			if (!c->failed)
+				diag_error(c->d, el->span, "the predicate's coordinates have %lld elements per thread, but "
+				           "the copy moves %u", (long long)cg_view_size(c, cid), nn);
+			c->failed = 1;
+			return 0;
+		}
+		IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, cid));
+		int rank2 = R->space == IR_SPACE_IDENTITY && R->elem == IR_I64;
+		if (v != PRED_ALL) {
+			coord_at(c, cid, rank2, kdyn ? kdyn : ir_b_const(&c->b, ir_ty(IR_I32), v), &lo, &hi);
+		} else if (nonneg_strides(cg_tensor_of(c, cid)->layout.stride, rank2)) {
+			/* every mode's coordinate grows with its index: the last value
+			 * (the last index of every mode) holds the largest of each */
+			coord_at(c, cid, rank2, ir_b_const(&c->b, ir_ty(IR_I32), nn - 1), &lo, &hi);
+		} else {
+			for (unsigned u = 0; u < nn; u++) {
+				IrRef l1, h1 = 0;
+				coord_at(c, cid, rank2, ir_b_const(&c->b, ir_ty(IR_I32), u), &l1, &h1);
+				lo = u ? ir_b_bin(&c->b, IR_OP_MAX, lo, l1) : l1;
+				if (rank2)
+					hi = u ? ir_b_bin(&c->b, IR_OP_MAX, hi, h1) : h1;
+			}
+		}
+		if (rank2) {
+			/* coordinates of a rank-2 identity */
+			IrTuple *bt = cg_tuple_of_node(c, bn);
+			IrType i64 = ir_ty(IR_I64);
+			if (!bt || bt->n != 2 || bt->kid[0]->n || bt->kid[1]->n) {
+				if (!c->failed)
+					diag_error(c->d, bn->span, "elem_less of rank-2 coordinates needs a shape of rank 2, "
+					           "e.g. (M, N)");
+				c->failed = 1;
+				return 0;
+			}
+			IrRef p0 = ir_b_cmp(&c->b, IR_LT, lo, cg_to_type(c, cg_leaf_val(c, bt->kid[0], i64), i64));
+			IrRef p1 = ir_b_cmp(&c->b, IR_LT, hi, cg_to_type(c, cg_leaf_val(c, bt->kid[1], i64), i64));
+			return ir_b_bin(&c->b, IR_OP_AND, p0, p1);
+		}
+		if (!(b = cg_expr(c, bn)))
+			return 0;
+		return ir_b_cmp(&c->b, IR_LT, lo, cg_to_type(c, b, ir_ty(IR_I32)));
+	}
+	IrRef b = cg_expr(c, p);
+	if (b && c->f->inst[b].ty.lanes == 1)
+		return cg_to_type(c, b, ir_ty(IR_I1));
+	if (b)
+		cg_unsupported(c, p->span, "this predicate");
+	return 0;
+}
+
+static IrRef
+pred_at(Cg *c, Node *p, int v, unsigned nn)
+{
+	return pred_at_k(c, p, v, nn, 0);
+}
+
+static IrRef
+zero_i32(Cg *c)
+{
+	return ir_b_const(&c->b, ir_ty(IR_I32), 0);
+}
+
+/* r mod g (g a power of two) when the index arithmetic shows it, else -1 */
+static int64_t
+residue(Cg *c, IrRef r, int64_t g)
+{
+	const IrInst *I = &c->f->inst[r];
+	int64_t a, b;
+
+	switch (I->op) {
+	case IR_OP_CONST: return I->imm[0] & (g - 1);
+	case IR_OP_CVT: return residue(c, I->ops[0], g);
+	case IR_OP_ADD: case IR_OP_SUB:
+		a = residue(c, I->ops[0], g);
+		b = residue(c, I->ops[1], g);
+		return a < 0 || b < 0 ? -1 : (I->op == IR_OP_ADD ? a + b : a - b) & (g - 1);
+	case IR_OP_MUL:
+		a = residue(c, I->ops[0], g);
+		b = residue(c, I->ops[1], g);
+		return !a || !b ? 0 : a < 0 || b < 0 ? -1 : (a * b) & (g - 1);
+	case IR_OP_SHL:
+		a = residue(c, I->ops[0], g);
+		b = c->f->inst[I->ops[1]].op == IR_OP_CONST ? c->f->inst[I->ops[1]].imm[0] : -1;
+		return b >= 0 && b < 62 && !((INT64_C(1) << b) & (g - 1)) ? 0 : a < 0 || b < 0 || b >= 62 ? -1
+		       : (a << b) & (g - 1);
+	default: return -1;
+	}
+}
+
+/* Packed elements (fp4: 2 per byte, fp6/bf6: 4 per 3 bytes) move in whole
+ * bytes: every access of a copy of view t (n elements, contiguous in runs of
+ * run, `force` per access when an atom fixes it) must start on a byte and
+ * cover whole bytes. Checked on the static strides and the offsets whose
+ * residue the index arithmetic shows; run-time strides and offsets are
+ * assumed to keep whole bytes (docs/codegen.md). 1 if fine, else 0 after a
+ * located error. */
+int
+cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
+{
+	IrTensor *T = cg_tensor_of(c, t);
+	const IrTuple *fs[32], *fd[32];
+	int nf = 0, i;
+	unsigned eb = ir_scalar_bits(T->elem), g = eb == 4 ? 2 : 4, per;
+	const char *tn = eb == 4 ? "fp4" : "fp6/bf6";
+	const char *pk = eb == 4 ? "2 per byte" : "4 per 3 bytes";
+	int64_t expect = 1, off;
+
+	if (!ir_scalar_packed(T->elem))
+		return 1;
+	per = force ? force : piece_of(T->elem, n, run);
+	if (!per || per % g) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and "
+			           "its %u elements are contiguous in runs of %lld (an access needs a multiple of %u "
+			           "contiguous elements)", tn, pk, n, (long long)run, g);
+		c->failed = 1;
+		return 0;
+	}
+	cg_flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
+	for (i = 0; i < nf; i++) {   /* past the leading contiguous modes */
+		if (!fs[i]->dyn && fs[i]->value == 1)
+			continue;
+		if (fs[i]->dyn || fd[i]->dyn || fd[i]->value != expect || expect >= run)
+			break;
+		expect *= fs[i]->value;
+	}
+	for (; i < nf; i++)
+		if (!fd[i]->dyn && !(!fs[i]->dyn && fs[i]->value == 1) && fd[i]->value % g) {
+			if (!c->failed)
+				diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and a "
+				           "mode of this view has stride %lld (not a multiple of %u)", tn, pk,
+				           (long long)fd[i]->value, g);
+			c->failed = 1;
+			return 0;
+		}
+	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
+	if (R->layout.sw.b && (INT64_C(1) << R->layout.sw.m) % g) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and the "
+			           "swizzle of '%s' moves runs of %lld element(s)", tn, pk, R->name ? R->name : "?",
+			           (long long)(INT64_C(1) << R->layout.sw.m));
+		c->failed = 1;
+		return 0;
+	}
+	off = 0;
+	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
+		int64_t r = residue(c, c->f->inst[v].ops[1], g);
+		off = r < 0 ? -1 : (off + r) & (g - 1);
+	}
+	if (off > 0) {
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and this "
+			           "view starts %lld element(s) past a byte boundary", tn, pk, (long long)off);
+		c->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* loads the n elements of view t into a vector (contiguous: 16-byte pieces) */
+IrRef
+cg_load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force)
+{
+	IrTensor *T = cg_tensor_of(c, t);
+	unsigned piece = force ? force : piece_of(T->elem, n, run);
+	IrRef acc;
+
+	if (n == 1) {
+		IrRef z = zero_i32(c);
+		return ir_b_tload(&c->b, t, 1, 1, &z);
+	}
+	if (piece == n) {
+		IrRef z = zero_i32(c);
+		return ir_b_tload(&c->b, t, n, 1, &z);
+	}
+	acc = ir_b_splat(&c->b, ir_vec(T->elem, n), ir_ty_is_float(ir_ty(T->elem))
+	                 ? ir_b_fconst(&c->b, ir_ty(T->elem), 0) : ir_b_const(&c->b, ir_ty(T->elem), 0));
+	for (unsigned k = 0; k < n; k += piece) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k);
+		IrRef v = ir_b_tload(&c->b, t, piece, 1, &co);
+		if (ir_scalar_packed(T->elem)) {   /* whole pieces: packed data never moves per element */
+			acc = ir_b_insert(&c->b, acc, v, k);
+			continue;
+		}
+		for (unsigned j = 0; j < piece; j++)
+			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, v, j) : v, k + j);
+	}
+	return acc;
+}
+
+static void
+store_view(Cg *c, IrRef t, IrRef val, unsigned n, int64_t run, unsigned force)
+{
+	IrTensor *T = cg_tensor_of(c, t);
+	unsigned piece = force ? force : piece_of(T->elem, n, run);
+
+	if (piece == n) {
+		IrRef co = zero_i32(c);
+		ir_b_tstore(&c->b, t, val, 1, &co);
+		return;
+	}
+	for (unsigned k = 0; k < n; k += piece) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), k), v;
+		if (piece == 1) {
+			v = ir_b_extract(&c->b, val, k);
+		} else if (ir_scalar_packed(T->elem)) {
+			v = ir_b_extract_vec(&c->b, val, k, piece);
+		} else {
+			v = ir_b_splat(&c->b, ir_vec(T->elem, piece), ir_b_extract(&c->b, val, k));
+			for (unsigned j = 1; j < piece; j++)
+				v = ir_b_insert(&c->b, v, ir_b_extract(&c->b, val, k + j), j);
+		}
+		ir_b_tstore(&c->b, t, v, 1, &co);
+	}
+}
+
+/* the fragment variable thr.retile_S/D(x) names (x itself otherwise) */
+static Node *
+unretile(Node *n)
+{
+	if (n->kind == E_CALL && n->u.call.callee->kind == E_MEMBER && n->u.call.args.n == 1 &&
+	    (n->u.call.callee->u.member.method == M_RETILE_S || n->u.call.callee->u.member.method == M_RETILE_D))
+		return n->u.call.args.v[0];
+	return n;
+}
+
+/* The copy atom named by cg_copy(ATOM|tiled_copy(ATOM, ...), src, dst), or NULL */
+static const CgCopyAtom *
+copy_atom_of(Node *n, CgCopyAtom *buf)
+{
+	Node *an = n->u.call.args.n == 3 ? n->u.call.args.v[0] : NULL;
+	if (!an || !an->type || !an->type->atom || !cg_copy_atom(an->type->atom, buf))
+		return NULL;
+	return buf;
+}
+
+/* Elements per access that atom a gives the view t (is_src: the copy's
+ * source), making the tensor's addressing follow the atom (buffer atoms:
+ * a descriptor, under the 4 GiB rule; global atoms: 64-bit addresses).
+ * 0 after a located error when the layouts do not allow the atom. */
+static unsigned
+atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t run, int is_src)
+{
+	IrRef root = ir_tensor_root(c->f, t);
+	IrTensor *T = cg_tensor_of(c, t), *R = cg_tensor_of(c, root);
+	char why[200];
+	unsigned per = cg_copy_check(a, T->elem, nn, run, (int)R->space, is_src, why, sizeof why);
+
+	if (!per) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+		c->failed = 1;
+		return 0;
+	}
+	if (a->kind == CG_COPY_BUFFER || a->kind == CG_COPY_GLOBAL || a->kind == CG_COPY_GLOBAL_TR ||
+	    (a->kind == CG_COPY_LDS_DMA && is_src)) {
+		IrAddr want = a->buffer ? IR_ADDR_BUFFER : IR_ADDR_GLOBAL64;
+		if (R->addr != IR_ADDR_AUTO && R->addr != want) {
+			if (!c->failed)
+				diag_error(c->d, n->span, "copy atom '%s' addresses tensor '%s' %s, but another copy "
+				           "addresses it %s", a->name, R->name ? R->name : "?",
+				           want == IR_ADDR_BUFFER ? "by a buffer descriptor" : "by 64-bit global addresses",
+				           want == IR_ADDR_BUFFER ? "by 64-bit global addresses" : "by a buffer descriptor");
+			c->failed = 1;
+			return 0;
+		}
+		R->addr = want;
+		if (want == IR_ADDR_BUFFER && !R->span_bound && ir_layout_cosize(&R->layout) < 0) {
+			char sw[600];
+			uint64_t um = 0;
+			for (int i = 0; i < c->k->nparams && i < 64; i++)
+				if (c->k->params[i]->type && cg_is_unsigned(c->k->params[i]->type->scalar))
+					um |= UINT64_C(1) << i;
+			if (!(R->span_bound = cg_span_bound(c->f, R, um, sw, sizeof sw))) {
+				if (!c->failed)
+					diag_error(c->d, n->span, "tensor '%s' has a run-time layout whose byte span may "
+					           "exceed 4 GiB, and copy atom '%s' addresses it by a buffer descriptor "
+					           "(32-bit offsets): %s", R->name ? R->name : "?", a->name, sw);
+				c->failed = 1;
+				return 0;
+			}
+		}
+	}
+	return per;
+}
+
+/* a zero of type t (scalar or vector) */
+IrRef
+cg_zero_of(Cg *c, IrType t)
+{
+	IrType e = ir_ty((IrScalar)t.kind);
+	IrRef z = ir_ty_is_float(e) ? ir_b_fconst(&c->b, e, 0) : ir_b_const(&c->b, e, 0);
+	return t.lanes > 1 ? ir_b_splat(&c->b, t, z) : z;
+}
+
+/* Register-staged prefetch (stmt_pipeline) at a copy's write of V to view D:
+ * with pipe_split 1, a write to LDS straight from the pipeline's load region
+ * is deferred (V queued, 1 returned: skip the write); with pipe_split 2, *V
+ * becomes the value queued for this copy. 0: write *V now. */
+static int
+pipe_defer(Cg *c, IrRef d, IrRef *v)
+{
+	if (c->pipe_split == 2) {
+		*v = c->pipe_val;
+		return 0;
+	}
+	if (c->pipe_split == 1 && c->pipe_slot >= 0 && c->b.cur == c->pipe_reg &&
+	    cg_tensor_of(c, ir_tensor_root(c->f, d))->space == IR_SPACE_LDS) {
+		c->pipe_q[c->pipe_slot] = *v;
+		return 1;
+	}
+	return 0;
+}
+
+/* cg_copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
+void
+cg_copy(Cg *c, Node *n)
+{
+	int na = n->u.call.args.n;
+	Node *sn, *dn, *pn = NULL;
+	IrRef s, d, all = 0;
+
+	if (na < 2 || na > 3) {
+		cg_unsupported(c, n->span, "this copy");
+		return;
+	}
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, "pred"))
+			pn = n->u.call.named.v[i]->value;
+	c->pipe_slot = -1;
+	if (c->pipe_split == 2) {      /* after compute: only the deferred LDS writes */
+		c->pipe_val = c->pipe_iq < c->pipe_nq ? c->pipe_q[c->pipe_iq] : 0;
+		c->pipe_iq++;
+		if (!c->pipe_val)
+			return;                /* done whole before compute */
+	} else if (c->pipe_split == 1 && c->pipe_nq < CG_PIPEQ) {
+		c->pipe_slot = c->pipe_nq;
+		c->pipe_q[c->pipe_nq++] = 0;
+	}
+	sn = n->u.call.args.v[na - 2];
+	dn = n->u.call.args.v[na - 1];
+	if (!(s = cg_expr(c, sn)) || !(d = cg_expr(c, dn)))
+		return;
+	Node *dr = dn;      /* a retiled destination: the copy rebinds the fragment it names */
+	dn = unretile(dn);
+	CgCopyAtom abuf;
+	const CgCopyAtom *atom = copy_atom_of(n, &abuf);
+	if (!atom && na == 2 && !(atom = inherited_atom(c, n, s, d, &abuf)) && c->failed)
+		return;
+	int s_view = cg_is_tensor_val(c, s), d_view = cg_is_tensor_val(c, d);
+	if (s_view && d_view) {
+		c->b.loc = cg_loc_of(c, n->span);
+		if (pn)
+			copy_views_pred(c, n, s, d, atom, pn);
+		else
+			copy_views(c, n, s, d, atom);
+		return;
+	}
+	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
+		cg_unsupported(c, n->span, "a copy other than between a tensor view and a register fragment");
+		return;
+	}
+	IrRef view = s_view ? s : d;
+	int64_t nel = cg_view_size(c, view);
+	if (nel <= 0) {
+		cg_unsupported(c, n->span, "a copy of a view without a static size");
+		return;
+	}
+	if (cg_frag_limit(c, n->span, "this copy", nel))
+		return;
+	IrTensor *T = cg_tensor_of(c, view);
+	unsigned nn = (unsigned)nel;
+	IrType vt = nn > 1 ? ir_vec(T->elem, nn) : ir_ty(T->elem);
+	int64_t vec = cg_contiguous(c, view);
+	unsigned force = 0;
+	if (atom && !(force = atom_piece(c, n, atom, view, nn, vec, s_view)))
+		return;
+	if (ir_scalar_packed(T->elem) && pn) {
+		cg_unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
+		return;
+	}
+	if (!cg_packed_ok(c, n->span, view, nn, vec, force))
+		return;
+	if (!s_view) {
+		if (c->f->inst[s].ty.lanes != vt.lanes) {
+			cg_unsupported(c, n->span, "a copy between shapes of different sizes");
+			return;
+		}
+		s = cg_to_type(c, s, vt);
+	} else if (dr != dn && !ir_ty_eq(c->f->inst[d].ty, vt)) {
+		if (!c->failed)
+			diag_error(c->d, dr->span, "the retiled fragment has %u values, but this thread's part of the "
+			           "source has %u", c->f->inst[d].ty.lanes, nn);
+		c->failed = 1;
+		return;
+	}
+	c->b.loc = cg_loc_of(c, n->span);
+	if (atom && (atom->kind == CG_COPY_DS_TR || atom->kind == CG_COPY_GLOBAL_TR)) {
+		if (pn) {
+			cg_unsupported(c, n->span, atom->kind == CG_COPY_DS_TR ? "a predicated transposed LDS read"
+			                                                  : "a predicated transposed global load");
+			return;
+		}
+		cg_bind(c, dn->u.name.sym, ir_b_ld_tr(&c->b, s, vt, (int)atom->elem_bits));
+		return;
+	}
+	if (!pn) {
+		if (s_view)
+			cg_bind(c, dn->u.name.sym, cg_load_view(c, s, nn, vec, force));
+		else if (!pipe_defer(c, d, &s))
+			store_view(c, d, s, nn, vec, force);
+		return;
+	}
+	/* predicated: all values in range -> the vector path; else element by
+	 * element, each value's predicate computed where it is used */
+	if (!(all = pred_at(c, pn, PRED_ALL, nn)))
+		return;
+	if (s_view) {
+		IrRef old = cg_lookup(c, dn->u.name.sym);
+		if (!old || !ir_ty_eq(c->f->inst[old].ty, vt)) {
+			cg_unsupported(c, dn->span, "a predicated copy into a fragment of another shape");
+			return;
+		}
+		IrRef iff = ir_b_if(&c->b, all, 1, &vt);
+		IrRef fast = cg_load_view(c, s, nn, vec, force);
+		ir_b_yield(&c->b, 1, &fast);
+		ir_b_else(&c->b);
+		IrRef acc = old;
+		for (unsigned v = 0; v < nn; v++) {
+			IrType et = ir_ty(T->elem);
+			IrRef pe = pred_at(c, pn, (int)v, nn);
+			if (!pe)
+				return;
+			IrRef e1 = ir_b_if(&c->b, pe, 1, &et);
+			IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
+			IrRef x = ir_b_tload(&c->b, s, 1, 1, &co);
+			ir_b_yield(&c->b, 1, &x);
+			ir_b_else(&c->b);
+			IrRef keep = nn > 1 ? ir_b_extract(&c->b, acc, v) : acc;
+			ir_b_yield(&c->b, 1, &keep);
+			ir_b_end(&c->b);
+			IrRef got = ir_b_proj(&c->b, e1, 0);
+			acc = nn > 1 ? ir_b_insert(&c->b, acc, got, v) : got;
+		}
+		ir_b_yield(&c->b, 1, &acc);
+		ir_b_end(&c->b);
+		cg_bind(c, dn->u.name.sym, ir_b_proj(&c->b, iff, 0));
+		return;
+	}
+	ir_b_if(&c->b, all, 0, NULL);
+	store_view(c, d, s, nn, vec, force);
+	ir_b_else(&c->b);
+	for (unsigned v = 0; v < nn; v++) {
+		IrRef pe = pred_at(c, pn, (int)v, nn);
+		if (!pe)
+			return;
+		ir_b_if(&c->b, pe, 0, NULL);
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v);
+		ir_b_tstore(&c->b, d, nn > 1 ? ir_b_extract(&c->b, s, v) : s, 1, &co);
+		ir_b_end(&c->b);
+	}
+	ir_b_end(&c->b);
+}
+
+/* The copy atom of the tiled copy whose partition_S/D made view r (or the
+ * view r was taken of), or NULL. */
+static const Node *
+partition_atom(Cg *c, IrRef r)
+{
+	for (;;) {
+		if (r < c->npart_atom && c->part_atom[r])
+			return c->part_atom[r];
+		if (c->f->inst[r].op != IR_OP_TVIEW)
+			return NULL;
+		r = c->f->inst[r].ops[0];
+	}
+}
+
+/* cg_copy(src, dst) between views that tiled copies partitioned uses their
+ * atom, as cg_copy(tc, src, dst) would: a load atom of the source's tiled copy,
+ * a store atom of the destination's. NULL when neither has one; sets
+ * c->failed when they name two different atoms. */
+static const CgCopyAtom *
+inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
+{
+	CgCopyAtom as, ad;
+	const Node *ns = cg_is_tensor_val(c, s) ? partition_atom(c, s) : NULL;
+	const Node *nd = cg_is_tensor_val(c, d) ? partition_atom(c, d) : NULL;
+	int use_s = ns && cg_copy_atom(ns, &as) && as.load;
+	int use_d = nd && cg_copy_atom(nd, &ad) && !ad.load;
+
+	if (use_s && use_d && ns != nd) {
+		diag_error(c->d, n->span, "the source was partitioned for copy atom '%s' and the destination for "
+		           "'%s'; name the one this copy uses: cg_copy(tiled_copy, src, dst)", as.name, ad.name);
+		c->failed = 1;
+		return NULL;
+	}
+	if (use_s)
+		*buf = as;
+	else if (use_d)
+		*buf = ad;
+	else
+		return NULL;
+	return buf;
+}
+
+/* cg_copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
+ * load straight to LDS per thread. The hardware puts lane l's bits at
+ * M0 + l * stride (4 bytes for b32, 16 for b96/b128), so the destination
+ * layout must place each thread there: checked for every thread of the
+ * workgroup (a located error otherwise). */
+static void
+copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns, int64_t rs, int64_t rd)
+{
+	IrTensor *D = cg_tensor_of(c, ir_tensor_root(c->f, d));
+	unsigned block = c->f->block[0] * c->f->block[1] * c->f->block[2];
+	unsigned stride = a->bits == 32 ? 4 : 16;
+	char why[240];
+	int ok;
+
+	if (!atom_piece(c, n, a, s, ns, rs, 1))
+		return;
+	if (D->space != IR_SPACE_LDS || rd % ns) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: its destination must be %u "
+			           "contiguous elements in LDS", a->name, ns);
+		c->failed = 1;
+		return;
+	}
+	if (c->f->block[1] > 1 || c->f->block[2] > 1) {
+		cg_unsupported(c, n->span, "a load straight to LDS in a workgroup that is not one-dimensional");
+		return;
+	}
+	ok = cg_lds_dma_placement(c->f, d, block, 64, stride, why, sizeof why);
+	if (ok != 1) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+		c->failed = 1;
+		return;
+	}
+	ir_b_lds_dma(&c->b, s, d, (int)(a->bits / 8), (int)stride);
+}
+
+/* copy between two views of equal static size, element order colexicographic */
+static void
+copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
+{
+	int64_t ns = cg_view_size(c, s), nd = cg_view_size(c, d);
+	if (ns <= 0 || ns != nd) {
+		cg_unsupported(c, n->span, "a copy between views of different or run-time sizes");
+		return;
+	}
+	if (cg_frag_limit(c, n->span, "this copy", ns))
+		return;
+	if (cg_tensor_of(c, s)->elem != cg_tensor_of(c, d)->elem) {
+		cg_unsupported(c, n->span, "a copy between element types");
+		return;
+	}
+	int64_t rs = cg_contiguous(c, s), rd = cg_contiguous(c, d);
+	unsigned fs = 0, fd = 0;
+	if (a && a->kind == CG_COPY_LDS_DMA) {
+		unsigned per = ir_scalar_bits(cg_tensor_of(c, s)->elem) ? a->bits / ir_scalar_bits(cg_tensor_of(c, s)->elem) : 0;
+		if (!cg_packed_ok(c, n->span, s, (unsigned)ns, rs, per) || !cg_packed_ok(c, n->span, d, (unsigned)ns, rd, per))
+			return;
+		copy_lds_dma(c, n, a, s, d, (unsigned)ns, rs, rd);
+		return;
+	}
+	if (a && !(a->load ? (fs = atom_piece(c, n, a, s, (unsigned)ns, rs, 1))
+	                   : (fd = atom_piece(c, n, a, d, (unsigned)ns, rd, 0))))
+		return;
+	if (!cg_packed_ok(c, n->span, s, (unsigned)ns, rs, fs) || !cg_packed_ok(c, n->span, d, (unsigned)ns, rd, fd))
+		return;
+	IrRef v = c->pipe_split == 2 ? 0 : cg_load_view(c, s, (unsigned)ns, rs, fs);
+	if (!pipe_defer(c, d, &v))
+		store_view(c, d, v, (unsigned)ns, rd, fd);
+}
+
+/* The split path of a predicated copy into LDS: per source access (the
+ * atom's or the run's width, e.g. 8 bf16 for buffer_load_b128), the whole
+ * access when all its values are in range, else value by value with zero
+ * for the out-of-range ones; then the destination written whole (every LDS
+ * element gets a value, so its vector stores stay). */
+static void
+split_zfill(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn, unsigned nn, IrRef zero)
+{
+	IrTensor *S = cg_tensor_of(c, s);
+	IrType et = ir_ty(S->elem), i32 = ir_ty(IR_I32);
+	int64_t rs = cg_contiguous(c, s), rd = cg_contiguous(c, d);
+	unsigned fs = a && a->load ? atom_piece(c, n, a, s, nn, rs, 1) : 0;
+	unsigned fd = a && !a->load ? atom_piece(c, n, a, d, nn, rd, 0) : 0;
+	unsigned piece = fs ? fs : piece_of(S->elem, nn, rs);
+	IrRef acc = nn > 1 ? ir_b_splat(&c->b, ir_vec(S->elem, nn), zero) : zero;
+
+	if (c->failed || !piece)
+		return;
+	for (unsigned j = 0; j < nn; j += piece) {
+		IrType pt = piece > 1 ? ir_vec(S->elem, piece) : et;
+		IrRef pe[16], all = 0, co = ir_b_const(&c->b, i32, j), r;
+		for (unsigned e = 0; e < piece && e < 16; e++) {
+			if (!(pe[e] = pred_at(c, pn, (int)(j + e), nn)))
+				return;
+			all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pe[e]) : pe[e];
+		}
+		IrRef iff = ir_b_if(&c->b, all, 1, &pt);
+		r = ir_b_tload(&c->b, s, piece, 1, &co);
+		ir_b_yield(&c->b, 1, &r);
+		ir_b_else(&c->b);
+		IrRef part = piece > 1 ? ir_b_splat(&c->b, pt, zero) : zero;
+		for (unsigned e = 0; e < piece; e++) {
+			IrRef ce = ir_b_const(&c->b, i32, j + e);
+			IrRef e1 = ir_b_if(&c->b, pe[e], 1, &et);
+			IrRef x = ir_b_tload(&c->b, s, 1, 1, &ce);
+			ir_b_yield(&c->b, 1, &x);
+			ir_b_else(&c->b);
+			ir_b_yield(&c->b, 1, &zero);
+			ir_b_end(&c->b);
+			IrRef got = ir_b_proj(&c->b, e1, 0);
+			part = piece > 1 ? ir_b_insert(&c->b, part, got, e) : got;
+		}
+		ir_b_yield(&c->b, 1, &part);
+		ir_b_end(&c->b);
+		r = ir_b_proj(&c->b, iff, 0);
+		if (nn == 1)
+			acc = r;
+		for (unsigned e = 0; e < piece && nn > 1; e++)
+			acc = ir_b_insert(&c->b, acc, piece > 1 ? ir_b_extract(&c->b, r, e) : r, j + e);
+	}
+	store_view(c, d, acc, nn, rd, fd);
+}
+
+/* cg_copy(src, dst, pred=p) between two views (a tiled copy's partitions, e.g.
+ * global -> LDS or LDS -> global). When every element of this thread's copy
+ * is in range, the unpredicated accesses run (the atom's vector width); else
+ * the copy is split into single elements: an in-range element is copied, an
+ * out-of-range one is never read, and its destination is written with zero
+ * when it is in LDS (zero fill, so an MMA reading the tile adds nothing) and
+ * left untouched when it is in global memory. A vector access straddling
+ * the edge is so split, never refused. Loads straight to LDS and packed
+ * (sub-byte) elements are refused. */
+static void
+copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
+{
+	int64_t ns = cg_view_size(c, s);
+	IrRef all;
+	IrTensor *S = cg_tensor_of(c, s);
+	int zfill = cg_tensor_of(c, ir_tensor_root(c->f, d))->space == IR_SPACE_LDS;
+
+	if (a && a->kind == CG_COPY_LDS_DMA) {
+		cg_unsupported(c, n->span, "a predicated load straight to LDS (use a buffer load and an LDS store)");
+		return;
+	}
+	if (ir_scalar_packed(S->elem)) {
+		cg_unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
+		return;
+	}
+	if (ns <= 0 || ns != cg_view_size(c, d) || cg_frag_limit(c, n->span, "this copy", ns)) {
+		if (!c->failed)
+			cg_unsupported(c, n->span, "a copy between views of different or run-time sizes");
+		return;
+	}
+	unsigned nn = (unsigned)ns;
+	IrType et = ir_ty(S->elem);
+	if (!(all = pred_at(c, pn, PRED_ALL, nn)))
+		return;
+	ir_b_if(&c->b, all, 0, NULL);
+	copy_views(c, n, s, d, a);           /* checks the sizes, types and the atom */
+	if (c->failed)
+		return;
+	ir_b_else(&c->b);
+	IrRef zero = ir_ty_is_float(et) ? ir_b_fconst(&c->b, et, 0) : ir_b_const(&c->b, et, 0);
+	if (zfill) {
+		split_zfill(c, n, s, d, a, pn, nn, zero);
+		ir_b_end(&c->b);
+		return;
+	}
+	for (unsigned v = 0; v < nn; v++) {
+		IrRef co = ir_b_const(&c->b, ir_ty(IR_I32), v), pe = pred_at(c, pn, (int)v, nn);
+		if (!pe)
+			return;
+		ir_b_if(&c->b, pe, 0, NULL);
+		ir_b_tstore(&c->b, d, ir_b_tload(&c->b, s, 1, 1, &co), 1, &co);
+		ir_b_end(&c->b);
+	}
+	ir_b_end(&c->b);
 }

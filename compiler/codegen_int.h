@@ -6,6 +6,7 @@
 #ifndef FLYC_CODEGEN_INT_H
 #define FLYC_CODEGEN_INT_H
 
+#include "builtins.h"
 #include "codegen.h"
 #include "codegen_copy.h"
 #include "ir.h"
@@ -21,6 +22,7 @@ struct Binding {
 };
 
 enum { CG_PIPEQ = 128 };   /* copies per pipeline load block tracked by the register-staged prefetch */
+enum { MAXCARRY = 32 };    /* loop-carried variables of one loop (for, static for, pipeline) */
 
 typedef struct {
 	Diag *d;
@@ -56,6 +58,73 @@ typedef struct {
  * (cg_frag_limit), never a truncated vector. */
 enum { CG_MAXFRAG = 256 };
 
+/* The builtin (builtins.h) that callee names, as the checker resolved it, or -1:
+ * code generation dispatches on this enumerator, never on the spelling. */
+static inline int
+cg_builtin(const Node *callee)
+{
+	if (!callee || callee->kind != E_NAME || !callee->u.name.sym || callee->u.name.sym->kind != SYM_BUILTIN ||
+	    !callee->u.name.sym->type)
+		return -1;
+	return callee->u.name.sym->type->builtin;
+}
+
+/* ---- functions the codegen_*.c files share, by the file that defines them ---- */
+
+/* codegen.c */
+IrRef cg_arith(Cg *c, Span sp, AstOp op, IrRef l, IrRef r, IrType rt, int uns);
+IrRef cg_call(Cg *c, Node *n);
+IrRef cg_tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc);
+IrTuple *cg_tuple_of_node(Cg *c, Node *n);
+IrType cg_type_of(Cg *c, Node *n, int *ok);
+Node *cg_lookup_lazy(Cg *c, Symbol *s);
+int cg_fragment_lane(Cg *c, Node *n, IrRef v, uint32_t *lane);
+int cg_is_unsigned(ScalarKind k);
+int cg_storage_only(const Node *n);
+void cg_bind_lazy(Cg *c, Symbol *s, Node *n);
+
+/* codegen_meta.c */
+const char *cg_layout_meta(Cg *c, Node *lay);
+const char *cg_rpn_of(Cg *c, Node *n, const char *what);
+const char *cg_source_text(Cg *c, Span s);
+
+/* codegen_tensor.c */
+IrRef cg_fragment_like(Cg *c, Node *n);
+IrRef cg_local_partition(Cg *c, Node *n);
+IrRef cg_make_identity(Cg *c, Node *n);
+IrRef cg_slice(Cg *c, Node *n, IrRef t);
+IrTuple *cg_mode_of(const IrTuple *x, int m);
+int64_t cg_contiguous(Cg *c, IrRef t);
+void cg_flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTuple **fd, int *n);
+
+/* codegen_copy.c */
+IrRef cg_load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force);
+IrRef cg_zero_of(Cg *c, IrType t);
+int cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force);
+void cg_copy(Cg *c, Node *n);
+
+/* codegen_reduce.c */
+IrRef cg_reduce(Cg *c, Node *n, int is_sum);
+
+/* codegen_partition.c */
+IrRef cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn);
+Node *cg_frag_origin(Cg *c, Node *e);
+Node *cg_named_arg(Node *n, const char *name);
+Node *cg_tiled_copy_of(Cg *c, Node *base, Node **slice_call);
+int cg_is_fragment_call(const Node *n);
+
+/* codegen_stmt.c */
+IrRef cg_convert_packed(Cg *c, Node *n);
+int cg_carried(Cg *c, Node *body, Symbol **vars, IrRef *inits);
+int cg_packed_convert(Node *n);
+void cg_block(Cg *c, Node *n);
+void cg_close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding *saved);
+void cg_collect_assigned(Node *n, Symbol **out, int *nout, int max);
+void cg_stmt(Cg *c, Node *n);
+
+/* codegen_pipe.c */
+void cg_stmt_pipeline(Cg *c, Node *n);
+
 /* codegen.c helpers (thin wrappers over its static functions) */
 void cg_unsupported(Cg *c, Span s, const char *what);   /* located "not supported yet", sets failed */
 /* 1 when n values per thread exceed CG_MAXFRAG: then a located error naming
@@ -83,7 +152,7 @@ IrLoc cg_loc_of(Cg *c, Span s);
  * gemm(mma, A, B, C). Sets *handled when n is one of them. */
 /* codegen_math.c: a float function of language.md §9.3 applied to x (already of
  * type rt); *handled is 0 when fn is not one of them or rt is not a float type */
-IrRef cg_math(Cg *c, const char *fn, IrRef x, IrType rt, int *handled);
+IrRef cg_math(Cg *c, int builtin, IrRef x, IrType rt, int *handled);
 
 /* codegen_view.c: OP (a lay_call name) of call n on the tensor in its first
  * argument, through the layout engine; 0 after a located error */

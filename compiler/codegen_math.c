@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "codegen_int.h"
 
 typedef enum {
@@ -20,25 +21,26 @@ typedef enum {
 	M_FAST_TRIG  /* v_sin_f32 / v_cos_f32 of x * 1/(2 pi) (the instructions take revolutions) */
 } MathKind;
 
+/* the math builtins (builtins.h), by enumerator; kind 0 with fn 0 is not one */
 static const struct {
-	const char *name;
 	MathKind kind;
 	IrFn fn;
-} math[] = {
-	{ "exp", M_FN, IR_FN_EXP },
-	{ "log", M_FN, IR_FN_LOG },
-	{ "log2", M_FN, IR_FN_LOG2 },
-	{ "floor", M_FN, IR_FN_FLOOR },
-	{ "ceil", M_FN, IR_FN_CEIL },
-	{ "fast_exp2", M_FN, IR_FN_HW_EXP2 },
-	{ "fast_log2", M_FN, IR_FN_HW_LOG2 },
-	{ "fast_rcp", M_FN, IR_FN_HW_RCP },
-	{ "fast_exp", M_FAST_EXP, 0 },
-	{ "tanh", M_TANH, 0 },
-	{ "sin", M_SIN, 0 },
-	{ "cos", M_COS, 0 },
-	{ "fast_sin", M_FAST_TRIG, IR_FN_HW_SIN },
-	{ "fast_cos", M_FAST_TRIG, IR_FN_HW_COS },
+	int on;
+} math[B_NBUILTINS] = {
+	[B_EXP] = { M_FN, IR_FN_EXP, 1 },
+	[B_LOG] = { M_FN, IR_FN_LOG, 1 },
+	[B_LOG2] = { M_FN, IR_FN_LOG2, 1 },
+	[B_FLOOR] = { M_FN, IR_FN_FLOOR, 1 },
+	[B_CEIL] = { M_FN, IR_FN_CEIL, 1 },
+	[B_FAST_EXP2] = { M_FN, IR_FN_HW_EXP2, 1 },
+	[B_FAST_LOG2] = { M_FN, IR_FN_HW_LOG2, 1 },
+	[B_FAST_RCP] = { M_FN, IR_FN_HW_RCP, 1 },
+	[B_FAST_EXP] = { M_FAST_EXP, 0, 1 },
+	[B_TANH] = { M_TANH, 0, 1 },
+	[B_SIN] = { M_SIN, 0, 1 },
+	[B_COS] = { M_COS, 0, 1 },
+	[B_FAST_SIN] = { M_FAST_TRIG, IR_FN_HW_SIN, 1 },
+	[B_FAST_COS] = { M_FAST_TRIG, IR_FN_HW_COS, 1 },
 };
 
 /* tanh(x) = x + x^3 P(x^2) on |x| < 0.625: P fitted here (Lawson-weighted least
@@ -261,33 +263,29 @@ lower_trig(Cg *c, IrRef x, IrType t, int is_cos)
 }
 
 IrRef
-cg_math(Cg *c, const char *fn, IrRef x, IrType rt, int *handled)
+cg_math(Cg *c, int bid, IrRef x, IrType rt, int *handled)
 {
-	size_t i;
 	IrType t = rt.lanes > 1 ? ir_vec(IR_F32, rt.lanes) : ir_ty(IR_F32);
 	IrRef y;
 
-	for (i = 0; i < sizeof math / sizeof math[0]; i++)
-		if (!strcmp(math[i].name, fn))
-			break;
-	*handled = i < sizeof math / sizeof math[0] && ir_ty_is_float(rt);
+	*handled = bid >= 0 && bid < B_NBUILTINS && math[bid].on && ir_ty_is_float(rt);
 	if (!*handled)
 		return 0;
 	if (rt.kind != IR_F32)
 		x = ir_b_cvt(&c->b, t, x);
-	switch (math[i].kind) {
+	switch (math[bid].kind) {
 	case M_FN:
-		y = ir_b_fn(&c->b, math[i].fn, x);
+		y = ir_b_fn(&c->b, math[bid].fn, x);
 		break;
 	case M_FAST_EXP:
 		y = ir_b_fn(&c->b, IR_FN_HW_EXP2, ir_b_bin(&c->b, IR_OP_FMUL, x, fk(c, t, 1.4426950408889634)));
 		break;
 	case M_SIN:
 	case M_COS:
-		y = lower_trig(c, x, t, math[i].kind == M_COS);
+		y = lower_trig(c, x, t, math[bid].kind == M_COS);
 		break;
 	case M_FAST_TRIG:
-		y = ir_b_fn(&c->b, math[i].fn, ir_b_bin(&c->b, IR_OP_FMUL, x, fk(c, t, 0.15915494309189535)));
+		y = ir_b_fn(&c->b, math[bid].fn, ir_b_bin(&c->b, IR_OP_FMUL, x, fk(c, t, 0.15915494309189535)));
 		break;
 	default:
 		y = lower_tanh(c, x, t);

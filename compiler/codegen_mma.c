@@ -128,11 +128,11 @@ mma_of(Cg *c, Node *n, Mma *o)
 		if (x->kind != E_CALL)
 			break;
 		Node *cal = x->u.call.callee;
-		if (cal->kind == E_MEMBER && !strcmp(cal->u.member.id, "slice")) {
+		if (cal->kind == E_MEMBER && cal->u.member.method == M_SLICE) {
 			x = cal->u.member.base;
 			continue;
 		}
-		if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "tiled_mma") && x->u.call.args.n == 1) {
+		if (cal->kind == E_NAME && cg_builtin(cal) == B_TILED_MMA && x->u.call.args.n == 1) {
 			Node *an = x->u.call.args.v[0];
 			if (!an->cval || an->cval->kind != VAL_ATOM || atom_of(c, an->cval->atom, o, n->span))
 				break;
@@ -438,10 +438,10 @@ Symbol *
 cg_mma_assigned(Node *e)
 {
 	if (e && e->kind == E_CALL && e->u.call.callee->kind == E_NAME && e->u.call.args.n == 4 &&
-	    !strcmp(e->u.call.callee->u.name.id, "gemm") && e->u.call.args.v[3]->kind == E_NAME)
+	    cg_builtin(e->u.call.callee) == B_GEMM && e->u.call.args.v[3]->kind == E_NAME)
 		return e->u.call.args.v[3]->u.name.sym;
 	if (e && e->kind == E_CALL && e->u.call.callee->kind == E_NAME && e->u.call.args.n == 2 &&
-	    !strcmp(e->u.call.callee->u.name.id, "fill") && e->u.call.args.v[0]->kind == E_NAME)
+	    cg_builtin(e->u.call.callee) == B_FILL && e->u.call.args.v[0]->kind == E_NAME)
 		return e->u.call.args.v[0]->u.name.sym;
 	return NULL;
 }
@@ -473,32 +473,32 @@ cg_mma_call(Cg *c, Node *n, int *handled)
 {
 	Node *cal = n->u.call.callee;
 	*handled = 0;
-	if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "gemm") && n->u.call.args.n == 4) {
+	if (cal->kind == E_NAME && cg_builtin(cal) == B_GEMM && n->u.call.args.n == 4) {
 		*handled = 1;
 		return gemm(c, n);
 	}
-	if (cal->kind == E_NAME && !strcmp(cal->u.name.id, "fill") && n->u.call.args.n == 2) {
+	if (cal->kind == E_NAME && cg_builtin(cal) == B_FILL && n->u.call.args.n == 2) {
 		*handled = 1;
 		return fill(c, n);
 	}
 	if (cal->kind != E_MEMBER || n->u.call.args.n < 1)
 		return 0;
-	const char *id = cal->u.member.id;
-	int part = !strcmp(id, "partition_A") || !strcmp(id, "partition_B") || !strcmp(id, "partition_C");
-	int frag = !strcmp(id, "fragment_A") || !strcmp(id, "fragment_B") || !strcmp(id, "fragment_C");
+	int mid = cal->u.member.method;
+	int part = mid == M_PARTITION_A || mid == M_PARTITION_B || mid == M_PARTITION_C;
+	int frag = mid == M_FRAGMENT_A || mid == M_FRAGMENT_B || mid == M_FRAGMENT_C;
 	if (!part && !frag)
 		return 0;
 	*handled = 1;
 	Node *sl = cg_lazy_of(c, cal->u.member.base);
 	if (!sl)
 		sl = cal->u.member.base;
-	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER || strcmp(sl->u.call.callee->u.member.id, "slice") ||
+	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER || sl->u.call.callee->u.member.method != M_SLICE ||
 	    sl->u.call.args.n != 1) {
 		cg_unsupported(c, n->span, "an MMA partition of something other than mma.slice(thread)");
 		return 0;
 	}
 	Mma m;
-	int k = id[strlen(id) - 1] - 'A';
+	int k = methods[mid].operand - 'A';
 	int64_t reps[2];
 	if (mma_of(c, sl, &m))
 		return 0;
@@ -601,8 +601,7 @@ cg_mma_retile(Cg *c, Node *n, Node *of, Node *origin, IrRef v)
 	}
 	if (origin) {
 		Node *sl = cg_lazy_of(c, origin->u.call.callee->u.member.base);
-		const char *id = origin->u.call.callee->u.member.id;
-		int ko = id[strlen(id) - 1] - 'A';
+		int ko = methods[origin->u.call.callee->u.member.method].operand - 'A';
 		if (mma_of(c, sl ? sl : origin->u.call.callee->u.member.base, &mo))
 			return 0;
 		if (mo.atom != m.atom || mo.waves[0] != m.waves[0] || mo.waves[1] != m.waves[1] || ko != k) {

@@ -1,7 +1,10 @@
 /*
- * driver.c — the compiler proper: command line, then the pipeline in order:
+ * driver.c — the compiler proper: command line, then the pipeline in order
+ * (drv_compile, one function):
  *
- *     read input -> parse (syntax.h) -> check (sema.h) -> AST dump | cg_run
+ *     read -> parse (syntax.h) -> check (sema.h) -> target check, code
+ *     generation (codegen.h) -> per arch: IR passes, LLVM IR, machine code,
+ *     link (emit.h) -> outputs
  *
  * Only this file decides what is printed where; every stage reports to one
  * Diag and the exit status is 1 as soon as it holds an error.
@@ -19,10 +22,13 @@
 #include "codegen.h"
 #include "diag.h"
 #include "driver.h"
+#include "emit.h"
 #include "fileio.h"
+#include "ir_banks.h"
 #include "launcher.h"
 #include "sema.h"
 #include "syntax.h"
+#include "target/target.h"
 
 const char *const drv_emit_names[DRV_NEMITS] = {
 #define X(k, s) s,
@@ -466,29 +472,42 @@ write_depfile(const DrvOptions *o, const SemaProgram *p, const char *out, Diag *
 }
 
 /*
- * --emit=launcher: compile to a code object (a raw object, or a bundle for several
- * --offload-arch) in a temporary file, then write NAME.h and NAME.c next to each
- * other (launcher.h). -o names the .c file (its .h goes beside it), or an existing
- * directory (NAME is then the input's base name); without -o, NAME.c and NAME.h in
- * the current directory.
+ * --emit=launcher: the pipeline writes the code object (every --offload-arch)
+ * to a temporary file (launcher_begin), then NAME.h and NAME.c are written
+ * next to each other (launcher_end, launcher.h). -o names the .c file (its .h
+ * goes beside it), or an existing directory (NAME is then the input's base
+ * name); without -o, NAME.c and NAME.h in the current directory.
  */
 static int
-emit_launcher(const DrvOptions *o, SemaProgram *prog, Diag *d)
+launcher_begin(const DrvOptions *o, char *tmp, Diag *d)
 {
-	DrvOptions co = *o;
-	char tmp[] = "/tmp/flyc-launcher-XXXXXX", err[512];
+	int fd;
+
+	if (o->output && !strcmp(o->output, "-")) {
+		diag_error(d, SPAN_NONE, "--emit=launcher writes two files (NAME.h, NAME.c): -o names the .c "
+		           "file or a directory, not standard output");
+		return 1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		diag_error(d, SPAN_NONE, "cannot create a temporary file: %s", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int
+launcher_end(const DrvOptions *o, const char *tmp, Diag *d)
+{
+	char err[512];
 	char *dir = NULL, *name = NULL, *obj = NULL;
 	const char *in = strcmp(o->input, "-") ? o->input : "out.fly";
 	const char *out = o->output;
 	struct stat st;
 	size_t n = 0;
-	int fd, rc = 1;
+	int rc = 1;
 
-	if (out && !strcmp(out, "-")) {
-		diag_error(d, SPAN_NONE, "--emit=launcher writes two files (NAME.h, NAME.c): -o names the .c "
-		           "file or a directory, not standard output");
-		return 1;
-	}
 	if (!out || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
 		const char *b = strrchr(in, '/');
 		b = b ? b + 1 : in;
@@ -513,16 +532,6 @@ emit_launcher(const DrvOptions *o, SemaProgram *prog, Diag *d)
 		if (bl > 2 && (!strcmp(name + bl - 2, ".c") || !strcmp(name + bl - 2, ".h")))
 			name[bl - 2] = 0;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		diag_error(d, SPAN_NONE, "cannot create a temporary file: %s", strerror(errno));
-		goto done;
-	}
-	close(fd);
-	co.emit = DRV_EMIT_DEFAULT;
-	co.output = tmp;
-	if (cg_run(&co, prog, d) || diag_errors(d))
-		goto done;
 	obj = read_all(tmp, &n);
 	if (!obj) {
 		diag_error(d, SPAN_NONE, "cannot read the code object back: %s", strerror(errno));
@@ -534,11 +543,80 @@ emit_launcher(const DrvOptions *o, SemaProgram *prog, Diag *d)
 	}
 	rc = 0;
 done:
-	unlink(tmp);
 	free(obj);
 	free(dir);
 	free(name);
 	return rc;
+}
+
+/* Code generation's options and the back end's, from the command line. */
+static int
+stage_options(const DrvOptions *o, CgOptions *co, EmitOptions *eo, Diag *d)
+{
+	if (o->narchs > CG_MAX_ARCHS || o->narchs > EMIT_MAX_ARCHS) {
+		diag_error(d, SPAN_NONE, "too many --offload-arch options (at most %d)", EMIT_MAX_ARCHS);
+		return 1;
+	}
+	*co = (CgOptions){ .source_name = strcmp(o->input, "-") ? o->input : "<stdin>",
+	                   .banks_any_arch = o->banks && o->banks->any_arch };
+	*eo = (EmitOptions){ 0 };
+	for (int i = 0; i < o->narchs; i++) {
+		const TgtDesc *t = tgt_find(o->archs[i]);
+		if (!t) {
+			diag_error(d, SPAN_NONE, "unsupported --offload-arch '%s' (flyc supports %s)", o->archs[i],
+			           tgt_names());
+			return 1;
+		}
+		co->archs[co->narchs++] = t;
+		eo->archs[i] = o->archs[i];
+	}
+	eo->narchs = o->narchs;
+	eo->opt_level = o->opt_level;
+	switch (o->emit) {
+	case DRV_EMIT_IR: eo->emit = EMIT_IR; break;
+	case DRV_EMIT_BANKS: eo->emit = EMIT_BANKS; break;
+	case DRV_EMIT_LLVM: eo->emit = o->emit_S || (o->output && !strcmp(o->output, "-")) ? EMIT_LLVM : EMIT_LLVM_BC; break;
+	case DRV_EMIT_ASM: eo->emit = EMIT_ASM; break;
+	case DRV_EMIT_OBJ: eo->emit = EMIT_OBJ; break;
+	case DRV_EMIT_DEFAULT: case DRV_EMIT_LAUNCHER: eo->emit = EMIT_CODEOBJ; break;
+	default:
+		diag_error(d, SPAN_NONE, "--emit=%s is not produced by the code generator", drv_emit_names[o->emit]);
+		return 1;
+	}
+	eo->output = o->output;
+	eo->input_name = o->input;
+	eo->passes.print_after = o->print_after;
+	eo->passes.nprint_after = o->nprint_after;
+	eo->passes.print_after_all = o->print_after_all;
+	eo->passes.stop_after = o->stop_after;
+#ifndef NDEBUG
+	eo->passes.verify = 1;
+#endif
+	eo->no_bundle = o->no_gpu_bundle;
+	eo->ld_lld = o->ld_path;
+	eo->banks = o->banks;
+	eo->save_temps = o->save_temps;
+	eo->debug_info = o->debug_info;
+	eo->mllvm = o->mllvm;
+	eo->nmllvm = o->nmllvm;
+	eo->resource_usage = o->resource_usage || o->resource_usage_json;
+	eo->resource_json = o->resource_usage_json;
+	return 0;
+}
+
+/* The back end reports with IR locations; they become source spans. */
+static void
+ir_sink(void *ctx, IrLoc loc, const char *msg)
+{
+	Diag *d = ctx;
+	Span s = SPAN_NONE;
+
+	if (loc.span_file > 0) {
+		s.file = loc.span_file - 1;
+		s.lo = loc.span_lo;
+		s.hi = loc.span_hi;
+	}
+	diag_error(d, s, "%s", msg);
 }
 
 int
@@ -553,19 +631,28 @@ drv_compile_main(int argc, char **argv)
 	return drv_compile(&o);
 }
 
+/*
+ * The whole pipeline, in order. Every step reports to d; the first step that
+ * leaves an error stops the rest, and no output file is left half-written.
+ */
 int
 drv_compile(DrvOptions *op)
 {
 	DrvOptions o = *op;
 	Diag *d;
 	Arena *a;
-	char *text, *modname;
+	char *text, *modname, launcher_tmp[] = "/tmp/flyc-launcher-XXXXXX";
 	size_t len = 0;
-	int file, rc = 1;
+	int file, rc = 1, launcher = 0;
 	SemaProgram *prog = NULL;
 	SemaOptions so;
 	SemaDefine *defs = NULL;
 	AstModule *m;
+	CgOptions co;
+	EmitOptions eo;
+	IrModule *ir = NULL;
+	IrDiag id;
+	EmitJob *job;
 	int i;
 
 	o.argv0 = NULL;
@@ -574,8 +661,10 @@ drv_compile(DrvOptions *op)
 	diag_set_format(d, o.diag_json ? DIAG_JSON : DIAG_TEXT);
 	diag_set_werror(d, o.werror);
 	diag_set_no_warnings(d, o.no_warnings);
+	id = (IrDiag){ ir_sink, d, 0 };
 	a = arena_new();
 
+	/* 0. read the input */
 	text = read_all(o.input, &len);
 	if (!text) {
 		diag_error(d, SPAN_NONE, "cannot read '%s': %s", o.input, strerror(errno));
@@ -585,14 +674,14 @@ drv_compile(DrvOptions *op)
 	free(text);
 	modname = module_name(o.input);
 
-	/* 1. parse (only to report syntax errors early and for --emit=ast) */
+	/* 1. parse (syntax.h) */
 	m = parse_module(a, d, file, modname);
 	if (diag_errors(d)) {
 		free(modname);
 		goto out;
 	}
 
-	/* 2. check: imports, names, types, compile-time evaluation, instances */
+	/* 2. check (sema.h): imports, names, types, compile-time evaluation, instances */
 	o.stdlib_dir = find_stdlib(NULL);
 	defs = calloc((size_t)o.ndefines + 1, sizeof *defs);
 	for (i = 0; i < o.ndefines; i++) {
@@ -614,8 +703,6 @@ drv_compile(DrvOptions *op)
 		}
 		goto out;
 	}
-
-	/* 3. output */
 	if (o.emit == DRV_EMIT_AST) {
 		char *buf = NULL;
 		size_t blen = 0;
@@ -629,9 +716,45 @@ drv_compile(DrvOptions *op)
 		free(buf);
 		goto out;
 	}
-	rc = o.emit == DRV_EMIT_LAUNCHER ? emit_launcher(&o, prog, d) : cg_run(&o, prog, d);
-	if (rc == 0 && diag_errors(d))
-		rc = 1;
+	if (o.emit == DRV_EMIT_LAUNCHER) {
+		if (launcher_begin(&o, launcher_tmp, d))
+			goto out;
+		launcher = 1;
+	}
+	if (stage_options(&o, &co, &eo, d))
+		goto out;
+	if (launcher)
+		eo.output = launcher_tmp;
+
+	/* 3. target check (codegen.h): each arch has the atoms its kernels use */
+	if (cg_check_targets(prog, &co, d))
+		goto out;
+
+	/* 4. code generation (codegen.h): one IR function per kernel instance */
+	if (!(ir = cg_module(prog, &co, d)))
+		goto out;
+
+	/* 5.-8. per arch (emit.h): IR passes, LLVM IR, machine code, link */
+	job = emit_begin(ir, &eo, &id);
+	for (i = 0; i < emit_narchs(job); i++) {
+		int r = emit_arch_begin(job, i);        /* the kernels for this arch */
+		if (r == EMIT_NEXT)
+			r = emit_passes(job);               /* 5. flyc IR passes (ir_pass.h) */
+		if (r == EMIT_NEXT)
+			r = emit_llvm(job);                 /* 6. LLVM IR (lower_llvm.h), O-level pipeline */
+		if (r == EMIT_NEXT)
+			r = emit_machine_code(job);         /* 7. AMDGPU backend: assembly, object */
+		if (r == EMIT_NEXT)
+			r = emit_link(job);                 /* 8. ld.lld: the code object */
+		emit_arch_end(job, r);
+		if (r == EMIT_ERROR)
+			break;
+	}
+
+	/* 9. outputs: the file(s) or bundle, --resource-usage, the launcher, the depfile */
+	rc = emit_finish(job) || id.errors || diag_errors(d);
+	if (rc == 0 && launcher)
+		rc = launcher_end(&o, launcher_tmp, d);
 	if (rc == 0 && (o.dep_MD || o.dep_MF)) {
 		char *def = NULL;
 		const char *out = o.output;
@@ -643,6 +766,10 @@ drv_compile(DrvOptions *op)
 			rc = 1;
 	}
 out:
+	if (launcher)
+		unlink(launcher_tmp);
+	if (ir)
+		ir_module_free(ir);
 	if (diag_errors(d))
 		rc = 1;
 	sema_program_free(prog);

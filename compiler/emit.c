@@ -421,183 +421,6 @@ banks_text(IrModule *m, const TgtDesc *t, const EmitOptions *o, Buf *out, IrDiag
 	return rc;
 }
 
-static int compile_arch_funcs(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem,
-                              Buf *out, IrDiag *d);
-
-/* Compiles the kernels of m that are for t (targets(...)) into out. */
-static int
-compile_arch(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem, Buf *out,
-             IrDiag *d)
-{
-	IrFunc **all = m->func, **some;
-	uint32_t nall = m->nfunc, n = 0;
-	int rc;
-
-	some = calloc(nall ? nall : 1, sizeof *some);
-	if (!some)
-		IR_ICE("out of memory");
-	for (uint32_t i = 0; i < nall; i++)
-		if (func_for_arch(all[i], t->name) &&
-		    !(o->emit == EMIT_BANKS && o->banks && o->banks->any_arch && !all[i]->archs && o->narchs > 0 &&
-		      strcmp(t->name, o->archs[0])))   /* ir_banks.h: any_arch */
-			some[n++] = all[i];
-	if (n == 0 && o->emit == EMIT_BANKS && o->banks && o->banks->any_arch) {
-		free(some);
-		return 0;   /* flyc show --banks without --offload-arch: every arch that has kernels */
-	}
-	if (n == 0) {
-		errl(d, "no kernel is for --offload-arch=%s: targets(...) excludes every kernel of the file%s",
-		     t->name, "");
-		free(some);
-		return 1;
-	}
-	m->func = some;
-	m->nfunc = n;
-	rc = compile_arch_funcs(m, o, t, stem, out, d);
-	m->func = all;
-	m->nfunc = nall;
-	free(some);
-	return rc;
-}
-
-/* Compiles m for one arch into out (text or code object per o->emit).
- * Returns 0, 1 on error, 2 when stopped by --stop-after (out holds the IR). */
-static int
-compile_arch_funcs(IrModule *m, const EmitOptions *o, const TgtDesc *t, const char *stem, Buf *out,
-             IrDiag *d)
-{
-	LLVMContextRef ctx;
-	LLVMModuleRef mod;
-	LLVMTargetRef target;
-	LLVMTargetMachineRef tm;
-	LLVMMemoryBufferRef mb;
-	LLVMTargetDataRef dl;
-	LowerOpts lo = { o->opt_level, o->debug_info };
-	char *msg = NULL, passes[32];
-	int rc;
-	Buf tmp = { 0 };
-
-	rc = ir_run_passes(m, t, &o->passes, d);
-	if (rc == 1)
-		return 1;
-	if (o->save_temps) {
-		ir_text(m, &tmp);
-		save_temp(o, stem, t->name, ".ir", tmp.p, tmp.n, d);
-		free(tmp.p);
-		tmp = (Buf){ 0 };
-	}
-	if (rc == 2 || o->emit == EMIT_IR) {
-		ir_text(m, out);
-		return rc;
-	}
-	if (o->emit == EMIT_BANKS)
-		return banks_text(m, t, o, out, d);
-	if (LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &target, &msg)) {
-		errl(d, "LLVM has no AMDGPU target: %s%s", msg, "");
-		LLVMDisposeMessage(msg);
-		return 1;
-	}
-	tm = LLVMCreateTargetMachine(target, "amdgcn-amd-amdhsa", t->name, "", cg_level(o->opt_level),
-	                             LLVMRelocPIC, LLVMCodeModelDefault);
-	ctx = LLVMContextCreate();
-	mod = ir_lower_llvm(m, ctx, t, &lo, d);
-	if (!mod) {
-		LLVMContextDispose(ctx);
-		LLVMDisposeTargetMachine(tm);
-		return 1;
-	}
-	dl = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(mod, dl);
-	LLVMDisposeTargetData(dl);
-	rc = 1;
-	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
-		errl(d, "internal: invalid LLVM IR produced: %s%s", msg, "");
-		goto done;
-	}
-	LLVMDisposeMessage(msg);
-	msg = NULL;
-	if (o->save_temps) {
-		module_text(mod, &tmp);
-		save_temp(o, stem, t->name, ".ll", tmp.p, tmp.n, d);
-		tmp.n = 0;
-	}
-	{
-		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-		LLVMErrorRef e;
-		snprintf(passes, sizeof passes, "default<O%d>", o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level);
-		e = LLVMRunPasses(mod, passes, tm, po);
-		LLVMDisposePassBuilderOptions(po);
-		if (e) {
-			char *em = LLVMGetErrorMessage(e);
-			errl(d, "LLVM pass pipeline failed: %s%s", em, "");
-			LLVMDisposeErrorMessage(em);
-			goto done;
-		}
-	}
-	if (o->save_temps) {
-		module_text(mod, &tmp);
-		save_temp(o, stem, t->name, ".opt.ll", tmp.p, tmp.n, d);
-		tmp.n = 0;
-	}
-	if (o->emit == EMIT_LLVM) {
-		module_text(mod, out);
-		rc = 0;
-		goto done;
-	}
-	if (o->emit == EMIT_LLVM_BC) {
-		mb = LLVMWriteBitcodeToMemoryBuffer(mod);
-		buf_add(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
-		LLVMDisposeMemoryBuffer(mb);
-		rc = 0;
-		goto done;
-	}
-	if (o->emit == EMIT_ASM || o->save_temps) {
-		/* code generation rewrites the module (control-flow structurizing
-		 * inserts amdgcn.if/else), so a second emission needs a fresh copy */
-		LLVMModuleRef src = o->emit == EMIT_ASM ? mod : LLVMCloneModule(mod);
-		LLVMBool bad = LLVMTargetMachineEmitToMemoryBuffer(tm, src, LLVMAssemblyFile, &msg, &mb);
-		if (src != mod)
-			LLVMDisposeModule(src);
-		if (bad) {
-			errl(d, "AMDGPU backend failed: %s%s", msg, "");
-			goto done;
-		}
-		if (o->emit == EMIT_ASM)
-			buf_add(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
-		else
-			save_temp(o, stem, t->name, ".s", LLVMGetBufferStart(mb), LLVMGetBufferSize(mb), d);
-		LLVMDisposeMemoryBuffer(mb);
-		if (o->emit == EMIT_ASM) {
-			rc = 0;
-			goto done;
-		}
-	}
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &mb)) {
-		errl(d, "AMDGPU backend failed: %s%s", msg, "");
-		goto done;
-	}
-	buf_add(&tmp, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
-	LLVMDisposeMemoryBuffer(mb);
-	save_temp(o, stem, t->name, ".o", tmp.p, tmp.n, d);
-	if (o->emit == EMIT_OBJ) {
-		buf_add(out, tmp.p, tmp.n);
-		rc = 0;
-		goto done;
-	}
-	if (link_object(o, &tmp, out, d))
-		goto done;
-	save_temp(o, stem, t->name, ".hsaco", out->p, out->n, d);
-	rc = 0;
-done:
-	if (msg)
-		LLVMDisposeMessage(msg);
-	free(tmp.p);
-	LLVMDisposeModule(mod);
-	LLVMContextDispose(ctx);
-	LLVMDisposeTargetMachine(tm);
-	return rc;
-}
-
 /* ---- resource usage report ---- */
 
 static void
@@ -631,103 +454,371 @@ report_usage(const EmitOptions *o, const char *arch, const Buf *co, FILE *rep, i
 	}
 }
 
-int
-emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d)
-{
+/* ---- the back end's steps, one arch at a time (emit.h) ---- */
+
+struct EmitJob {
+	IrModule *m;
+	const EmitOptions *o;
+	IrDiag *d;
+	int n;                              /* arches */
 	const char *archs[EMIT_MAX_ARCHS];
 	const TgtDesc *tg[EMIT_MAX_ARCHS];
 	Buf outs[EMIT_MAX_ARCHS];
-	int n = o->narchs > 0 ? o->narchs : 1, rc = 0, stopped = 0, first_json = 1;
-	char *stem = stem_of(o->input_name);
-	char *outpath = NULL;
-	FILE *rep;
+	int failed, stopped;                /* stopped: --stop-after ended an arch early */
+	char *stem, *outpath;
+	/* the arch in flight (emit_arch_begin .. emit_arch_end) */
+	int i;
+	IrFunc **all;                       /* the module's own function list while m->func is the arch's subset */
+	uint32_t nall;
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMTargetMachineRef tm;
+	Buf obj;                            /* the relocatable object */
+};
 
-	memset(outs, 0, sizeof outs);
+EmitJob *
+emit_begin(IrModule *m, const EmitOptions *o, IrDiag *d)
+{
+	EmitJob *j = calloc(1, sizeof *j);
+	int n = o->narchs > 0 ? o->narchs : 1;
+
+	if (!j)
+		IR_ICE("out of memory");
+	j->m = m;
+	j->o = o;
+	j->d = d;
+	j->i = -1;
 	if (n > EMIT_MAX_ARCHS) {
 		errl(d, "too many --offload-arch options (at most 16)%s%s", NULL, NULL);
-		free(stem);
-		return 1;
+		free(j);
+		return NULL;
 	}
 	for (int i = 0; i < n; i++) {
-		archs[i] = o->narchs > 0 ? o->archs[i] : "gfx950";
-		tg[i] = tgt_find(archs[i]);
-		if (!tg[i]) {
-			errl(d, "unsupported --offload-arch '%s' (flyc supports %s)", archs[i], tgt_names());
-			free(stem);
-			return 1;
+		j->archs[i] = o->narchs > 0 ? o->archs[i] : "gfx950";
+		j->tg[i] = tgt_find(j->archs[i]);
+		if (!j->tg[i]) {
+			errl(d, "unsupported --offload-arch '%s' (flyc supports %s)", j->archs[i], tgt_names());
+			free(j);
+			return NULL;
 		}
 		for (int k = 0; k < i; k++)
-			if (tg[k] == tg[i]) {
-				errl(d, "--offload-arch '%s' given twice%s", archs[i], "");
-				free(stem);
-				return 1;
+			if (j->tg[k] == j->tg[i]) {
+				errl(d, "--offload-arch '%s' given twice%s", j->archs[i], "");
+				free(j);
+				return NULL;
 			}
 	}
+	j->n = n;
+	j->stem = stem_of(o->input_name);
 	if (o->output) {
-		outpath = strdup(o->output);
+		j->outpath = strdup(o->output);
 	} else {
-		outpath = malloc(strlen(stem) + 8);
-		if (outpath)
-			sprintf(outpath, "%s%s", stem, ext_of(o->emit));
+		j->outpath = malloc(strlen(j->stem) + 8);
+		if (j->outpath)
+			sprintf(j->outpath, "%s%s", j->stem, ext_of(o->emit));
 	}
-	if (!outpath)
+	if (!j->outpath)
 		IR_ICE("out of memory");
 	init_llvm(o);
-	for (int i = 0; i < n && !rc; i++) {
-		int r = compile_arch(m, o, tg[i], stem, &outs[i], d);
-		if (r == 1)
-			rc = 1;
-		else if (r == 2)
-			stopped = 1;
+	return j;
+}
+
+int emit_narchs(const EmitJob *j) { return j ? j->n : 0; }
+
+/* Arch i's kernels (targets(...)) become the module's function list. */
+int
+emit_arch_begin(EmitJob *j, int i)
+{
+	const EmitOptions *o = j->o;
+	const TgtDesc *t = j->tg[i];
+	IrFunc **some;
+	uint32_t n = 0;
+
+	j->i = i;
+	j->all = j->m->func;
+	j->nall = j->m->nfunc;
+	some = calloc(j->nall ? j->nall : 1, sizeof *some);
+	if (!some)
+		IR_ICE("out of memory");
+	for (uint32_t k = 0; k < j->nall; k++)
+		if (func_for_arch(j->all[k], t->name) &&
+		    !(o->emit == EMIT_BANKS && o->banks && o->banks->any_arch && !j->all[k]->archs && o->narchs > 0 &&
+		      strcmp(t->name, o->archs[0])))   /* ir_banks.h: any_arch */
+			some[n++] = j->all[k];
+	j->m->func = some;
+	j->m->nfunc = n;
+	if (n == 0 && o->emit == EMIT_BANKS && o->banks && o->banks->any_arch)
+		return EMIT_DONE;   /* flyc show --banks without --offload-arch: every arch that has kernels */
+	if (n == 0) {
+		errl(j->d, "no kernel is for --offload-arch=%s: targets(...) excludes every kernel of the file%s",
+		     t->name, "");
+		return EMIT_ERROR;
 	}
-	rep = !strcmp(outpath, "-") ? stderr : stdout;
-	if (!rc && o->resource_usage && !stopped && o->emit == EMIT_CODEOBJ) {
+	return EMIT_NEXT;
+}
+
+/* flyc's IR passes (ir_pass.h); the output for --emit=ir, --emit=banks, --stop-after */
+int
+emit_passes(EmitJob *j)
+{
+	const EmitOptions *o = j->o;
+	const TgtDesc *t = j->tg[j->i];
+	Buf tmp = { 0 };
+	int rc = ir_run_passes(j->m, t, &o->passes, j->d);
+
+	if (rc == 1)
+		return EMIT_ERROR;
+	if (o->save_temps) {
+		ir_text(j->m, &tmp);
+		save_temp(o, j->stem, t->name, ".ir", tmp.p, tmp.n, j->d);
+		free(tmp.p);
+	}
+	if (rc == 2)
+		j->stopped = 1;
+	if (rc == 2 || o->emit == EMIT_IR) {
+		ir_text(j->m, &j->outs[j->i]);
+		return EMIT_DONE;
+	}
+	if (o->emit == EMIT_BANKS)
+		return banks_text(j->m, t, o, &j->outs[j->i], j->d) ? EMIT_ERROR : EMIT_DONE;
+	return EMIT_NEXT;
+}
+
+/* lowering to LLVM IR (lower_llvm.h), the verifier, LLVM's default<On>; the output for --emit=llvm */
+int
+emit_llvm(EmitJob *j)
+{
+	const EmitOptions *o = j->o;
+	const TgtDesc *t = j->tg[j->i];
+	LowerOpts lo = { o->opt_level, o->debug_info };
+	LLVMTargetRef target;
+	LLVMTargetDataRef dl;
+	LLVMPassBuilderOptionsRef po;
+	LLVMErrorRef e;
+	char *msg = NULL, passes[32];
+	Buf tmp = { 0 };
+
+	if (LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &target, &msg)) {
+		errl(j->d, "LLVM has no AMDGPU target: %s%s", msg, "");
+		LLVMDisposeMessage(msg);
+		return EMIT_ERROR;
+	}
+	j->tm = LLVMCreateTargetMachine(target, "amdgcn-amd-amdhsa", t->name, "", cg_level(o->opt_level),
+	                                LLVMRelocPIC, LLVMCodeModelDefault);
+	j->ctx = LLVMContextCreate();
+	if (!(j->mod = ir_lower_llvm(j->m, j->ctx, t, &lo, j->d)))
+		return EMIT_ERROR;
+	dl = LLVMCreateTargetDataLayout(j->tm);
+	LLVMSetModuleDataLayout(j->mod, dl);
+	LLVMDisposeTargetData(dl);
+	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {
+		errl(j->d, "internal: invalid LLVM IR produced: %s%s", msg, "");
+		LLVMDisposeMessage(msg);
+		return EMIT_ERROR;
+	}
+	LLVMDisposeMessage(msg);
+	if (o->save_temps) {
+		module_text(j->mod, &tmp);
+		save_temp(o, j->stem, t->name, ".ll", tmp.p, tmp.n, j->d);
+		tmp.n = 0;
+	}
+	po = LLVMCreatePassBuilderOptions();
+	snprintf(passes, sizeof passes, "default<O%d>", o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level);
+	e = LLVMRunPasses(j->mod, passes, j->tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	if (e) {
+		char *em = LLVMGetErrorMessage(e);
+		errl(j->d, "LLVM pass pipeline failed: %s%s", em, "");
+		LLVMDisposeErrorMessage(em);
+		free(tmp.p);
+		return EMIT_ERROR;
+	}
+	if (o->save_temps) {
+		module_text(j->mod, &tmp);
+		save_temp(o, j->stem, t->name, ".opt.ll", tmp.p, tmp.n, j->d);
+	}
+	free(tmp.p);
+	if (o->emit == EMIT_LLVM) {
+		module_text(j->mod, &j->outs[j->i]);
+		return EMIT_DONE;
+	}
+	if (o->emit == EMIT_LLVM_BC) {
+		LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(j->mod);
+		buf_add(&j->outs[j->i], LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		LLVMDisposeMemoryBuffer(mb);
+		return EMIT_DONE;
+	}
+	return EMIT_NEXT;
+}
+
+/* LLVM's AMDGPU backend: assembly and the relocatable object; the output for --emit=asm, --emit=obj */
+int
+emit_machine_code(EmitJob *j)
+{
+	const EmitOptions *o = j->o;
+	const TgtDesc *t = j->tg[j->i];
+	LLVMMemoryBufferRef mb;
+	char *msg = NULL;
+
+	if (o->emit == EMIT_ASM || o->save_temps) {
+		/* code generation rewrites the module (control-flow structurizing
+		 * inserts amdgcn.if/else), so a second emission needs a fresh copy */
+		LLVMModuleRef src = o->emit == EMIT_ASM ? j->mod : LLVMCloneModule(j->mod);
+		LLVMBool bad = LLVMTargetMachineEmitToMemoryBuffer(j->tm, src, LLVMAssemblyFile, &msg, &mb);
+		if (src != j->mod)
+			LLVMDisposeModule(src);
+		if (bad) {
+			errl(j->d, "AMDGPU backend failed: %s%s", msg, "");
+			LLVMDisposeMessage(msg);
+			return EMIT_ERROR;
+		}
+		if (o->emit == EMIT_ASM)
+			buf_add(&j->outs[j->i], LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+		else
+			save_temp(o, j->stem, t->name, ".s", LLVMGetBufferStart(mb), LLVMGetBufferSize(mb), j->d);
+		LLVMDisposeMemoryBuffer(mb);
+		if (o->emit == EMIT_ASM)
+			return EMIT_DONE;
+	}
+	if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, j->mod, LLVMObjectFile, &msg, &mb)) {
+		errl(j->d, "AMDGPU backend failed: %s%s", msg, "");
+		LLVMDisposeMessage(msg);
+		return EMIT_ERROR;
+	}
+	j->obj.n = 0;
+	buf_add(&j->obj, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+	LLVMDisposeMemoryBuffer(mb);
+	save_temp(o, j->stem, t->name, ".o", j->obj.p, j->obj.n, j->d);
+	if (o->emit == EMIT_OBJ) {
+		buf_add(&j->outs[j->i], j->obj.p, j->obj.n);
+		return EMIT_DONE;
+	}
+	return EMIT_NEXT;
+}
+
+/* ld.lld -shared: the code object */
+int
+emit_link(EmitJob *j)
+{
+	if (link_object(j->o, &j->obj, &j->outs[j->i], j->d))
+		return EMIT_ERROR;
+	save_temp(j->o, j->stem, j->tg[j->i]->name, ".hsaco", j->outs[j->i].p, j->outs[j->i].n, j->d);
+	return EMIT_DONE;
+}
+
+/* The end of arch i: LLVM's state freed, the module's own function list back. */
+void
+emit_arch_end(EmitJob *j, int r)
+{
+	if (r == EMIT_ERROR)
+		j->failed = 1;
+	if (j->mod)
+		LLVMDisposeModule(j->mod);
+	if (j->ctx)
+		LLVMContextDispose(j->ctx);
+	if (j->tm)
+		LLVMDisposeTargetMachine(j->tm);
+	j->mod = NULL;
+	j->ctx = NULL;
+	j->tm = NULL;
+	if (j->i >= 0) {
+		free(j->m->func);
+		j->m->func = j->all;
+		j->m->nfunc = j->nall;
+	}
+	j->i = -1;
+}
+
+/* Writes the output (one file, one bundle of code objects, or one file per arch)
+ * and the resource report, frees the job, and returns 0 or 1. */
+int
+emit_finish(EmitJob *j)
+{
+	const EmitOptions *o;
+	IrDiag *d;
+	int rc, n, first_json = 1;
+	FILE *rep;
+
+	if (!j)
+		return 1;
+	o = j->o;
+	d = j->d;
+	n = j->n;
+	rc = j->failed;
+	rep = !strcmp(j->outpath, "-") ? stderr : stdout;
+	if (!rc && o->resource_usage && !j->stopped && o->emit == EMIT_CODEOBJ) {
 		if (o->resource_json)
 			fprintf(rep, "[");
 		for (int i = 0; i < n; i++)
-			report_usage(o, tg[i]->name, &outs[i], rep, &first_json, d);
+			report_usage(o, j->tg[i]->name, &j->outs[i], rep, &first_json, d);
 		if (o->resource_json)
 			fprintf(rep, "\n]\n");
 		if (d->errors)
 			rc = 1;
 	}
 	if (!rc) {
-		int binary = (o->emit == EMIT_CODEOBJ || o->emit == EMIT_OBJ || o->emit == EMIT_LLVM_BC) && !stopped;
+		int binary = (o->emit == EMIT_CODEOBJ || o->emit == EMIT_OBJ || o->emit == EMIT_LLVM_BC) && !j->stopped;
 		if (n == 1) {
-			rc = write_output(outpath, outs[0].p, outs[0].n, d);
-		} else if (o->emit == EMIT_CODEOBJ && !stopped && !o->no_bundle) {
+			rc = write_output(j->outpath, j->outs[0].p, j->outs[0].n, d);
+		} else if (o->emit == EMIT_CODEOBJ && !j->stopped && !o->no_bundle) {
 			const uint8_t *objs[EMIT_MAX_ARCHS];
 			size_t sizes[EMIT_MAX_ARCHS], bn;
 			uint8_t *bundle;
 			for (int i = 0; i < n; i++) {
-				objs[i] = outs[i].p;
-				sizes[i] = outs[i].n;
+				objs[i] = j->outs[i].p;
+				sizes[i] = j->outs[i].n;
 			}
-			bundle = emit_bundle(n, archs, objs, sizes, &bn);
+			bundle = emit_bundle(n, j->archs, objs, sizes, &bn);
 			if (!bundle)
 				IR_ICE("out of memory");
-			rc = write_output(outpath, bundle, bn, d);
+			rc = write_output(j->outpath, bundle, bn, d);
 			free(bundle);
-		} else if (!strcmp(outpath, "-") && !binary) {
+		} else if (!strcmp(j->outpath, "-") && !binary) {
 			for (int i = 0; i < n && !rc; i++) {
 				if (o->emit != EMIT_BANKS)   /* its lines name the arch */
-					printf("%s %s\n", o->emit == EMIT_ASM ? ";" : o->emit == EMIT_IR ? "#" : ";", tg[i]->name);
-				rc = write_output("-", outs[i].p, outs[i].n, d);
+					printf("%s %s\n", o->emit == EMIT_ASM ? ";" : o->emit == EMIT_IR ? "#" : ";", j->tg[i]->name);
+				rc = write_output("-", j->outs[i].p, j->outs[i].n, d);
 			}
-		} else if (!strcmp(outpath, "-")) {
+		} else if (!strcmp(j->outpath, "-")) {
 			errl(d, "several code objects cannot go to standard output without a bundle%s%s", NULL, NULL);
 			rc = 1;
 		} else {
 			for (int i = 0; i < n && !rc; i++) {
-				char *p = per_arch_name(outpath, tg[i]->name);
-				rc = write_output(p, outs[i].p, outs[i].n, d);
+				char *p = per_arch_name(j->outpath, j->tg[i]->name);
+				rc = write_output(p, j->outs[i].p, j->outs[i].n, d);
 				free(p);
 			}
 		}
 	}
 	for (int i = 0; i < n; i++)
-		free(outs[i].p);
-	free(outpath);
-	free(stem);
+		free(j->outs[i].p);
+	free(j->obj.p);
+	free(j->outpath);
+	free(j->stem);
+	free(j);
 	return rc;
+}
+
+/* The back end's steps in order, for callers that hold an IR module (cgtool);
+ * flyc's driver calls the same steps itself (driver.c, drv_compile). */
+int
+emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d)
+{
+	EmitJob *j = emit_begin(m, o, d);
+
+	for (int i = 0; i < emit_narchs(j); i++) {
+		int r = emit_arch_begin(j, i);
+		if (r == EMIT_NEXT)
+			r = emit_passes(j);
+		if (r == EMIT_NEXT)
+			r = emit_llvm(j);
+		if (r == EMIT_NEXT)
+			r = emit_machine_code(j);
+		if (r == EMIT_NEXT)
+			r = emit_link(j);
+		emit_arch_end(j, r);
+		if (r == EMIT_ERROR)
+			break;
+	}
+	return emit_finish(j);
 }

@@ -1,16 +1,20 @@
 /*
- * emit.h — from IR to files: the IR pipeline, LLVM's O-level pipeline, the
+ * emit.h — from IR to files: flyc's IR passes, LLVM's O-level pipeline, the
  * AMDGPU backend, linking with ld.lld, offload bundles, resource usage.
  *
- * The whole back half of flyc, in order (emit_compile):
- *   for each --offload-arch:
- *     ir_run_passes          (--print-after / --stop-after / --emit=ir)
- *     ir_lower_llvm          (LLVM IR + .flyc.meta)
- *     LLVMRunPasses default<On>            (--emit=llvm)
- *     LLVMTargetMachineEmitToMemoryBuffer  (--emit=asm, object)
- *     ld.lld-22 -shared      (the code object, --emit=obj)
- *   several arches: one clang offload bundle (or one file per arch)
- *   --resource-usage: read back from each linked code object
+ * The back half of flyc is a job (emit_begin .. emit_finish) and, for each
+ * --offload-arch, these steps in order; each returns EMIT_NEXT to go on,
+ * EMIT_DONE when the requested output is reached, or EMIT_ERROR:
+ *   emit_arch_begin    the kernels whose targets(...) name the arch
+ *   emit_passes        ir_run_passes      (--print-after / --stop-after / --emit=ir, banks)
+ *   emit_llvm          ir_lower_llvm + LLVMRunPasses default<On>   (--emit=llvm)
+ *   emit_machine_code  LLVMTargetMachineEmitToMemoryBuffer         (--emit=asm, obj)
+ *   emit_link          ld.lld-22 -shared: the code object
+ *   emit_arch_end
+ * emit_finish writes one file, one clang offload bundle for several arches (or
+ * one file per arch) and the --resource-usage report read back from each code
+ * object. driver.c's drv_compile calls these steps; emit_compile runs them all
+ * for tools that hold an IR module.
  */
 #ifndef FLY_EMIT_H
 #define FLY_EMIT_H
@@ -50,10 +54,24 @@ typedef struct {
 	struct IrBanksOpts *banks;           /* EMIT_BANKS: kernel filter, draws; receives the counts */
 } EmitOptions;
 
-/* Compiles module m per the options, writing the output file(s) and any
- * resource report (to stdout, or stderr when the output itself goes to
- * stdout). Returns 0 on success; otherwise reports to d and returns 1. No
- * output file is left half-written. */
+enum { EMIT_NEXT, EMIT_ERROR, EMIT_DONE };
+
+typedef struct EmitJob EmitJob;
+
+/* A job for module m: NULL (reported to d) for an unknown or repeated arch. */
+EmitJob *emit_begin(IrModule *m, const EmitOptions *o, IrDiag *d);
+int emit_narchs(const EmitJob *j);                /* 0 for NULL */
+int emit_arch_begin(EmitJob *j, int i);
+int emit_passes(EmitJob *j);
+int emit_llvm(EmitJob *j);
+int emit_machine_code(EmitJob *j);
+int emit_link(EmitJob *j);
+void emit_arch_end(EmitJob *j, int r);            /* r: the last step's result */
+/* Writes the outputs unless a step failed (no output file is left half-written),
+ * frees j (NULL allowed: returns 1); 0 on success, 1 after an error reported to d. */
+int emit_finish(EmitJob *j);
+
+/* All of the above in order. */
 int emit_compile(IrModule *m, const EmitOptions *o, IrDiag *d);
 
 /* Bytes of a clang offload bundle (format in amdgpu-facts §1.6, the same bytes

@@ -484,7 +484,7 @@ postfix
 		$$ = D(P, $$);
 	}
 	| postfix '[' expr_list1 ']' { $$ = NEW(E_INDEX, @$); $$->u.call.callee = $1; $$->u.call.args = $3; $$ = D(P, $$); }
-	| postfix '.' IDENT { $$ = NEW(E_MEMBER, @$); $$->u.member.base = $1; $$->u.member.id = $3; $$->u.member.id_span = @3; $$ = D(P, $$); }
+	| postfix '.' IDENT { $$ = NEW(E_MEMBER, @$); $$->u.member.base = $1; $$->u.member.id = $3; $$->u.member.id_span = @3; $$->u.member.method = -1; $$ = D(P, $$); }
 	;
 
 primary

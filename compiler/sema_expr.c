@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "sema_int.h"
 
 const char *const sema_scalar_names[SC_NKINDS] = {
@@ -291,86 +292,15 @@ val_cosize(const Value *l)
 
 /* ---- builtins ---- */
 
-/* id, name, min args, max args, allowed named arguments (space separated) */
-#define SEMA_BUILTINS(X) \
-	X(B_MAKE_LAYOUT, "make_layout", 1, 2, "") \
-	X(B_SHAPE, "shape", 1, 1, "") \
-	X(B_STRIDE, "stride", 1, 1, "") \
-	X(B_SIZE, "size", 1, 2, "") \
-	X(B_COSIZE, "cosize", 1, 1, "") \
-	X(B_RANK, "rank", 1, 1, "") \
-	X(B_DEPTH, "depth", 1, 1, "") \
-	X(B_GET, "get", 2, 3, "") \
-	X(B_COMPOSITION, "composition", 2, 2, "") \
-	X(B_COMPLEMENT, "complement", 1, 2, "") \
-	X(B_COALESCE, "coalesce", 1, 2, "") \
-	X(B_LEFT_INVERSE, "left_inverse", 1, 1, "") \
-	X(B_RIGHT_INVERSE, "right_inverse", 1, 1, "") \
-	X(B_LOGICAL_DIVIDE, "logical_divide", 2, 2, "") \
-	X(B_ZIPPED_DIVIDE, "zipped_divide", 2, 2, "") \
-	X(B_TILED_DIVIDE, "tiled_divide", 2, 2, "") \
-	X(B_FLAT_DIVIDE, "flat_divide", 2, 2, "") \
-	X(B_LOGICAL_PRODUCT, "logical_product", 2, 2, "") \
-	X(B_ZIPPED_PRODUCT, "zipped_product", 2, 2, "") \
-	X(B_TILED_PRODUCT, "tiled_product", 2, 2, "") \
-	X(B_FLAT_PRODUCT, "flat_product", 2, 2, "") \
-	X(B_BLOCKED_PRODUCT, "blocked_product", 2, 2, "") \
-	X(B_RAKED_PRODUCT, "raked_product", 2, 2, "") \
-	X(B_SWIZZLE, "swizzle", 3, 3, "") \
-	X(B_LOCAL_TILE, "local_tile", 3, 3, "") \
-	X(B_LOCAL_PARTITION, "local_partition", 3, 3, "") \
-	X(B_IDX2CRD, "idx2crd", 2, 3, "") \
-	X(B_CRD2IDX, "crd2idx", 2, 3, "") \
-	X(B_CEIL_DIV, "ceil_div", 2, 2, "") \
-	X(B_IDENTITY, "make_identity", 1, 1, "") \
-	X(B_ELEM_LESS, "elem_less", 2, 2, "") \
-	X(B_ALIGNED, "aligned", 2, 2, "") \
-	X(B_FRAGMENT, "fragment", 2, 2, "") \
-	X(B_FRAGMENT_LIKE, "fragment_like", 1, 2, "") \
-	X(B_COPY, "copy", 2, 3, "pred") \
-	X(B_GEMM, "gemm", 4, 4, "scale_a scale_b") \
-	X(B_FILL, "fill", 2, 2, "") \
-	X(B_REDUCE, "reduce", 2, 2, "over width") \
-	X(B_SUM, "sum", 1, 1, "") \
-	X(B_TILED_COPY, "tiled_copy", 1, 1, "threads values of") \
-	X(B_TILED_MMA, "tiled_mma", 1, 1, "waves tile") \
-	X(B_BARRIER, "barrier", 0, 0, "") \
-	X(B_WAIT, "wait", 0, 0, "vmem lgkm exp") \
-	X(B_SCHED_GROUP, "sched_group", 3, 3, "") \
-	X(B_SCHED_BARRIER, "sched_barrier", 0, 1, "") \
-	X(B_SETPRIO, "setprio", 1, 1, "") \
-	X(B_LANE_ID, "lane_id", 0, 0, "") \
-	X(B_WAVE_ID, "wave_id", 0, 0, "") \
-	X(B_WAVE_SIZE, "wave_size", 0, 0, "") \
-	X(B_SHFL_XOR, "shfl_xor", 2, 2, "") \
-	X(B_FLOAT_BITS, "float_bits", 1, 1, "") \
-	X(B_SELECT, "select", 3, 3, "") \
-	X(B_FMA, "fma", 3, 3, "") \
-	X(B_MIN, "min", 2, 2, "") X(B_MAX, "max", 2, 2, "") \
-	X(B_ADD, "add", 2, 2, "") X(B_MUL, "mul", 2, 2, "") \
-	X(B_EXP, "exp", 1, 1, "") X(B_EXP2, "exp2", 1, 1, "") X(B_LOG, "log", 1, 1, "") \
-	X(B_LOG2, "log2", 1, 1, "") X(B_SQRT, "sqrt", 1, 1, "") X(B_RSQRT, "rsqrt", 1, 1, "") \
-	X(B_SIN, "sin", 1, 1, "") X(B_COS, "cos", 1, 1, "") X(B_TANH, "tanh", 1, 1, "") \
-	X(B_FLOOR, "floor", 1, 1, "") X(B_CEIL, "ceil", 1, 1, "") \
-	X(B_FAST_EXP, "fast_exp", 1, 1, "") X(B_FAST_EXP2, "fast_exp2", 1, 1, "") \
-	X(B_FAST_LOG2, "fast_log2", 1, 1, "") X(B_FAST_RCP, "fast_rcp", 1, 1, "") \
-	X(B_ABS, "abs", 1, 1, "") X(B_SQUARE, "square", 1, 1, "") \
-	X(B_FAST_SIN, "fast_sin", 1, 1, "") X(B_FAST_COS, "fast_cos", 1, 1, "")
-
-enum {
-#define X(id, n, mn, mx, na) id,
-	SEMA_BUILTINS(X)
+const struct Builtin builtins[B_NBUILTINS] = {
+#define X(id, n, mn, mx, na, lower) {n, mn, mx, na, LOWER_##lower},
+	BUILTINS(X)
 #undef X
-	B_NBUILTINS
 };
 
-static const struct {
-	const char *name;
-	int min, max;
-	const char *named;
-} builtins[B_NBUILTINS] = {
-#define X(id, n, mn, mx, na) {n, mn, mx, na},
-	SEMA_BUILTINS(X)
+const struct Method methods[M_NMETHODS] = {
+#define X(id, n, of, operand) {n, of, operand},
+	METHODS(X)
 #undef X
 };
 
@@ -1029,9 +959,11 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_REDUCE: {
 		const Param *over = named(e, "over"), *width = named(e, "width");
 		int sc = EN_WAVE;
-		if (v[0]->kind != E_NAME || (strcmp(v[0]->u.name.id, "add") && strcmp(v[0]->u.name.id, "mul")
-					     && strcmp(v[0]->u.name.id, "max") && strcmp(v[0]->u.name.id, "min")))
+		Symbol *op = v[0]->kind == E_NAME ? sym_lookup(s, v[0]->u.name.id) : NULL;
+		int ob = op && op->kind == SYM_BUILTIN && op->type ? op->type->builtin : -1;
+		if (ob != B_ADD && ob != B_MUL && ob != B_MAX && ob != B_MIN)
 			return err(s, v[0], "the reduction operator must be add, mul, max or min");
+		v[0]->u.name.sym = op;   /* code generation reads the operator's enumerator */
 		v[0]->type = ty_simple(TY_ENUM);
 		t1 = sema_expr(s, v[1]);
 		if (t1->kind == TY_ERROR)
@@ -1653,6 +1585,11 @@ check_builtin(S *s, Node *e, int b)
 
 	if (t->kind != TY_ERROR && (b == B_MAKE_LAYOUT || b == B_COSIZE || b == B_CRD2IDX || (b >= B_COMPOSITION && b <= B_RAKED_PRODUCT)))
 		fold_algebra(s, e, b);
+	/* compile-time-only builtins (builtins.h FOLD) that did not fold would fail in
+	 * code generation: refuse them here, where the arguments are */
+	if (e->type && e->type->kind != TY_ERROR && builtins[b].lower == LOWER_FOLD && !e->cval)
+		return err(s, e, "'%s' needs compile-time arguments: its result is computed by the compiler, "
+		           "and these arguments are known only when the kernel runs", builtins[b].name);
 	return e->type;
 }
 
@@ -1675,35 +1612,39 @@ check_method(S *s, Node *e, Node *mem)
 	if (a->n < (lo) || a->n > (hi)) \
 		return err(s, e, "'%s' takes %d%s%s argument%s, %d given", m, lo, (hi) > (lo) ? " or " : "", \
 			(hi) > (lo) ? #hi : "", (hi) == 1 ? "" : "s", a->n)
-	if ((bt->kind == TY_TILED_COPY || bt->kind == TY_TILED_MMA) && !strcmp(m, "slice")) {
+	int mid = M_NONE;
+	for (i = 0; i < M_NMETHODS; i++)
+		if (!strcmp(m, methods[i].name))
+			mid = i;
+	mem->u.member.method = mid;
+	if ((bt->kind == TY_TILED_COPY || bt->kind == TY_TILED_MMA) && mid == M_SLICE) {
 		ARGS(1, 1);
 		if (!ty_is_int(a->v[0]->type))
 			return err(s, a->v[0], "slice needs a thread index, not '%s'", tyname(s, a->v[0]->type));
 		return e->type = ty_atomish(s, bt->kind == TY_TILED_COPY ? TY_THR_COPY : TY_THR_MMA, bt->atom);
 	}
 	if (bt->kind == TY_THR_COPY) {
-		if (!strcmp(m, "partition_S") || !strcmp(m, "partition_D") || !strcmp(m, "retile_S")
-		    || !strcmp(m, "retile_D")) {
+		if (mid == M_PARTITION_S || mid == M_PARTITION_D || mid == M_RETILE_S || mid == M_RETILE_D) {
 			ARGS(1, 1);
 			t = a->v[0]->type;
 			if (t->kind != TY_TENSOR)
 				return err(s, a->v[0], "'%s' needs a tensor, not '%s'", m, tyname(s, t));
-			if (m[0] == 'r' && t->space != SPACE_REG)
+			if ((mid == M_RETILE_S || mid == M_RETILE_D) && t->space != SPACE_REG)
 				return err(s, a->v[0], "'%s' retiles a register fragment, not a %s tensor", m,
 					t->space == SPACE_LDS ? "lds" : "global");
 			return e->type = ty_tensor(s, t->space, t->scalar, -1, t->swizzled);
 		}
 	}
 	if (bt->kind == TY_THR_MMA) {
-		if (!strcmp(m, "partition_A") || !strcmp(m, "partition_B") || !strcmp(m, "partition_C")) {
+		if (mid == M_PARTITION_A || mid == M_PARTITION_B || mid == M_PARTITION_C) {
 			ARGS(1, 1);
 			t = a->v[0]->type;
 			if (t->kind != TY_TENSOR)
 				return err(s, a->v[0], "'%s' needs a tensor, not '%s'", m, tyname(s, t));
 			return e->type = ty_tensor(s, t->space, t->scalar, -1, t->swizzled);
 		}
-		if (!strcmp(m, "fragment_A") || !strcmp(m, "fragment_B") || !strcmp(m, "fragment_C")) {
-			const char fld[2] = {(char)(m[9] | 0x20), 0};
+		if (mid == M_FRAGMENT_A || mid == M_FRAGMENT_B || mid == M_FRAGMENT_C) {
+			const char fld[2] = {(char)(methods[mid].operand | 0x20), 0};
 			const Value *dflt = atom_field(bt->atom, fld);
 			ScalarKind el = dflt && dflt->kind == VAL_TYPE ? dflt->scalar : SC_F32;
 			ARGS(1, 2);

@@ -1,0 +1,196 @@
+/*
+ * codegen_partition.c — tiled copies and their per-thread slices:
+ * thr.partition_S/D(T) of tiled_copy(atom, threads=, values=), the lazily
+ * evaluated slice and tiled-copy bindings, and where a register fragment came
+ * from (fragment_A/B/C) for retile_S/D.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_int.h"
+#include "codegen_span.h"
+#include "ir_banks.h"
+#include "ir.h"
+#include "target/target.h"
+
+/* named argument NAME of call n, or NULL */
+Node *
+cg_named_arg(Node *n, const char *name)
+{
+	for (int i = 0; i < n->u.call.named.n; i++)
+		if (!strcmp(n->u.call.named.v[i]->name, name))
+			return n->u.call.named.v[i]->value;
+	return NULL;
+}
+
+/* the node a lazily bound name stands for (tiled copies, their slices) */
+Node *
+cg_lazy_of(Cg *c, Node *n)
+{
+	return n->kind == E_NAME && n->u.name.sym ? cg_lookup_lazy(c, n->u.name.sym) : NULL;
+}
+
+/* The tiled_copy(...) call that BASE (a thread copy slice: a name bound to
+ * tc.slice(i), or the call itself) slices, and *SLICE_CALL the slice call; NULL
+ * when it is not one. */
+Node *
+cg_tiled_copy_of(Cg *c, Node *base, Node **slice_call)
+{
+	Node *sl = cg_lazy_of(c, base), *tc;
+	if (!sl)
+		sl = base;
+	*slice_call = sl;
+	if (sl->kind != E_CALL || sl->u.call.callee->kind != E_MEMBER ||
+	    sl->u.call.callee->u.member.method != M_SLICE || sl->u.call.args.n != 1)
+		return NULL;
+	tc = cg_lazy_of(c, sl->u.call.callee->u.member.base);
+	if (!tc)
+		tc = sl->u.call.callee->u.member.base;
+	if (tc->kind != E_CALL || tc->u.call.callee->kind != E_NAME || cg_builtin(tc->u.call.callee) != B_TILED_COPY)
+		return NULL;
+	return tc;
+}
+
+/* whether n is thr_mma.fragment_A/B/C(...) */
+int
+cg_is_fragment_call(const Node *n)
+{
+	int m;
+	if (n->kind != E_CALL || n->u.call.callee->kind != E_MEMBER)
+		return 0;
+	m = n->u.call.callee->u.member.method;
+	return m == M_FRAGMENT_A || m == M_FRAGMENT_B || m == M_FRAGMENT_C;
+}
+
+/* the fragment_X call that made the fragment e names (through convert<T>), or NULL */
+Node *
+cg_frag_origin(Cg *c, Node *e)
+{
+	while (e->kind == E_CONVERT)
+		e = e->u.convert.x;
+	if (e->kind != E_NAME || !e->u.name.sym)
+		return NULL;
+	for (Binding *b = c->env; b; b = b->next)
+		if (b->sym == e->u.name.sym && b->frag)
+			return b->frag;
+	return NULL;
+}
+
+/* slice.partition_S(T) / partition_D(T) of tiled_copy(atom, threads=L, values=V):
+ * as CuTe's make_tiled_copy (raked product), thread i at thread coordinate
+ * t (L(t) = i) owns element c_k = t_k * V_k + v_k of each tile of
+ * size T_k * V_k, for every value coordinate v of V; the tiles repeat over
+ * T. The result is a view of shape (V, R_0, R_1, ...) with R_k the number of
+ * tiles along mode k. L must be a compact layout (a permutation of the
+ * thread indices) and T's modes leaves. */
+IrRef
+cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
+{
+	Node *thr = cg_named_arg(tc, "threads"), *val = cg_named_arg(tc, "values");
+	IrLayout L, V;
+	IrRef t, idx, off;
+	IrTensor *T;
+	int r;
+
+	if (!thr || !val || cg_layout_of(c, thr, &L) || cg_layout_of(c, val, &V) || L.sw.b || V.sw.b ||
+	    !ir_tuple_is_static(L.shape) || !ir_tuple_is_static(L.stride) || !ir_tuple_is_static(V.shape)) {
+		cg_unsupported(c, tc->span, "a tiled copy without static threads= and values= layouts");
+		return 0;
+	}
+	if (!(t = cg_expr(c, tn)) || !(idx = cg_expr(c, slice_call->u.call.args.v[0])))
+		return 0;
+	if (!cg_is_tensor_val(c, t)) {
+		cg_unsupported(c, tn->span, "partitioning this value");
+		return 0;
+	}
+	T = cg_tensor_of(c, t);
+	r = ir_tuple_rank(T->layout.shape);
+	if (r != ir_tuple_rank(L.shape) || r != ir_tuple_rank(V.shape) || r > 4) {
+		cg_unsupported(c, n->span, "a partition whose ranks differ from the tiled copy's");
+		return 0;
+	}
+	/* L compact: sorted by stride, each stride is the product of the smaller modes' sizes */
+	int64_t ts[4], td[4], vs[4];
+	for (int k = 0; k < r; k++) {
+		IrTuple *a = cg_mode_of(L.shape, k), *b = cg_mode_of(L.stride, k), *v = cg_mode_of(V.shape, k);
+		if (a->n || b->n || v->n) {
+			cg_unsupported(c, n->span, "nested thread or value layouts in a tiled copy");
+			return 0;
+		}
+		ts[k] = a->value; td[k] = b->value; vs[k] = v->value;
+		if (ts[k] < 1 || vs[k] < 1) {
+			diag_error(c->d, (ts[k] < 1 ? thr : n)->span, "the %s layout of a tiled copy needs extents of "
+			           "at least 1 (mode %d is %lld)", ts[k] < 1 ? "thread" : "value", k,
+			           (long long)(ts[k] < 1 ? ts[k] : vs[k]));
+			c->failed = 1;
+			return 0;
+		}
+	}
+	{
+		int64_t covered = 1;
+		for (int step = 0; step < r; step++) {
+			int found = -1;
+			for (int k = 0; k < r; k++)
+				if (td[k] == covered)
+					found = k;
+			if (found < 0) {
+				cg_unsupported(c, thr->span, "a thread layout that is not a compact permutation");
+				return 0;
+			}
+			covered *= ts[found];
+		}
+	}
+	IrType ot = cg_off_type(c, t);
+	IrType i32 = ir_ty(IR_I32);
+	IrTuple *s[8], *d[8];
+	int ns = 0;
+	IrTuple *vsh[4], *vst[4];
+	off = ir_b_const(&c->b, ot, 0);
+	idx = cg_to_type(c, idx, i32);
+	for (int k = 0; k < r; k++) {
+		IrTuple *sm = cg_mode_of(T->layout.shape, k), *dm = cg_mode_of(T->layout.stride, k);
+		if (sm->n) {
+			cg_unsupported(c, tn->span, "partitioning a tensor with nested modes");
+			return 0;
+		}
+		/* thread coordinate t_k = (idx / stride_k) % size_k */
+		IrRef tk = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, idx, ir_b_const(&c->b, i32, td[k])),
+		                    ir_b_const(&c->b, i32, ts[k]));
+		IrRef e = ir_b_bin(&c->b, IR_OP_MUL, cg_to_type(c, tk, ot), ir_b_const(&c->b, ot, vs[k]));
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, e, cg_leaf_val(c, dm, ot)));
+		vsh[k] = ir_tuple_int(c->m, vs[k]);
+		vst[k] = dm;
+	}
+	/* the value mode, then one repeat mode per tensor mode */
+	IrLayout vm = cg_layout_of_modes(c, vsh, vst, r);
+	s[ns] = vm.shape; d[ns++] = vm.stride;
+	for (int k = 0; k < r; k++) {
+		IrTuple *sm = cg_mode_of(T->layout.shape, k), *dm = cg_mode_of(T->layout.stride, k);
+		int64_t tile = ts[k] * vs[k];
+		if (sm->dyn) {
+			cg_unsupported(c, tn->span, "partitioning a tensor with a run-time extent");
+			return 0;
+		}
+		if (sm->value % tile) {
+			cg_unsupported(c, tn->span, "a tensor whose extent is not a multiple of the tiled copy's tile");
+			return 0;
+		}
+		s[ns] = ir_tuple_int(c->m, sm->value / tile);
+		d[ns++] = cg_scale(c, dm, ir_tuple_int(c->m, tile));
+	}
+	IrRef v = ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, ns));
+	Node *an = tc->u.call.args.n ? tc->u.call.args.v[0] : NULL;
+	if (an && an->type && an->type->atom) {
+		if (v >= c->npart_atom) {
+			uint32_t nn = c->f->capinst > v ? c->f->capinst : v + 1;
+			const Node **na = ir_alloc(c->m, nn * sizeof *na);
+			if (c->npart_atom)
+				memcpy(na, c->part_atom, c->npart_atom * sizeof *na);
+			c->part_atom = na;
+			c->npart_atom = nn;
+		}
+		c->part_atom[v] = an->type->atom;
+	}
+	return v;
+}

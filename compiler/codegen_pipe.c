@@ -1,0 +1,192 @@
+/*
+ * codegen_pipe.c — software pipelines: `pipeline k in lo .. hi stages S {
+ * load { ... } compute { ... } }` as a prologue of S-1 loads, a steady-state
+ * loop whose load block runs S-1 iterations ahead of compute (split around
+ * compute for register-staged LDS copies), and an epilogue.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_int.h"
+#include "codegen_span.h"
+#include "ir_banks.h"
+#include "ir.h"
+#include "target/target.h"
+
+/* one pipeline cg_block (load or compute) for iteration k: k and stage bound;
+ * KEEP: the block's assignments stay visible (compute, read by the yield) */
+static void
+pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
+{
+	Binding *saved = c->env;
+	IrRef old = c->pipe_stage;
+	uint32_t first = c->f->ninst;
+	cg_bind(c, n->u.pipe.sym, k);
+	c->pipe_stage = ir_b_bin(&c->b, IR_OP_REM, k, S);
+	cg_block(c, body);
+	c->pipe_stage = old;
+	/* with 2+ slots, the load block's LDS writes and the compute block's LDS
+	 * reads of one iteration touch different slots: say so to LLVM (ring_alias
+	 * in lower_llvm.c) so a prefetch need not complete before the reads */
+	if (tag)
+		for (uint32_t r = first; r < c->f->ninst; r++) {
+			IrInst *I = &c->f->inst[r];
+			int lds_w = (I->op == IR_OP_TSTORE || I->op == IR_OP_LDSDMA) && body == n->u.pipe.load;
+			int lds_r = (I->op == IR_OP_TLOAD || I->op == IR_OP_LDTR) && body == n->u.pipe.compute;
+			if (!lds_w && !lds_r)
+				continue;
+			IrRef t = I->op == IR_OP_LDSDMA ? I->ops[1] : I->ops[0];
+			if (cg_tensor_of(c, ir_tensor_root(c->f, t))->space == IR_SPACE_LDS)
+				I->imm[2] = tag;
+		}
+	if (!keep)
+		c->env = saved;
+}
+
+/* 1 when load block L can be lowered twice (register-staged prefetch): its
+ * statements are declarations, assignments to its own variables, assumptions
+ * and copies, so lowering it again after compute repeats no side effect but
+ * the LDS writes it defers */
+static int
+pipe_splittable(Node *l)
+{
+	for (int i = 0; i < l->u.block.n; i++) {
+		Node *st = l->u.block.v[i], *cal;
+		switch (st->kind) {
+		case S_LET: case S_VAR: case S_ASSUME:
+			break;
+		case S_ASSIGN:
+			if (st->u.assign.lhs->kind != E_NAME)
+				return 0;
+			break;
+		case S_EXPR:
+			cal = st->u.expr->kind == E_CALL ? st->u.expr->u.call.callee : NULL;
+			if (!cal || cal->kind != E_NAME || cg_builtin(cal) != B_COPY)
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* pipeline k in lo .. hi stages S { load {L} compute {C} }:
+ *   for j in 0 .. S-2:  if lo + j < hi: L(lo + j)               (prologue)
+ *   for k in lo .. hi:
+ *     wait(vmem=0, lds=0); barrier   L(k)'s data is in its slot for every
+ *                                    thread, and every thread is done with
+ *                                    C(k-1)'s slot, which L(k+S-1) refills
+ *     if k + S - 1 < hi: L(k + S - 1)   (overlaps C(k); the epilogue is the
+ *     C(k)                               last S-1 iterations, with no load)
+ *   wait(vmem=0, lds=0); barrier     the ring may be reused after the loop
+ * With S > 1 and L made of declarations and copies (pipe_splittable), L's
+ * copies that write LDS through registers are split (register-staged
+ * prefetch, as in CUTLASS and Triton): L(k + S - 1) before C(k) only loads
+ * their values into registers (results of its if), and
+ *     if k + S - 1 < hi: the LDS writes of L(k + S - 1)
+ * follows C(k), so the loads' latency is covered by C(k); the slot written
+ * is still (k + S - 1) % S, which C(k) does not read and which the barrier
+ * of iteration k + 1 publishes. Loads straight to LDS and the copies'
+ * other writes stay before C(k).
+ * Variables assigned in C are carried through the loop; L may not assign
+ * variables declared outside it. */
+void
+cg_stmt_pipeline(Cg *c, Node *n)
+{
+	Symbol *vars[MAXCARRY], *lv[MAXCARRY];
+	int nv = 0, nl = 0;
+	IrRef lo, hi, inits[MAXCARRY], iters[MAXCARRY], iv, loop, one, S;
+	IrType i32 = ir_ty(IR_I32);
+	Binding *saved;
+	int64_t stages = n->u.pipe.stages->cval && n->u.pipe.stages->cval->kind == VAL_INT
+	                 ? n->u.pipe.stages->cval->i : 0;
+
+	if (stages < 1 || stages > 8) {
+		cg_unsupported(c, n->u.pipe.stages->span, "a pipeline whose stage count is not a constant 1..8");
+		return;
+	}
+	cg_collect_assigned(n->u.pipe.load, lv, &nl, MAXCARRY);
+	for (int i = 0; i < nl; i++)
+		if (cg_lookup(c, lv[i])) {
+			cg_unsupported(c, n->u.pipe.load->span, "a pipeline load block assigning variables declared outside it");
+			return;
+		}
+	nv = cg_carried(c, n->u.pipe.compute, vars, inits);
+	if (!(lo = cg_expr(c, n->u.pipe.lo)) || !(hi = cg_expr(c, n->u.pipe.hi)))
+		return;
+	lo = cg_to_type(c, lo, i32);
+	hi = cg_to_type(c, hi, i32);
+	c->b.loc = cg_loc_of(c, n->span);
+	S = ir_b_const(&c->b, i32, stages);
+	one = ir_b_const(&c->b, i32, 1);
+	/* prologue */
+	for (int64_t j = 0; j + 1 < stages && !c->failed; j++) {
+		IrRef kj = ir_b_bin(&c->b, IR_OP_ADD, lo, ir_b_const(&c->b, i32, j));
+		ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kj, hi), 0, NULL);
+		pipe_block(c, n, n->u.pipe.load, kj, S, 0, 0);
+		ir_b_else(&c->b);
+		ir_b_end(&c->b);
+	}
+	if (c->failed)
+		return;
+	loop = ir_b_for(&c->b, lo, hi, one, (uint32_t)nv, inits, &iv, iters);
+	saved = c->env;
+	for (int i = 0; i < nv; i++)
+		cg_bind(c, vars[i], iters[i]);
+	ir_b_wait(&c->b, 0, 0, -1);
+	ir_b_barrier(&c->b);
+	/* pipelines do not nest (sema: pipeline-nested), so the queue is this one's */
+	IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1)), in = 0;
+	int ndef = 0;
+	c->pipe_nq = 0;
+	if (stages > 1) {
+		IrRef vals[CG_PIPEQ], iff;
+		in = ir_b_cmp(&c->b, IR_LT, kn, hi);
+		iff = ir_b_if(&c->b, in, 0, NULL);
+		c->pipe_split = pipe_splittable(n->u.pipe.load);
+		c->pipe_reg = c->f->inst[iff].region[0];
+		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+		c->pipe_split = 0;
+		for (int i = 0; i < c->pipe_nq; i++)     /* the queued values leave the if */
+			if (c->pipe_q[i])
+				vals[ndef++] = c->pipe_q[i];
+		if (ndef) {
+			ir_b_yield(&c->b, (uint32_t)ndef, vals);
+			ir_b_else(&c->b);
+			for (int i = 0; i < ndef; i++)
+				vals[i] = cg_zero_of(c, c->f->inst[vals[i]].ty);
+			ir_b_yield(&c->b, (uint32_t)ndef, vals);
+			c->f->inst[iff].imm[0] = (int64_t)ndef;
+		}
+		ir_b_end(&c->b);
+		for (int i = 0, j = 0; i < c->pipe_nq; i++)   /* entries: the if's results */
+			if (c->pipe_q[i])
+				c->pipe_q[i] = ir_b_proj(&c->b, iff, (unsigned)j++);
+	} else {
+		pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
+		ir_b_wait(&c->b, 0, 0, -1);
+		ir_b_barrier(&c->b);
+	}
+	if (c->failed)
+		return;
+	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
+	if (c->failed)
+		return;
+	if (ndef) {         /* the deferred LDS writes of L(k + S - 1) */
+		ir_b_if(&c->b, in, 0, NULL);
+		c->pipe_split = 2;
+		c->pipe_iq = 0;
+		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
+		c->pipe_split = 0;
+		ir_b_else(&c->b);
+		ir_b_end(&c->b);
+		if (c->failed)
+			return;
+	}
+	cg_close_loop(c, loop, vars, inits, nv, saved);
+	ir_b_wait(&c->b, 0, 0, -1);
+	ir_b_barrier(&c->b);
+	c->npipes++;
+}

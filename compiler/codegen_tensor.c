@@ -1,0 +1,318 @@
+/*
+ * codegen_tensor.c — tensors as views (a pointer plus an IrLayout of static
+ * and run-time leaves): sizes, modes, slices T[c, _], identity tensors, flyc's
+ * thread-value local_partition, contiguous runs, fragment_like, and a view
+ * used as a value. The CuTe operations on views go through the layout engine
+ * (codegen_view.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_int.h"
+#include "codegen_span.h"
+#include "ir_banks.h"
+#include "ir.h"
+#include "target/target.h"
+
+int
+cg_is_tensor_val(Cg *c, IrRef r)
+{
+	return r && r != (IrRef)-1 && c->f->inst[r].ty.kind == IR_TENSOR;
+}
+
+IrTensor *
+cg_tensor_of(Cg *c, IrRef r)
+{
+	return &c->f->tensor[c->f->inst[r].aux];
+}
+
+/* the index type for offsets into tensor t: i64 for global memory, else i32 */
+IrType
+cg_off_type(Cg *c, IrRef t)
+{
+	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
+	/* rank-2 identity tensors pack their coordinates in i64 offsets */
+	return ir_ty(R->space == IR_SPACE_GLOBAL || (R->space == IR_SPACE_IDENTITY && R->elem == IR_I64)
+	             ? IR_I64 : IR_I32);
+}
+
+IrRef
+cg_leaf_val(Cg *c, const IrTuple *x, IrType t)
+{
+	if (!x->dyn)
+		return ir_b_const(&c->b, t, x->value);
+	return cg_to_type(c, x->dyn, t);
+}
+
+static IrRef
+tsize(Cg *c, const IrTuple *x, IrType t)
+{
+	IrRef p;
+	if (!x->n)
+		return cg_leaf_val(c, x, t);
+	p = ir_b_const(&c->b, t, 1);
+	for (int i = 0; i < x->n; i++)
+		p = ir_b_bin(&c->b, IR_OP_MUL, p, tsize(c, x->kid[i], t));
+	return p;
+}
+
+/* offset of 1-D coordinate k in mode (s, d), colexicographic, as IR ops */
+static IrRef
+eval_mode(Cg *c, const IrTuple *s, const IrTuple *d, IrRef k, IrType t)
+{
+	IrRef o;
+	k = cg_to_type(c, k, t);
+	if (!s->n)
+		return ir_b_bin(&c->b, IR_OP_MUL, k, cg_leaf_val(c, d, t));
+	o = ir_b_const(&c->b, t, 0);
+	for (int i = 0; i < s->n; i++) {
+		IrRef ki = k;
+		if (i + 1 < s->n) {
+			IrRef sz = tsize(c, s->kid[i], t);
+			ki = ir_b_bin(&c->b, IR_OP_REM, k, sz);
+			k = ir_b_bin(&c->b, IR_OP_DIV, k, sz);
+		}
+		o = ir_b_bin(&c->b, IR_OP_ADD, o, eval_mode(c, s->kid[i], d->kid[i], ki, t));
+	}
+	return o;
+}
+
+/* stride tree d scaled by leaf f (static or run-time) */
+IrTuple *
+cg_scale(Cg *c, const IrTuple *d, const IrTuple *f)
+{
+	if (d->n) {
+		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)d->n);
+		for (int i = 0; i < d->n; i++)
+			k[i] = cg_scale(c, d->kid[i], f);
+		return ir_tuple_of(c->m, d->n, k);
+	}
+	if (!d->dyn && !f->dyn)
+		return ir_tuple_int(c->m, d->value * f->value);
+	if (!d->dyn && d->value == 1)
+		return (IrTuple *)f;
+	IrType t = ir_ty(IR_I32);
+	return ir_tuple_dyn(c->m, ir_b_bin(&c->b, IR_OP_MUL, cg_leaf_val(c, d, t), cg_leaf_val(c, f, t)));
+}
+
+IrTuple *
+cg_mode_of(const IrTuple *x, int m)
+{
+	return x->n ? x->kid[m] : (IrTuple *)x;
+}
+
+IrLayout
+cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
+{
+	IrLayout l = { 0 };
+	if (n == 1) {
+		l.shape = s[0];
+		l.stride = d[0];
+	} else {
+		l.shape = ir_tuple_of(c->m, n, s);
+		l.stride = ir_tuple_of(c->m, n, d);
+	}
+	return l;
+}
+
+/* cg_local_partition(T, L, i): thread i's values of T under the thread-value
+ * layout L = (thread mode, value mode), T of rank 1: value v is T(L(i, v)). */
+IrRef
+cg_local_partition(Cg *c, Node *n)
+{
+	Node *tn = n->u.call.args.v[0], *ln = n->u.call.args.v[1], *in = n->u.call.args.v[2];
+	IrRef t = cg_expr(c, tn), i, off;
+	IrTensor *T;
+	IrLayout L;
+	IrType ot;
+
+	if (!t)
+		return 0;
+	if (!cg_is_tensor_val(c, t) || cg_layout_of(c, ln, &L) || ir_tuple_rank(L.shape) != 2 || L.sw.b) {
+		cg_unsupported(c, n->span, "local_partition other than a tensor by a (thread, value) layout");
+		return 0;
+	}
+	T = cg_tensor_of(c, t);
+	if (T->layout.shape->n || T->layout.sw.b) {
+		cg_unsupported(c, tn->span, "local_partition of a tensor of rank > 1");
+		return 0;
+	}
+	if (!(i = cg_expr(c, in)))
+		return 0;
+	ot = cg_off_type(c, t);
+	/* thread part: T's stride times L's thread-mode offset */
+	off = ir_b_bin(&c->b, IR_OP_MUL, eval_mode(c, L.shape->kid[0], L.stride->kid[0], i, ot),
+	               cg_leaf_val(c, T->layout.stride, ot));
+	IrLayout v = { L.shape->kid[1], cg_scale(c, L.stride->kid[1], T->layout.stride), { 0, 0, 0 } };
+	return ir_b_tensor_view(&c->b, t, off, v);
+}
+
+/* T[c0, _, ...]: fixed modes add their offsets, '_' modes stay */
+IrRef
+cg_slice(Cg *c, Node *n, IrRef t)
+{
+	IrTensor *T = cg_tensor_of(c, t);
+	int r = ir_tuple_rank(T->layout.shape), ns = 0;
+	IrTuple *s[16], *d[16];
+	IrType ot = cg_off_type(c, t);
+	IrRef off = ir_b_const(&c->b, ot, 0);
+
+	/* a swizzled root is fine: its swizzle applies to the final offset of
+	 * every view of it (lower-layout); views carry no swizzle of their own */
+	if (n->u.call.args.n != r || r > 16 || (T->layout.sw.b && ir_tensor_root(c->f, t) != t)) {
+		cg_unsupported(c, n->span, "this slice");
+		return 0;
+	}
+	for (int m = 0; m < r; m++) {
+		Node *a = n->u.call.args.v[m];
+		if (a->kind == E_HOLE) {
+			s[ns] = cg_mode_of(T->layout.shape, m);
+			d[ns++] = cg_mode_of(T->layout.stride, m);
+			continue;
+		}
+		IrRef k = cg_expr(c, a);
+		if (!k)
+			return 0;
+		off = ir_b_bin(&c->b, IR_OP_ADD, off, eval_mode(c, cg_mode_of(T->layout.shape, m),
+		                                              cg_mode_of(T->layout.stride, m), k, ot));
+	}
+	return ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, ns));
+}
+
+/* cg_make_identity(S): element c is its own coordinate. Rank 1: the
+ * (colexicographic) index itself, an i32. Rank 2 (M, N): the coordinate (m, n)
+ * packed in an i64 as m + n * 2^32, i.e. the layout (M, N):(1, 2^32) over i64
+ * offsets. Every view of it (local_tile, slices, partitions) composes
+ * non-negative strides linearly, so its elements stay exact packed pairs as
+ * long as each coordinate stays below 2^32 (extents are i32); elem_less
+ * unpacks them (pred_at). */
+IrRef
+cg_make_identity(Cg *c, Node *n)
+{
+	Node *sn = n->u.call.args.v[0];
+	IrTuple *s = cg_tuple_of_node(c, sn);
+	IrLayout l = { 0 };
+
+	if (!s) {
+		cg_unsupported(c, sn->span, "make_identity of this shape");
+		return 0;
+	}
+	if (s->n == 2 && !s->kid[0]->n && !s->kid[1]->n) {
+		IrTuple *d[2] = { ir_tuple_int(c->m, 1), ir_tuple_int(c->m, INT64_C(1) << 32) };
+		IrRef r;
+		l.shape = s;
+		l.stride = ir_tuple_of(c->m, 2, d);
+		r = ir_b_tensor_identity(&c->b, l);
+		cg_tensor_of(c, r)->elem = IR_I64;
+		return r;
+	}
+	if (s->n) {
+		cg_unsupported(c, sn->span, "make_identity of a shape of rank > 2 or with nested modes");
+		return 0;
+	}
+	l.shape = s;
+	l.stride = ir_tuple_int(c->m, 1);
+	return ir_b_tensor_identity(&c->b, l);
+}
+
+/* number of elements of a view with a static shape, or -1 */
+int64_t
+cg_view_size(Cg *c, IrRef t)
+{
+	return ir_tuple_size(cg_tensor_of(c, t)->layout.shape);
+}
+
+void
+cg_flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTuple **fd, int *n)
+{
+	if (!s->n) {
+		if (*n < 32) {
+			fs[*n] = s;
+			fd[(*n)++] = d;
+		}
+		return;
+	}
+	for (int i = 0; i < s->n; i++)
+		cg_flatten_modes(s->kid[i], d->kid[i], fs, fd, n);
+}
+
+/* how many leading elements of the view sit at offsets 0, 1, 2, ... (the
+ * run a vector access may cover); 1 when none */
+int64_t
+cg_contiguous(Cg *c, IrRef t)
+{
+	IrTensor *T = cg_tensor_of(c, t);
+	return cg_run_of(c, t, T->layout.shape, T->layout.stride);
+}
+
+/* the run of the modes (s, d) of view t (all of them, or one of its modes) */
+int64_t
+cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d)
+{
+	const IrTuple *fs[32], *fd[32];
+	int nf = 0;
+	int64_t expect = 1;
+
+	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
+
+	cg_flatten_modes(s, d, fs, fd, &nf);
+	for (int i = 0; i < nf; i++) {
+		if (!fs[i]->dyn && fs[i]->value == 1)
+			continue;   /* an extent-1 mode, whatever its stride */
+		if (fs[i]->dyn || fd[i]->dyn)
+			break;
+		if (fd[i]->value != expect)
+			break;
+		expect *= fs[i]->value;
+	}
+	/* a swizzle (o ^ bits above M) keeps aligned runs of up to 2^M elements whole */
+	if (R->layout.sw.b) {
+		int64_t p = INT64_C(1) << R->layout.sw.m;
+		while (p > 1 && expect % p)
+			p /= 2;
+		if (expect > p)
+			expect = p;
+	}
+	return expect;
+}
+
+/* A view used as a value (convert<f32>(xr), xr * 2, ...) is loaded whole. */
+IrRef
+cg_value_of(Cg *c, IrRef r, Span s)
+{
+	int64_t n;
+	if (!r || !cg_is_tensor_val(c, r))
+		return r;
+	if (cg_tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY ||
+	    (n = cg_view_size(c, r)) <= 0) {
+		cg_unsupported(c, s, "using this tensor as a value");
+		return 0;
+	}
+	if (cg_frag_limit(c, s, "using this tensor as a value", n))
+		return 0;
+	if (!cg_packed_ok(c, s, r, (unsigned)n, cg_contiguous(c, r), 0))
+		return 0;
+	return cg_load_view(c, r, (unsigned)n, cg_contiguous(c, r), 0);
+}
+
+/* cg_fragment_like(T [, ELEM]): a zeroed register vector of T's static size */
+IrRef
+cg_fragment_like(Cg *c, Node *n)
+{
+	IrRef t = cg_expr(c, n->u.call.args.v[0]), z;
+	IrScalar el;
+	int64_t sz;
+
+	if (!t)
+		return 0;
+	if (!cg_is_tensor_val(c, t) || (sz = cg_view_size(c, t)) <= 0 ||
+	    !n->type || !cg_scalar_of(n->type->scalar, &el)) {
+		cg_unsupported(c, n->span, "fragment_like of a view without a static size");
+		return 0;
+	}
+	if (cg_frag_limit(c, n->span, "this fragment_like", sz))
+		return 0;
+	z = ir_ty_is_float(ir_ty(el)) ? ir_b_fconst(&c->b, ir_ty(el), 0) : ir_b_const(&c->b, ir_ty(el), 0);
+	return sz > 1 ? ir_b_splat(&c->b, ir_vec(el, (unsigned)sz), z) : z;
+}
