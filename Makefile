@@ -99,7 +99,7 @@ help:
 	@echo "make check      all tests that need no GPU (also under ASan+UBSan)"
 	@echo "make check-gpu  tests that need a real AMD GPU (skips without one)"
 	@echo "make demo       compile an example kernel for gfx950 and run it on the simulator"
-	@echo "make bench      benchmarks (compile speed, simulator speed, operator bytes per row)"
+	@echo "make bench      benchmarks (compile speed, simulator speed, operator bytes per row, modelled operator time)"
 	@echo "make fuzz       run the libFuzzer harnesses (FUZZ_SECONDS=60 each)"
 	@echo "make install PREFIX=/usr/local"
 

@@ -121,7 +121,8 @@ typedef struct {
 	 * note); params[i] points at explicit argument i inside it (HIP's kernelParams). */
 	flyrt_status (*launch)(flyrt_device *dev, const flyrt_kernel *k, const uint32_t grid[3],
 	                       const uint32_t block[3], uint32_t dynamic_lds,
-	                       void *kernarg, size_t kernarg_size, void **params);
+	                       void *kernarg, size_t kernarg_size, void **params,
+	                       uint32_t flags);   /* FLYRT_LAUNCH_*: the simulator reads TIMING */
 } Backend;
 
 struct flyrt_device {

@@ -438,9 +438,9 @@ resolve_dims(const flyrt_kernel *k, const FlyrtLaunchEnv *env, const flyrt_launc
 	uint64_t threads;
 	flyrt_status st;
 
-	if (cfg && (cfg->flags & ~FLYRT_LAUNCH_ANY_GRID))
+	if (cfg && (cfg->flags & ~(FLYRT_LAUNCH_ANY_GRID | FLYRT_LAUNCH_TIMING)))
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "kernel '%s': unknown launch flags 0x%x",
-		                  kn, cfg->flags & ~FLYRT_LAUNCH_ANY_GRID);
+		                  kn, cfg->flags & ~(FLYRT_LAUNCH_ANY_GRID | FLYRT_LAUNCH_TIMING));
 	if (cfg && cfg->block[0]) {
 		for (int d = 0; d < 3; d++)
 			block[d] = cfg->block[d] ? cfg->block[d] : 1;
@@ -642,6 +642,10 @@ flyrt_launch(const flyrt_kernel *k, const flyrt_launch_config *cfg, const flyrt_
 
 	if (st != FLYRT_SUCCESS)
 		return st;
+	if (cfg && (cfg->flags & FLYRT_LAUNCH_TIMING) && k->mod->dev->kind != FLYRT_BACKEND_SIM)
+		return flyrt_fail(FLYRT_ERROR_NEEDS_SIMULATOR, "kernel '%s': FLYRT_LAUNCH_TIMING needs a "
+		                  "simulated device (%s is not one; open \"sim\")", k->co->name,
+		                  k->mod->dev->name);
 	segsize = k->co->kernarg_segment_size;
 	seg = calloc(segsize + 8, 1);
 	params = calloc((size_t)k->nargs + 1, sizeof *params);
@@ -666,7 +670,7 @@ flyrt_launch(const flyrt_kernel *k, const flyrt_launch_config *cfg, const flyrt_
 		if (k->co->args[i].kind == CO_ARG_HIDDEN)
 			fill_hidden(&k->co->args[i], seg, segsize, grid, block);
 	st = k->mod->dev->be->launch(k->mod->dev, k, grid, block, cfg ? cfg->dynamic_lds : 0,
-	                             seg, segsize, params);
+	                             seg, segsize, params, cfg ? cfg->flags : 0);
 	free(seg);
 	free(params);
 	if (st == FLYRT_SUCCESS)

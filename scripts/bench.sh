@@ -1,5 +1,6 @@
 #!/bin/sh
-# make bench: run every scripts/bench-*.sh with the build folder as argument.
+# make bench: run every scripts/bench-*.sh with the build folder as argument
+# (bench-timing.sh: the timing model's figures for every operator variant).
 # Each benchmark measures its subject and a baseline in the same run and prints
 # the ratio, so numbers are comparable across machines.
 set -u

@@ -6,6 +6,7 @@ gfx950 (256 CUs), and check the committed calibration tables (docs/simulator.md
 
     /usr/bin/python3 scripts/timing-calibrate.py AITER [--smoke] [--published]
                      [--model] [--fit] [--limit=N] [--jobs=N]
+    /usr/bin/python3 scripts/timing-calibrate.py AITER --fit-sim=N [--params=FILE]
     /usr/bin/python3 scripts/timing-calibrate.py --check
 
 AITER is a copy of the ROCm/aiter repository: a bare git directory (as the fetch
@@ -31,6 +32,12 @@ Steps (default: all of --published --smoke --model --fit):
                model's own once flyc-sim has it) on the fitting set, write modeled.tsv,
                tests/timing/calib/fit.tsv (constants) and errors.tsv (per family
                and set: n, median and max |modeled/published - 1|).
+  --fit-sim=N  fit the timing model's own launch_cycles (cycles = cu_cycles +
+               launch_cycles) on the N least-work rows of the bf16 families that run in
+               timing-only mode (pf3, tile256), each run once through flyc-sim; report the
+               committed and the fitted constant's error on fitting and held-out rows.
+               --params=FILE runs them with FLY_SIM_TIMING_PARAMS=FILE (other constants
+               set by hand or by an outer search). Reads published.tsv, not aiter's CSVs.
   --check      no aiter needed: verify the committed tables (format, every row's
                set is the one its shape hashes to, modeled rows match published
                rows, errors.tsv recomputed from modeled.tsv).
@@ -44,6 +51,7 @@ import csv
 import hashlib
 import io
 import json
+import math
 import os
 import re
 import statistics
@@ -567,6 +575,71 @@ def model(root, rows, limit=None):
     return out
 
 
+def fit_sim(root, n, params=None):
+    """--fit-sim=N: fit the timing model's own constant launch_cycles (the one constant a
+    launch's cycles depend on linearly: cycles = cu_cycles + launch_cycles) on the N
+    least-work rows of the bf16 families that run in timing-only mode (pf3, tile256: the
+    split-K "clean" kernels spin on a semaphore that workgroups outside the sample never
+    release), each run once through flyc-sim (timing-only, sample_of) with
+    FLY_SIM_TIMING_PARAMS=params when given; report the error of the committed constants
+    and of the fitted one on the fitting and the held-out rows separately."""
+    sys.path.insert(0, os.path.join(TOP, "python"))
+    import flyrt
+    sim = os.path.join(TOP, "build", "bin", "flyc-sim")
+    _, pub, _ = read_tsv(os.path.join(CALIB, "published.tsv"))
+    rows = [r for r in pub if r["family"] in ("pf3", "tile256")]
+    for r in rows:
+        for c in ("id", "M", "N", "K", "splitk"):
+            r[c] = int(r[c])
+        r["us"] = float(r["us"])
+    rows.sort(key=lambda r: (r["M"] * r["N"] * r["K"], r["id"]))
+    rows = rows[:n]
+    env = dict(os.environ)
+    if params:
+        env["FLY_SIM_TIMING_PARAMS"] = params
+    got = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cos = code_objects(root, sorted({r["kernel"] for r in rows}), tmp)
+        dev = flyrt.Device("sim")
+        kerns = {k: dev.load(q).kernel("_ZN5aiter%d%sE" % (len(k), k)) for k, q in cos.items()}
+        for r in rows:
+            js = os.path.join(tmp, "t.json")
+            argv = sim_argv(sim, cos[r["kernel"]], r["kernel"], kerns[r["kernel"]], r["M"], r["N"],
+                            r["K"], r["splitk"], r["out"], timing=js, sample=sample_of(r))
+            p = subprocess.run(argv, capture_output=True, text=True, env=env)
+            if p.returncode != 0:
+                print("FAIL: fit-sim row %d: %s" % (r["id"], (p.stderr or p.stdout).strip()[-300:]))
+                continue
+            with open(js) as f:
+                t = json.load(f)
+            got.append((r, t))
+            print("fit-sim row %d %s %s M=%d N=%d K=%d: published %.2f us, modeled %.2f us (cu %d cycles)"
+                  % (r["id"], r["set"], r["kernel"], r["M"], r["N"], r["K"], r["us"], t["us"], t["cu_cycles"]))
+            sys.stdout.flush()
+        dev.close()
+    if not got:
+        return None
+    clock = got[0][1]["clock_mhz"]
+    base = got[0][1]["cycles"] - got[0][1]["cu_cycles"]
+
+    def err(L, which):
+        e = [abs((t["cu_cycles"] + L) / clock / r["us"] - 1) for r, t in got if r["set"] == which]
+        return (len(e), statistics.median(e) if e else 0, max(e) if e else 0)
+
+    def loss(L):
+        return sum(math.log((t["cu_cycles"] + L) / clock / r["us"]) ** 2 for r, t in got if r["set"] == "fit")
+
+    best = min(range(0, 200001, 50), key=loss)
+    out = {"launch_cycles_committed": base, "launch_cycles_fitted": best, "rows": len(got)}
+    for name, L in (("committed", base), ("fitted", best)):
+        for which in ("fit", "held"):
+            k, med, mx = err(L, which)
+            out["%s_%s" % (name, which)] = (k, med, mx)
+            print("launch_cycles=%d (%s): %s rows n=%d median %.1f%% max %.1f%%"
+                  % (L, name, which, k, 100 * med, 100 * mx))
+    return out
+
+
 # ---- the roofline baseline and its fit ---------------------------------------------------
 #
 # Until flyc-sim's timing mode lands, the calibrated model is a roofline of the launch
@@ -825,6 +898,11 @@ def main(argv):
     if root is None:
         print("SKIP: timing-calibrate: no copy of ROCm/aiter given")
         return 0
+    fs = [o for o in opts if o.startswith("--fit-sim")]
+    if fs:
+        prm = [o.split("=", 1)[1] for o in opts if o.startswith("--params=")]
+        n = int(fs[0].split("=", 1)[1]) if "=" in fs[0] else 40
+        return 0 if fit_sim(root, n, prm[0] if prm else None) else 1
     steps = {o for o in opts if o in ("--published", "--smoke", "--model", "--fit")}
     if not steps:
         steps = {"--published", "--smoke", "--model", "--fit"}

@@ -59,6 +59,17 @@ _dev_arch = _fnr("flyrt_device_arch", _cp, _vp)
 _dev_name = _fnr("flyrt_device_name", _cp, _vp)
 _variants = _fnr("flyops_variants", ctypes.c_int, ctypes.c_int, _cp, _P(_cp), ctypes.c_int)
 _version = _fnr("flyrt_version", _cp)
+
+
+class _TimingConfig(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p), ("sample", ctypes.c_int), ("timing_only", ctypes.c_int)]
+
+
+_set_timing = _fnr("flyrt_device_set_timing", ctypes.c_int, _vp, _P(_TimingConfig))
+_last_timing_json = _fnr("flyrt_last_timing_json", ctypes.c_int, _vp, _cp, ctypes.c_size_t,
+                         _P(ctypes.c_size_t))
+NOT_FOUND = 10               # FLYRT_ERROR_NOT_FOUND
+NEEDS_SIMULATOR = 19         # FLYRT_ERROR_NEEDS_SIMULATOR
 _last_error = flyrt._last_error
 _d, _i64, _int = ctypes.c_double, ctypes.c_int64, ctypes.c_int
 
@@ -304,3 +315,38 @@ def call(op, args, plan=False, variant=None, stream=None):
     if st == INVALID_VALUE:
         raise ValueError(msg)
     raise flyrt.FlyrtError(st, msg)
+
+
+# ---- timing (the simulator's timing model; flyrt.h "timing") ----------------------------
+
+def set_timing(on, device=None, sample=0, timing_only=False):
+    """Turn the timing model on (or off) for every later launch of the context's device;
+    resets the record. flyrt.FlyrtError NEEDS_SIMULATOR on a HIP device, INVALID_VALUE for
+    a bad row or sample."""
+    if isinstance(sample, bool) or not isinstance(sample, int):
+        raise TypeError("timing: sample must be an int, got %s" % type(sample).__name__)
+    cfg = _TimingConfig(device.encode() if device else None, sample, 1 if timing_only else 0)
+    st = _set_timing(_device(context().h), ctypes.byref(cfg) if on else None)
+    if st != SUCCESS:
+        msg = _last_error().decode(errors="replace")
+        if st == INVALID_VALUE:
+            raise ValueError(msg)
+        raise flyrt.FlyrtError(st, msg)
+
+
+def last_timing():
+    """The last timed launch as a dict (the keys of flyc-sim --timing's JSON, plus kernel,
+    total_launches, total_cycles, total_us), or None when nothing has been timed."""
+    import json
+    dev = _device(context().h)
+    need = ctypes.c_size_t(0)
+    buf = ctypes.create_string_buffer(4096)
+    st = _last_timing_json(dev, buf, len(buf), ctypes.byref(need))
+    if st == INVALID_VALUE and need.value >= len(buf):
+        buf = ctypes.create_string_buffer(need.value + 1)
+        st = _last_timing_json(dev, buf, len(buf), ctypes.byref(need))
+    if st == NOT_FOUND:
+        return None
+    if st != SUCCESS:
+        raise flyrt.FlyrtError(st, _last_error().decode(errors="replace"))
+    return json.loads(buf.value.decode())

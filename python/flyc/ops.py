@@ -22,7 +22,8 @@ from . import _lib
 from ._lib import Unsupported, describe, describe_new, empty, is_numpy, is_torch
 
 __all__ = ["mm", "grouped_mm", "scaled_mm", "rms_norm", "rms_norm_backward", "topk", "attention",
-           "attention_backward", "supported", "plan", "using_variant", "variants", "Unsupported"]
+           "attention_backward", "supported", "plan", "using_variant", "variants", "timing",
+           "last_timing", "Unsupported"]
 
 _tls = threading.local()
 
@@ -299,3 +300,41 @@ def using_variant(name):
 def variants(name, arch=None):
     """The variants of operator `name` for arch (default: the device's), default order."""
     return _lib.variants(name, arch or _lib.context().arch)
+
+
+class Timing(dict):
+    """What flyc.ops.timing() yields: empty inside the block, then the modelled cost of
+    the block's launches: the keys of flyc-sim --timing's JSON for the last launch
+    (device, cycles, us, mfma_busy, valu_busy, lds_bank_conflict_cycles, hbm_bytes,
+    workgroups, sampled_workgroups, stalls, ...), its kernel, and total_launches,
+    total_cycles, total_us over every launch of the block. total_launches is 0 (and no
+    other key is set) when the block launched nothing."""
+
+
+@contextlib.contextmanager
+def timing(device=None, sample=0, timing_only=False):
+    """Within the block, every launch on the operator context's simulated device is timed
+    by the simulator's timing model (docs/simulator.md "Timing model"):
+
+        with flyc.ops.timing() as t:          # device="mi355x" (default), "mi350x"
+            y, rstd = flyc.ops.rms_norm(x, w)
+        print(t["us"], t["cycles"], t["hbm_bytes"])
+
+    sample: workgroups timed in full and extrapolated (0: the default); timing_only: run
+    only those (the outputs are then incomplete: for ranking and benchmarks). Timing is off
+    after the block. flyrt.FlyrtError (FLYRT_ERROR_NEEDS_SIMULATOR) on a HIP device;
+    ValueError for an unknown device row or a negative sample."""
+    res = Timing()
+    _lib.set_timing(True, device, sample, timing_only)
+    try:
+        yield res
+        got = _lib.last_timing()
+        res.update(got if got is not None else {"total_launches": 0})
+    finally:
+        _lib.set_timing(False)
+
+
+def last_timing():
+    """The last timed launch on the operator context's device (timing turned on by
+    flyc.ops.timing or FLY_SIM_TIMING), as timing() reports it; None when none."""
+    return _lib.last_timing()

@@ -183,7 +183,7 @@ hip_module_load(flyrt_device *dev, flyrt_module *m)
 static flyrt_status
 hip_launch(flyrt_device *dev, const flyrt_kernel *k, const uint32_t grid[3],
            const uint32_t block[3], uint32_t dynamic_lds, void *kernarg, size_t kernarg_size,
-           void **params)
+           void **params, uint32_t flags)
 {
 	Hip *h = dev->be_state;
 	int e = use(h);

@@ -74,7 +74,8 @@ extern "C" {
 	X(FLYRT_ERROR_INVALID_LAUNCH,     15, "invalid launch configuration (grid, block or LDS)") \
 	X(FLYRT_ERROR_UNSUPPORTED,        16, "unsupported: the kernel's requires predicates reject these arguments") \
 	X(FLYRT_ERROR_LAUNCH_FAILED,      17, "kernel launch failed") \
-	X(FLYRT_ERROR_INVALID_TUNING,     18, "invalid tuning database")
+	X(FLYRT_ERROR_INVALID_TUNING,     18, "invalid tuning database") \
+	X(FLYRT_ERROR_NEEDS_SIMULATOR,    19, "timing needs a simulated device (the timing model is the simulator's)")
 
 typedef enum {
 #define X(name, value, msg) name = value,
@@ -277,6 +278,12 @@ typedef struct {
  * guards every access for it, e.g. a partial grid in a test). */
 #define FLYRT_LAUNCH_ANY_GRID 1u
 
+/* Time this launch with the simulator's timing model (docs/runtime.md, "Timing"): the
+ * device's timing settings when flyrt_device_set_timing turned timing on, else the
+ * default row for the device's processor, every workgroup run. Read the result with
+ * flyrt_last_timing. FLYRT_ERROR_NEEDS_SIMULATOR on a HIP device. */
+#define FLYRT_LAUNCH_TIMING 2u
+
 /* Check everything a launch would check, without launching: argument count, types,
  * sizes, null and misaligned pointers, the requires predicates (FLYRT_ERROR_UNSUPPORTED
  * when one is false), tensor element types, strides and extents, then the block and
@@ -295,6 +302,55 @@ flyrt_status flyrt_launch(const flyrt_kernel *k, const flyrt_launch_config *cfg,
  * or leaves 64 bits). */
 int flyrt_kernel_arg_layout(const flyrt_kernel *k, int i, const flyrt_arg *args, int nargs,
                             int64_t *shape, int64_t *strides, int max);
+
+/* ---- timing (the simulator's timing model; docs/runtime.md, "Timing") ------------ */
+
+/* Which modelled device, and how much of the grid to time. */
+typedef struct {
+	const char *device;        /* a device row: "mi355x", "mi350x" (gfx950), "rx9070xt"
+	                              (gfx1201); NULL or "": the processor's default */
+	int sample;                /* workgroups timed in full, then extrapolated; 0: the
+	                              default (every workgroup of a grid of at most 64) */
+	int timing_only;           /* 1: run only the sampled workgroups. The outputs are then
+	                              incomplete: for ranking and benchmarks only */
+} flyrt_timing_config;
+
+/* The modelled cost of one launch on a whole device (the names are the JSON keys of
+ * flyc-sim --timing; docs/simulator.md, "Timing model"), and the sums since timing was
+ * last turned on or reset. */
+typedef struct {
+	char device[16];           /* the row used, e.g. "mi355x" */
+	char arch[16];
+	char kernel[64];           /* the kernel launched (cut to 63 bytes) */
+	int cus;
+	double clock_mhz, hbm_gbps;
+	uint64_t workgroups, sampled_workgroups;
+	uint64_t cycles;           /* device cycles of the launch, launch overhead included */
+	double us;                 /* cycles / clock */
+	double mfma_busy, valu_busy, lds_busy;   /* 0..1, share of the pipe cycles in use */
+	uint64_t lds_bank_conflict_cycles;       /* extra LDS cycles from bank conflicts */
+	uint64_t hbm_bytes, l2_bytes;            /* modelled DRAM and L2->CU bytes */
+	double mfma_flops;                       /* matrix FLOP of the launch */
+	uint64_t total_launches;   /* timed launches since flyrt_device_set_timing / reset */
+	uint64_t total_cycles;     /* their cycles, summed */
+	double total_us;           /* their us, summed */
+} flyrt_timing;
+
+/* Turn timing on for every later launch on a simulated device (cfg NULL: off), and
+ * reset the sums. FLYRT_ERROR_NEEDS_SIMULATOR on a HIP device; FLYRT_ERROR_INVALID_VALUE
+ * for an unknown row, a row of another processor, or sample < 0. A simulated device also
+ * starts with timing on when FLY_SIM_TIMING names a row (FLY_SIM_TIMING=1: the default
+ * row), with FLY_SIM_TIMING_SAMPLE=N and FLY_SIM_TIMING_ONLY=1. */
+flyrt_status flyrt_device_set_timing(flyrt_device *dev, const flyrt_timing_config *cfg);
+/* The last timed launch on the device and the sums. FLYRT_ERROR_NEEDS_SIMULATOR on a
+ * HIP device, FLYRT_ERROR_NOT_FOUND when no launch has been timed since the device was
+ * opened or timing was turned on. */
+flyrt_status flyrt_last_timing(flyrt_device *dev, flyrt_timing *out);
+/* The same launch as one JSON object (every key of flyc-sim --timing, stalls included,
+ * plus "kernel", "total_launches", "total_cycles", "total_us"), newline-terminated, into
+ * buf; *len (may be NULL) receives the length it needs. Errors as flyrt_last_timing, and
+ * FLYRT_ERROR_INVALID_VALUE when n is too small. */
+flyrt_status flyrt_last_timing_json(flyrt_device *dev, char *buf, size_t n, size_t *len);
 
 /* ---- variants and dispatch ----------------------------------------------------- */
 

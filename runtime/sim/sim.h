@@ -120,8 +120,13 @@ int sim_last_timing(const SimDevice *d, SimTiming *out);
 /* The timing as JSON (one object, newline-terminated) into buf; returns the
  * length it needs (as snprintf). */
 int sim_timing_json(const SimTiming *t, char *buf, size_t n);
-/* The i-th device row's name, NULL past the last; its parameters as JSON. */
+/* The i-th device row's name, NULL past the last; its parameters as JSON (after the
+ * FLY_SIM_TIMING_PARAMS override; -1 for an unknown name or a bad override file). */
 const char *sim_timing_device_name(int i);
 int sim_timing_device_json(const char *name, char *buf, size_t n);
+/* FLY_SIM_TIMING_PARAMS=FILE overrides columns of the rows (KEY = VALUE or ROW.KEY =
+ * VALUE per line; docs/simulator.md "Overriding the constants"): its error (file:line),
+ * or NULL when there is none or the file is good. A bad file fails every timed launch. */
+const char *sim_timing_params_error(void);
 
 #endif

@@ -17,33 +17,118 @@
  * launch's. The replay is single-threaded and depends only on the traces,
  * so the figures do not depend on host threads.
  */
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sim/sim_int.h"
 #include "sim/sim_timing_params.h"
 
-static const SimTimingDevice devices[] = {
+static const SimTimingDevice builtin[] = {
 #define X(n, a, cu, mhz, bw, simd, per, slots, vf, vg, ldscu, wg, banks, valu, trans, salu, ldsl, smeml, l2l, hbml, l2b, line, ta, bar, disp, launch, f16, f8, f4, f32, f64) \
 	{ n, a, cu, mhz, bw, simd, per, slots, vf, vg, ldscu, wg, banks, valu, trans, salu, ldsl, smeml, l2l, hbml, l2b, line, ta, bar, disp, launch, f16, f8, f4, f32, f64 },
 	SIM_TIMING_DEVICES
 #undef X
 };
-enum { NDEV = sizeof devices / sizeof devices[0] };
+enum { NDEV = sizeof builtin / sizeof builtin[0] };
+
+/* ---- run-time override of the rows (FLY_SIM_TIMING_PARAMS=FILE) ----------
+ * The rows the model uses: the built-in table, then the assignments of the
+ * file FLY_SIM_TIMING_PARAMS names, read once per process: one per line,
+ * `KEY = VALUE` (every row) or `ROW.KEY = VALUE` (one row), '#' comments; the
+ * keys are the columns of sim_timing_params.h (flyc-sim --timing-devices prints
+ * the result). For calibration (scripts/timing-calibrate.py --model --params).
+ * A bad file fails every timed launch with its message (file:line). */
+static const struct { const char *key; size_t off; int dbl; } param_keys[] = {
+#define P(k, d) { #k, offsetof(SimTimingDevice, k), d }
+	P(cus, 0), P(clock_mhz, 1), P(hbm_gbps, 1), P(simds, 0), P(issue_period, 0), P(wave_slots, 0),
+	P(vgpr_file, 0), P(vgpr_gran, 0), P(lds_cu, 0), P(max_wg_cu, 0), P(lds_banks, 0), P(valu_cycles, 0),
+	P(trans_cycles, 0), P(salu_cycles, 0), P(lds_latency, 0), P(smem_latency, 0), P(l2_latency, 0),
+	P(hbm_latency, 0), P(l2_bytes_cycle, 1), P(line_bytes, 0), P(vmem_issue, 0), P(barrier_cycles, 0),
+	P(dispatch_cycles, 0), P(launch_cycles, 0), P(f16_flops, 1), P(f8_flops, 1), P(f4_flops, 1),
+	P(f32_flops, 1), P(f64_flops, 1),
+#undef P
+};
+static SimTimingDevice devices[NDEV];
+static char params_err[512];
+static pthread_once_t params_once = PTHREAD_ONCE_INIT;
+
+/* One assignment; 0, or -1 with params_err set. */
+static int param_set(const char *path, int line, char *lhs, const char *val)
+{
+	char *dot = strchr(lhs, '.'), *end;
+	const char *key = dot ? dot + 1 : lhs;
+	int row = -1, k = -1;
+	if (dot) {
+		*dot = 0;
+		for (int i = 0; i < NDEV; i++) if (!strcmp(builtin[i].name, lhs)) row = i;
+		if (row < 0) { snprintf(params_err, sizeof params_err, "%s:%d: no device row '%s'", path, line, lhs); return -1; }
+	}
+	for (size_t i = 0; i < sizeof param_keys / sizeof param_keys[0]; i++) if (!strcmp(param_keys[i].key, key)) k = (int)i;
+	if (k < 0) { snprintf(params_err, sizeof params_err, "%s:%d: unknown key '%s' (the columns of sim_timing_params.h, e.g. hbm_latency)", path, line, key); return -1; }
+	double v = strtod(val, &end);
+	while (*end == ' ' || *end == '\t' || *end == '\r') end++;
+	if (end == val || *end || !(v > 0) || v > 1e12 || (!param_keys[k].dbl && v != (double)(long long)v)) {
+		snprintf(params_err, sizeof params_err, "%s:%d: %s = '%s': expected a positive %s", path, line, key, val,
+		         param_keys[k].dbl ? "number" : "integer");
+		return -1;
+	}
+	for (int i = 0; i < NDEV; i++) {
+		if (row >= 0 && i != row) continue;
+		char *f = (char *)&devices[i] + param_keys[k].off;
+		if (param_keys[k].dbl) *(double *)f = v; else *(int *)f = (int)v;
+	}
+	return 0;
+}
+
+static void params_load(void)
+{
+	memcpy(devices, builtin, sizeof devices);
+	const char *path = getenv("FLY_SIM_TIMING_PARAMS");
+	if (!path || !*path) return;
+	FILE *f = fopen(path, "r");
+	if (!f) { snprintf(params_err, sizeof params_err, "FLY_SIM_TIMING_PARAMS: cannot read '%s'", path); return; }
+	char buf[512];
+	for (int line = 1; fgets(buf, sizeof buf, f); line++) {
+		char *h = strchr(buf, '#'), *eq, *a, *e;
+		if (h) *h = 0;
+		for (a = buf; *a == ' ' || *a == '\t'; a++) ;
+		for (e = a + strlen(a); e > a && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'); ) *--e = 0;
+		if (!*a) continue;
+		if (!(eq = strchr(a, '='))) { snprintf(params_err, sizeof params_err, "%s:%d: expected KEY = VALUE", path, line); break; }
+		for (e = eq; e > a && (e[-1] == ' ' || e[-1] == '\t'); ) e--;
+		*e = 0;
+		for (eq++; *eq == ' ' || *eq == '\t'; eq++) ;
+		if (param_set(path, line, a, eq)) break;
+	}
+	fclose(f);
+	if (params_err[0]) memcpy(devices, builtin, sizeof devices);
+}
+
+/* The override's error, or NULL. */
+static const char *params_error(void)
+{
+	pthread_once(&params_once, params_load);
+	return params_err[0] ? params_err : NULL;
+}
 
 static const SimTimingDevice *find_device(const char *name)
 {
+	params_error();
 	if (!name || !*name) return &devices[0];
 	for (int i = 0; i < NDEV; i++) if (!strcmp(devices[i].name, name)) return &devices[i];
 	return NULL;
 }
 static const SimTimingDevice *device_for_arch(const char *arch)
 {
+	params_error();
 	for (int i = 0; i < NDEV; i++) if (!strcmp(devices[i].arch, arch)) return &devices[i];
 	return &devices[0];
 }
 
-const char *sim_timing_device_name(int i) { return i >= 0 && i < NDEV ? devices[i].name : NULL; }
+const char *sim_timing_device_name(int i) { return i >= 0 && i < NDEV ? builtin[i].name : NULL; }
+const char *sim_timing_params_error(void) { return params_error(); }
 
 /* ---- classes ------------------------------------------------------------ */
 typedef enum {
@@ -345,6 +430,8 @@ void sim_tm_record(SimWave *w, const SimInst *in, int res)
 SimTmRun *sim_tm_begin(const SimTimingConfig *cfg, const SimArch *arch, const CoKernel *k, uint64_t nwg,
                        int nwaves, uint32_t lds, int lanes, char *err, size_t errlen)
 {
+	const char *perr = params_error();
+	if (perr) { snprintf(err, errlen, "%s", perr); return NULL; }
 	const SimTimingDevice *dv = cfg->device && *cfg->device ? find_device(cfg->device) : device_for_arch(arch->name);
 	if (!dv) { snprintf(err, errlen, "unknown timing device '%s'", cfg->device); return NULL; }
 	if (strcmp(dv->arch, arch->name)) {
@@ -775,7 +862,7 @@ int sim_timing_json(const SimTiming *t, char *buf, size_t n)
 int sim_timing_device_json(const char *name, char *buf, size_t n)
 {
 	const SimTimingDevice *d = find_device(name);
-	if (!d) return -1;
+	if (!d || params_error()) return -1;
 	return snprintf(buf, n,
 	        "{\"name\": \"%s\", \"arch\": \"%s\", \"cus\": %d, \"clock_mhz\": %.1f, \"hbm_gbps\": %.1f, \"simds\": %d, "
 	        "\"issue_period\": %d, \"wave_slots\": %d, \"vgpr_file\": %d, \"vgpr_gran\": %d, \"lds_cu\": %d, "

@@ -273,6 +273,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "--timing-devices")) {
 		char buf[2048];
+		if (sim_timing_params_error()) {
+			fprintf(stderr, "flyc-sim: error: %s\n", sim_timing_params_error());
+			return 1;
+		}
 		for (int i = 0; sim_timing_device_name(i); i++) {
 			sim_timing_device_json(sim_timing_device_name(i), buf, sizeof buf);
 			fputs(buf, stdout);

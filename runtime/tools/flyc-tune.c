@@ -18,9 +18,13 @@
  * order). The output is written to a temporary file and renamed when complete.
  *
  * Measuring needs a timing source: on a GPU (HIP) each variant runs --warmup times,
- * then --reps times, each launch timed on the host around a synchronize (median taken);
- * the simulator has no timing model yet, and flyc-tune says so instead of using its
- * wall time.
+ * then --reps times, each launch timed on the host around a synchronize (median taken).
+ * Without a GPU (the simulator) each variant is launched once with the simulator's
+ * timing model on (libflyrt's flyrt_device_set_timing; docs/simulator.md "Timing model")
+ * in timing-only mode — only the sampled workgroups run, so 4096-sized shapes take
+ * seconds — and ranked by the modelled time of the call (--timing-device=ROW, default
+ * the processor's row, mi355x for gfx950; --timing-sample=N, default the model's:
+ * every workgroup of a grid of at most 64). Never by the simulator's wall time.
  *
  * Exit status: 0 success, 1 an error (with a message naming the file and line), 2 usage.
  */
@@ -62,7 +66,10 @@ usage(FILE *f)
 	        "  --rows=FILE          CSV arch,family,dtypes,layout,bucket,variants[,times_us,\n"
 	        "                       flyc_version,codeobj_hash] (written by hand, or --dump's)\n"
 	        "  --merge              keep the rows of an existing DB that no new row replaces\n"
-	        "  --device=KIND        sim, hip, hip:N, auto (FLY_DEVICE overrides)\n");
+	        "  --device=KIND        sim, hip, hip:N, auto (FLY_DEVICE overrides)\n"
+	        "  --timing-device=ROW  on the simulator: the timing model's device row (mi355x, mi350x)\n"
+	        "  --timing-sample=N    on the simulator: workgroups timed per launch (0: the model's default)\n"
+	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n");
 }
 
 static int
@@ -464,9 +471,30 @@ cmp_double(const void *a, const void *b)
 }
 
 /* Measure op on the device: device tensors, each variant forced through flyops. */
+/* One modelled run of variant ex->variant on the simulator: the call's modelled time
+ * (every launch of it summed), or -1 with a message. */
+static double
+modelled_us(flyops_context *ctx, const flyrt_timing_config *tc, DLTensor *A, DLTensor *B,
+            DLTensor *C, flyops_exec *ex)
+{
+	flyrt_device *dev = flyops_device(ctx);
+	flyrt_timing t;
+
+	if (flyrt_device_set_timing(dev, tc) != FLYRT_SUCCESS)
+		return -1;
+	flyrt_status st = flyops_mm(ctx, A, B, NULL, C, ex);
+	if (st == FLYRT_SUCCESS)
+		st = flyrt_last_timing(dev, &t);
+	flyrt_device_set_timing(dev, NULL);
+	if (st != FLYRT_SUCCESS)
+		return -1;
+	return t.total_us;
+}
+
 static int
 measure(const char *device, const char *opname, const char *shapes, const char *dtypes,
-        const char *layout, int reps, int warmup, Meas **out, int *nout)
+        const char *layout, int reps, int warmup, const flyrt_timing_config *tc,
+        Meas **out, int *nout)
 {
 	flyops_options o = { device, NULL, "" };
 	flyops_context *ctx;
@@ -481,11 +509,18 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 		return err("operator '%s' has no kernels to measure yet", opname);
 	if (flyops_create(&o, &ctx) != FLYRT_SUCCESS)
 		return err("%s", flyrt_last_error());
-	if (flyrt_device_backend(flyops_device(ctx)) == FLYRT_BACKEND_SIM) {
+	int sim = flyrt_device_backend(flyops_device(ctx)) == FLYRT_BACKEND_SIM;
+	if (sim && flyrt_device_set_timing(flyops_device(ctx), tc) != FLYRT_SUCCESS) {
+		rc = err("--timing-device: %s", flyrt_last_error());
 		flyops_destroy(ctx);
-		return err("the simulator has no timing model yet (a later flyc adds one), and its "
-		           "wall time says nothing about a GPU's: measure on a GPU (--device=hip) or "
-		           "pass --measurements=FILE");
+		return rc;
+	}
+	if (sim)
+		flyrt_device_set_timing(flyops_device(ctx), NULL);
+	if (!sim && (tc->device || tc->sample)) {
+		flyops_destroy(ctx);
+		return err("--timing-device and --timing-sample apply to the simulator's timing model; "
+		           "the device is a GPU, whose launches are timed");
 	}
 	const char *arch = flyrt_device_arch(flyops_device(ctx));
 	const char *names[64];
@@ -500,9 +535,12 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 		int64_t M = d[0], N = d[1], K = d[2];
 		size_t sa = (size_t)(M * K) * 2, sb = (size_t)(N * K) * 2, sc = (size_t)(M * N) * 2;
 		flyrt_deviceptr pa = 0, pb = 0, pc = 0;
-		uint16_t *host = malloc(sa > sb ? sa : sb);
-		if (!host || flyrt_malloc(flyops_device(ctx), sa, &pa) || flyrt_malloc(flyops_device(ctx), sb, &pb) ||
-		    flyrt_malloc(flyops_device(ctx), sc, &pc)) {
+		/* on a GPU device tensors; on the simulator host tensors (staged by flyops) */
+		uint16_t *host = malloc(sa > sb ? sa : sb), *hc = sim ? malloc(sc) : NULL;
+		if (!host || (sim && !hc)) {
+			rc = err("cannot allocate the operands of %s: out of memory", s);
+		} else if (!sim && (flyrt_malloc(flyops_device(ctx), sa, &pa) || flyrt_malloc(flyops_device(ctx), sb, &pb) ||
+		           flyrt_malloc(flyops_device(ctx), sc, &pc))) {
 			rc = err("cannot allocate the operands of %s: %s", s, flyrt_last_error());
 		} else {
 			uint32_t seed = 1;
@@ -510,14 +548,21 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 				seed = seed * 1664525u + 1013904223u;
 				host[i] = (uint16_t)(0x3c00 | ((seed >> 16) & 0x7f) | ((seed >> 8) & 0x8000));
 			}
-			flyrt_memcpy_htod(flyops_device(ctx), pa, host, sa);
-			flyrt_memcpy_htod(flyops_device(ctx), pb, host, sb);
+			if (!sim) {
+				flyrt_memcpy_htod(flyops_device(ctx), pa, host, sa);
+				flyrt_memcpy_htod(flyops_device(ctx), pb, host, sb);
+			}
 			int64_t shA[2] = { M, K }, shB[2] = { K, N }, stB[2] = { 1, K }, shC[2] = { M, N };
 			DLDevice dev = { kDLROCM, ctx->hip_ordinal };
+			if (sim)
+				dev = (DLDevice){ kDLCPU, 0 };
 			DLDataType bf = { kDLBfloat, 16, 1 };
-			DLTensor A = { (void *)(uintptr_t)pa, dev, 2, bf, shA, NULL, 0 };
-			DLTensor B = { (void *)(uintptr_t)pb, dev, 2, bf, shB, stB, 0 };
-			DLTensor C = { (void *)(uintptr_t)pc, dev, 2, bf, shC, NULL, 0 };
+			void *da = sim ? (void *)host : (void *)(uintptr_t)pa;
+			void *db = sim ? (void *)host : (void *)(uintptr_t)pb;
+			void *dc = sim ? (void *)hc : (void *)(uintptr_t)pc;
+			DLTensor A = { da, dev, 2, bf, shA, NULL, 0 };
+			DLTensor B = { db, dev, 2, bf, shB, stB, 0 };
+			DLTensor C = { dc, dev, 2, bf, shC, NULL, 0 };
 			for (int v = 0; v < nv && !rc; v++) {
 				flyops_exec ex = { NULL, 1, names[v], "" };
 				double *t = calloc((size_t)reps, sizeof *t);
@@ -526,7 +571,15 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 					continue;   /* this variant does not take the shape */
 				}
 				ex.plan_only = 0;
-				for (int r = 0; r < warmup + reps && !rc; r++) {
+				if (sim) {
+					/* the model is deterministic: one timed run is the time */
+					double us = modelled_us(ctx, tc, &A, &B, &C, &ex);
+					if (us < 0)
+						rc = err("%s on %s: %s", names[v], s, flyrt_last_error());
+					for (int r = 0; r < reps; r++)
+						t[r] = us;
+				}
+				for (int r = 0; r < (sim ? 0 : warmup + reps) && !rc; r++) {
 					double t0 = now_us();
 					if (flyops_mm(ctx, &A, &B, NULL, &C, &ex) != FLYRT_SUCCESS ||
 					    flyrt_synchronize(flyops_device(ctx)) != FLYRT_SUCCESS)
@@ -550,12 +603,17 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 						rc = 1;
 					else
 						(ms = nm)[n++] = m;
-					printf("%s %s %s: %.3f us\n", arch, names[v], s, m.time_us);
+					if (sim)
+						printf("%s %s %s: %.3f us (modelled, %s)\n", arch, names[v], s,
+						       m.time_us, tc->device && *tc->device ? tc->device : "default row");
+					else
+						printf("%s %s %s: %.3f us\n", arch, names[v], s, m.time_us);
 				}
 				free(t);
 			}
 		}
 		free(host);
+		free(hc);
 		flyrt_free(flyops_device(ctx), pa);
 		flyrt_free(flyops_device(ctx), pb);
 		flyrt_free(flyops_device(ctx), pc);
@@ -642,6 +700,7 @@ main(int argc, char **argv)
 	const char *meas = NULL, *rows = NULL, *out = NULL, *dumpdb = NULL, *op = NULL, *shapes = NULL;
 	const char *device = NULL, *kdir_opt = NULL, *dtypes = "bf16->bf16", *layout = "NT", *v;
 	int reps = 20, warmup = 3, do_merge = 0, rc;
+	flyrt_timing_config tc = { NULL, 0, 1 };   /* the simulator: timing-only, the model's sample */
 	Meas *ms = NULL;
 	int nms = 0;
 	flyrt_tuning *t = NULL;
@@ -665,6 +724,16 @@ main(int argc, char **argv)
 			layout = v;
 		} else if ((v = opt_val(a, "--device"))) {
 			device = v;
+		} else if ((v = opt_val(a, "--timing-device"))) {
+			tc.device = v;
+		} else if ((v = opt_val(a, "--timing-sample"))) {
+			char *end;
+			long x = strtol(v, &end, 10);
+			if (*end || !*v || x < 0 || x > 1 << 20) {
+				fprintf(stderr, "%s: error: bad %s (a count of workgroups, 0: the default)\n", prog, a);
+				return 2;
+			}
+			tc.sample = (int)x;
 		} else if ((v = opt_val(a, "--kernel-dir"))) {
 			kdir_opt = v;
 		} else if ((v = opt_val(a, "--reps")) || (v = opt_val(a, "--warmup"))) {
@@ -700,7 +769,7 @@ main(int argc, char **argv)
 	} else {
 		char *kdir = NULL, why[1200];
 		rc = meas ? read_measurements(meas, &ms, &nms) :
-		     measure(device, op, shapes, dtypes, layout, reps, warmup, &ms, &nms);
+		     measure(device, op, shapes, dtypes, layout, reps, warmup, &tc, &ms, &nms);
 		if (!rc && ops_kernel_dir(kdir_opt, &kdir, why, sizeof why))
 			rc = err("%s", why);
 		if (!rc)

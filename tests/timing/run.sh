@@ -131,6 +131,37 @@ case "$c128$c256" in *ERR*) fail timing/bigger-tile-faster "$(cat "$TMP/big128.j
    else fail timing/bigger-tile-faster-per-flop "256x256: $c256 cycles, 128x128: $c128"; fi ;;
 esac
 
+# flyc-tune without a GPU ranks the mm variants by the modelled time: at 4096x4096x1024
+# gemm_nt_256x256 first (the default order puts gemm_nt_128x128 first), at 256x256x64
+# gemm_nt_128x128 first; the times are flyc-sim's timing-only figures for the same launches
+TUNE="$BIN/flyc-tune"
+if (unset FLY_DEVICE FLYC_TUNING_DB; FLYC_KERNEL_DIR="$B/lib/flyc/kernels" "$TUNE" --op=mm --device=sim \
+	--shapes=4096x4096x1024,256x256x64 -o "$TMP/tune.db") >"$TMP/tune.out" 2>&1 &&
+   "$TUNE" --dump "$TMP/tune.db" >"$TMP/tune.csv" 2>&1 && "$PY" - "$TMP/tune.csv" "$TMP/big128.json" "$TMP/big256.json" <<'PYEOF' 2>"$TMP/tune.err"
+import json, sys
+rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])][1:]
+big = [r for r in rows if "M>2048 M<=4096 N>2048 N<=4096 K>512 K<=1024" in r[4]]
+small = [r for r in rows if "M>128 M<=256 N>128 N<=256 K>32 K<=64" in r[4]]
+assert len(big) == 1 and len(small) == 1, rows
+v, t = big[0][5].split(), [float(x) for x in big[0][6].split()]
+assert v[0] == "gemm_nt_256x256", v
+assert v.index("gemm_nt_256x256") < v.index("gemm_nt_128x128"), v
+assert t == sorted(t) and len(v) == 5, (v, t)
+for name, f in (("gemm_nt_128x128", sys.argv[2]), ("gemm_nt_256x256", sys.argv[3])):
+    us = json.load(open(f))["us"]
+    assert abs(t[v.index(name)] - us) <= 0.002, (name, t[v.index(name)], us)
+sv = small[0][5].split()
+assert sv[0] == "gemm_nt_128x128", sv
+assert big[0][8].startswith("fnv1a64:") and big[0][7], big[0]
+PYEOF
+then pass "timing/flyc-tune-ranks-by-model (4096x4096x1024: $(sed -n 's/.*K<=1024,\([^,]*\),\([^,]*\),.*/\1 (\2 us)/p' "$TMP/tune.csv"))"
+else fail timing/flyc-tune-ranks-by-model "$(cat "$TMP/tune.out" "$TMP/tune.csv" "$TMP/tune.err" 2>/dev/null | tail -20)"; fi
+expect_out timing/flyc-tune-bad-timing-device 1 "unknown device row 'bogus'" -- env -u FLY_DEVICE "$TUNE" --op=mm --device=sim --shapes=256x256x64 --timing-device=bogus -o "$TMP/x.db"
+expect_out timing/flyc-tune-bad-timing-sample 2 "bad --timing-sample=x" -- env -u FLY_DEVICE "$TUNE" --op=mm --device=sim --shapes=256x256x64 --timing-sample=x -o "$TMP/x.db"
+if (unset FLY_DEVICE; "$TUNE" --op=mm --device=sim --shapes=256x256x64 --timing-device=mi350x -o "$TMP/t350.db") >"$TMP/t350.out" 2>&1 &&
+   grep -q "gemm_nt_128x128 256x256x64: .* us (modelled, mi350x)" "$TMP/t350.out"; then pass timing/flyc-tune-timing-device-mi350x
+else fail timing/flyc-tune-timing-device-mi350x "$(cat "$TMP/t350.out")"; fi
+
 # timing costs at most 3x the functional run (CPU seconds, 1024x1024x256, every workgroup timed)
 g=$(gargs 1024 1024 256)
 cpu() { "$SIM" "$GEMM" gemm_nt_128x128 $g --stats "$@" 2>&1 | sed -n 's/.* \([0-9.]*\) s CPU.*/\1/p'; }
@@ -138,6 +169,97 @@ f=$(cpu) t=$(cpu --timing="$TMP/c.json")
 if "$PY" -c "import sys; f,t=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if t <= 3*f + 0.05 else 1)" "$f" "$t" 2>/dev/null; then
 	pass "timing/cost-at-most-3x-functional ($t s vs $f s CPU)"
 else fail timing/cost-at-most-3x-functional "timing $t s, functional $f s CPU"; fi
+
+# FLY_SIM_TIMING_PARAMS=FILE overrides the device rows' constants at run time
+printf '# a comment\nlaunch_cycles = 4800\nmi350x.clock_mhz=2000\n\nhbm_latency=1000  # every row\n' >"$TMP/params.txt"
+FLY_SIM_TIMING_PARAMS="$TMP/params.txt" "$SIM" --timing-devices >"$TMP/pdev.json" 2>&1
+if "$PY" -c "
+import json,sys
+r={j['name']:j for j in map(json.loads,open(sys.argv[1]))}
+assert r['mi355x']['launch_cycles']==4800 and r['rx9070xt']['launch_cycles']==4800, r
+assert r['mi350x']['clock_mhz']==2000.0 and r['mi355x']['clock_mhz']==2400.0, r
+assert all(x['hbm_latency']==1000 for x in r.values()), r
+" "$TMP/pdev.json" 2>"$TMP/pdev.err"; then pass timing/params-override-rows; else fail timing/params-override-rows "$(cat "$TMP/pdev.json" "$TMP/pdev.err")"; fi
+g=$(gargs 512 512 256)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/p0.json" --timing-sample=4 --timing-only 2>/dev/null
+printf 'mi355x.launch_cycles = 4800\n' >"$TMP/plaunch.txt"
+FLY_SIM_TIMING_PARAMS="$TMP/plaunch.txt" "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/p1.json" --timing-sample=4 --timing-only 2>/dev/null
+l0=$(dev mi355x launch_cycles)
+within "timing/params-launch-cycles-moves-cycles-by-the-difference" "$(( $(jget "$TMP/p1.json" cycles 2>/dev/null || echo 0) - $(jget "$TMP/p0.json" cycles 2>/dev/null || echo 0) ))" $((4800 - l0)) $((4800 - l0))
+d=$(FLY_SIM_TIMING_PARAMS="$TMP/params.txt" delta pload gfx950 k_load 64 cu_cycles)
+within "timing/params-hbm-latency-1000: a dependent load waits it ($d cycles for $N)" "$d" $((N * 1000)) $((N * (1000 + 2 * 4 + 4 + 2)))
+printf 'hbm_latency = 1000\nbogus = 3\n' >"$TMP/pbad1.txt"; printf 'hbm_latency = -3\n' >"$TMP/pbad2.txt"; printf 'mi999.cus = 3\n' >"$TMP/pbad3.txt"
+printf 'cus = 2.5\n' >"$TMP/pbad4.txt"; printf 'just words\n' >"$TMP/pbad5.txt"
+expect_out timing/params-unknown-key 1 "pbad1.txt:2: unknown key 'bogus'" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad1.txt" "$SIM" --timing-devices
+expect_out timing/params-bad-value 1 "pbad2.txt:1: hbm_latency = '-3': expected a positive integer" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad2.txt" "$SIM" --timing-devices
+expect_out timing/params-unknown-row 1 "pbad3.txt:1: no device row 'mi999'" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad3.txt" "$SIM" --timing-devices
+expect_out timing/params-integer-column 1 "pbad4.txt:1: cus = '2.5': expected a positive integer" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad4.txt" "$SIM" --timing-devices
+expect_out timing/params-no-equals 1 "pbad5.txt:1: expected KEY = VALUE" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad5.txt" "$SIM" --timing-devices
+expect_out timing/params-missing-file 1 "cannot read '$TMP/nonexistent'" -- env FLY_SIM_TIMING_PARAMS="$TMP/nonexistent" "$SIM" --timing-devices
+expect_out timing/params-bad-file-fails-a-timed-launch 1 "unknown key 'bogus'" -- env FLY_SIM_TIMING_PARAMS="$TMP/pbad1.txt" "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/px.json"
+
+# libflyrt's timing API (rt_timing.c) against flyc-sim's figures for the same launch
+LIBS="$B/libflyc.a $B/libflyrt.a $(llvm-config-22 --ldflags --libs --system-libs) -lsqlite3 -lm -lpthread -ldl"
+SANFLAGS=; [ "$FLY_SAN" = 1 ] && SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+g=$(gargs 512 512 256)
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/rf.json" 2>/dev/null
+"$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/rs.json" --timing-sample=4 --timing-only 2>/dev/null
+rf=$(jget "$TMP/rf.json" cycles 2>/dev/null || echo 0) rs=$(jget "$TMP/rs.json" cycles 2>/dev/null || echo 0)
+if ${CC:-cc} -std=c11 -O1 -g $SANFLAGS -D_GNU_SOURCE -I"$FLY_TOP/runtime/include" "$HERE/rt_timing.c" $LIBS \
+	-o "$TMP/rt_timing" 2>"$TMP/rtcc.err"; then
+	# run PROG...: its PASS/FAIL lines; a crash without a FAIL line is a failure
+	rprog() { "$@" >"$TMP/rt.out" 2>"$TMP/rt.err"; rc=$?; grep -E '^(PASS|FAIL): |^    ' "$TMP/rt.out"
+		[ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$TMP/rt.out" && fail "timing-api: $1 $2 exited $rc" "$(tail -n 20 "$TMP/rt.err")"; }
+	(unset FLY_DEVICE FLY_SIM_TIMING; rprog "$TMP/rt_timing" sim "$GEMM" "$rf" "$rs")
+	(unset FLY_DEVICE; FLY_SIM_TIMING=mi355x FLY_SIM_TIMING_SAMPLE=4 FLY_SIM_TIMING_ONLY=1 rprog "$TMP/rt_timing" env "$GEMM" "$rs")
+	(unset FLY_DEVICE; FLY_SIM_TIMING=bogus rprog "$TMP/rt_timing" env-bad)
+	if ${CC:-cc} -shared -fPIC -O1 -DFAKE_DEVICES=1 "$FLY_TOP/tests/runtime/fake_hip.c" -o "$TMP/fake_hip1.so" 2>>"$TMP/rtcc.err"; then
+		(unset FLY_DEVICE FLY_SIM_TIMING; FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so" rprog "$TMP/rt_timing" hip "$GEMM")
+	else fail "timing-api: build the stand-in HIP runtime" "$(cat "$TMP/rtcc.err")"; fi
+else fail "timing-api: build rt_timing" "$(cat "$TMP/rtcc.err")"; fi
+
+# flyc.ops.timing (test_timing.py, /usr/bin/python3 with torch): on the simulator, and on
+# the stand-in HIP device
+pyt() { # pyt [hip]: the Python tests, with the sanitized libflyrt preloaded in a sanitized build
+	pre=; [ "$FLY_SAN" = 1 ] && pre="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
+	env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR -u FLY_SIM_TIMING FLYRT_LIB="$B/libflyrt.so" \
+		PYTHONPATH="$FLY_TOP/python" ${pre:+LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0} \
+		${1:+FLY_DEVICE=hip FLYRT_HIP_LIBRARY="$TMP/fake_hip1.so"} "$PY" "$HERE/test_timing.py" "$@" >"$TMP/py.out" 2>&1
+	rc=$?; cat "$TMP/py.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/py.out"; then fail "timing-py: test_timing.py $* exited $rc" "$(tail -n 20 "$TMP/py.out")"; fi
+}
+if "$PY" -c "import torch" 2>/dev/null; then pyt; [ -f "$TMP/fake_hip1.so" ] && pyt hip
+else echo "SKIP: timing-py (no torch for $PY)"; fi
+
+# the regression guard: flyc's kernels' modelled cycles against tests/timing/guard.tsv (±2%),
+# then damaged copies: one row 3% off must fail naming it, one 1.5% off must pass, a missing
+# row must fail
+if "$PY" -c "import torch" 2>/dev/null; then
+	gpre=; [ "$FLY_SAN" = 1 ] && gpre="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
+	grd() { env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLY_SIM_TIMING FLYRT_LIB="$B/libflyrt.so" FLYC_KERNEL_DIR="$B/lib/flyc/kernels" \
+		${gpre:+LD_PRELOAD="$gpre" ASAN_OPTIONS=detect_leaks=0} "$PY" "$FLY_TOP/scripts/timing-guard.py" --check "$@"; }
+	# the figures do not depend on the build: the sanitized build checks the guard's logic only
+	if [ "$FLY_SAN" = 1 ]; then echo "SKIP: timing/guard (the plain build checks the figures; sanitized: the guard's own tests)"
+	else
+		grd "$FLY_TOP/tests/timing/guard.tsv" >"$TMP/guard.out" 2>&1; rc=$?
+		grep -E '^(PASS|FAIL): ' "$TMP/guard.out"
+		[ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/guard.out" && fail "timing/guard exited $rc" "$(tail -n 20 "$TMP/guard.out")"
+	fi
+	# perturb FACTOR ROW OUT: guard.tsv's header and data row ROW (1-based) with total_cycles x FACTOR
+	perturb() { awk -F'\t' -v OFS='\t' -v f="$1" -v row="$2" '/^#/ { next } !h { print; h = 1; next } { n++ } n == row { $10 = int($10 * f); print }' \
+		"$FLY_TOP/tests/timing/guard.tsv" >"$3"; }
+	perturb 1.03 8 "$TMP/g3.tsv"; perturb 0.985 6 "$TMP/g15.tsv"
+	grep -v 'rms_norm_bf16_r16' "$FLY_TOP/tests/timing/guard.tsv" >"$TMP/gmiss.tsv"
+	if grd "$TMP/g3.tsv" --subset >"$TMP/g3.out" 2>&1; then fail "timing/guard-refuses-a-row-3%-off" "$(cat "$TMP/g3.out")"
+	elif grep -q 'FAIL: timing/guard: rms_norm_bf16_r16 4096x64 bf16: .*-2.9%' "$TMP/g3.out"; then pass "timing/guard-refuses-a-row-3%-off"
+	else fail "timing/guard-refuses-a-row-3%-off" "$(cat "$TMP/g3.out")"; fi
+	if grd "$TMP/g15.tsv" --subset >"$TMP/g15.out" 2>&1; then pass "timing/guard-accepts-a-row-1.5%-off"
+	else fail "timing/guard-accepts-a-row-1.5%-off" "$(cat "$TMP/g15.out")"; fi
+	# the missing-row check reads the whole file, so damage a copy whose rows would all pass
+	if grd "$TMP/gmiss.tsv" >"$TMP/gmiss.out" 2>&1; then fail "timing/guard-refuses-a-missing-row" "$(cat "$TMP/gmiss.out")"
+	elif grep -q 'rms_norm_bf16_r16 4096x64 bf16 is not in' "$TMP/gmiss.out"; then pass "timing/guard-refuses-a-missing-row"
+	else fail "timing/guard-refuses-a-missing-row" "$(cat "$TMP/gmiss.out")"; fi
+else echo "SKIP: timing/guard (no torch for $PY)"; fi
 
 # the calibration tables (tests/timing/calib: consistent without a copy of aiter)
 sh "$FLY_TOP/tests/timing/calib/check.sh" || fail timing/calib "tests/timing/calib/check.sh failed"

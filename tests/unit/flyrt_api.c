@@ -495,7 +495,7 @@ launch_checks_block_and_grid(void **state)
 	assert_int_equal(dbl.block[0], 64);
 	assert_int_equal(flyrt_kernel_check(k, &g, args, 4, &res), FLYRT_SUCCESS);
 	assert_int_equal(res.flags, FLYRT_LAUNCH_ANY_GRID);
-	g.flags = 2;   /* unknown flags are refused */
+	g.flags = 4;   /* unknown flags are refused (2 is FLYRT_LAUNCH_TIMING) */
 	assert_int_equal(flyrt_launch(k, &g, args, 4), FLYRT_ERROR_INVALID_VALUE);
 	flyrt_module_unload(m);
 

@@ -147,4 +147,15 @@ sim_arch_lds_bytes(const char *processor)
 	return !sim_arch_known(processor) ? 0 : !strcmp(processor, "gfx1201") ? 65536 : 163840;
 }
 
+/* the timing model: never times a launch (flyrt_sim.c's timing calls link against these) */
+int sim_set_timing(SimDevice *d, const void *cfg) { (void)d; (void)cfg; return 0; }
+int sim_last_timing(const SimDevice *d, void *out) { (void)d; (void)out; return -1; }
+int sim_timing_json(const void *t, char *buf, size_t n) { (void)t; return snprintf(buf, n, "{}\n"); }
+const char *sim_timing_device_name(int i) { return i == 0 ? "mi355x" : NULL; }
+int
+sim_timing_device_json(const char *name, char *buf, size_t n)
+{
+	return name && !strcmp(name, "mi355x") ? snprintf(buf, n, "{\"arch\": \"gfx950\"}") : -1;
+}
+
 #endif

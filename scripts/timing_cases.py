@@ -1,0 +1,89 @@
+"""scripts/timing_cases.py — modelled time of one standard-library operator variant at one
+shape, through flyc.ops on the simulator (flyc.ops.timing, timing-only and sampled):
+shared by scripts/timing-guard.py (the regression guard) and scripts/bench-timing.py
+(make bench). Needs /usr/bin/python3 with torch, FLYRT_LIB naming libflyrt.so and
+PYTHONPATH holding python/ (the scripts set both from FLY_BUILD / the repository).
+
+A case is (op, variant, shape, dtype):
+  mm                 shape (M, N, K), dtype bf16; NT: a [M, K], b = [N, K]^T
+  rms_norm           shape (rows, N), dtype bf16|f16|f32, with a weight
+  rms_norm_backward  shape (rows, N), as rms_norm
+  topk               shape (rows, N, k), dtype f32, largest along the last dim
+Work per call (for TFLOPS / TB/s): mm 2MNK FLOP; rms_norm reads x and w, writes y and rstd;
+its backward reads grad_y, x, w, rstd, writes grad_x and grad_w; topk reads x, writes k
+values and indices per row. These are the compulsory bytes, not the kernel's traffic."""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+
+
+def setup(build=None):
+    """Point flyc at the build's libflyrt and kernel library (before importing it)."""
+    b = build or os.environ.get("FLY_BUILD", "build")
+    b = b if os.path.isabs(b) else os.path.join(TOP, b)
+    os.environ.setdefault("FLYRT_LIB", os.path.join(b, "libflyrt.so"))
+    os.environ.setdefault("FLYC_KERNEL_DIR", os.path.join(b, "lib", "flyc", "kernels"))
+    for v in ("FLY_DEVICE", "FLYC_TUNING_DB", "FLY_SIM_TIMING"):
+        os.environ.pop(v, None)
+    sys.path.insert(0, os.path.join(TOP, "python"))
+
+
+DTYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
+ESIZE = {"bf16": 2, "f16": 2, "f32": 4}
+
+
+def inputs(op, shape, dtype):
+    """(callable, work) for one call: work = (flop, bytes)."""
+    import torch
+    import flyc
+    g = torch.Generator().manual_seed(17)
+    dt = getattr(torch, DTYPES[dtype])
+    e = ESIZE[dtype]
+    if op == "mm":
+        M, N, K = shape
+        a = torch.randn(M, K, generator=g).to(dt)
+        b = torch.randn(N, K, generator=g).to(dt).t()
+        return (lambda: flyc.ops.mm(a, b)), (2.0 * M * N * K, (M * K + N * K + M * N) * e)
+    if op == "rms_norm":
+        rows, n = shape
+        x = torch.randn(rows, n, generator=g).to(dt)
+        w = torch.randn(n, generator=g).to(dt)
+        return (lambda: flyc.ops.rms_norm(x, w)), (0.0, (2 * rows * n + n) * e + rows * 4)
+    if op == "rms_norm_backward":
+        rows, n = shape
+        x = torch.randn(rows, n, generator=g).to(dt)
+        w = torch.randn(n, generator=g).to(dt)
+        gy = torch.randn(rows, n, generator=g).to(dt)
+        rstd = torch.rand(rows, 1, generator=g) + 0.5
+        return (lambda: flyc.ops.rms_norm_backward(gy, x, w, rstd)), \
+            (0.0, (3 * rows * n + 2 * n) * e + rows * 4)
+    if op == "topk":
+        rows, n, k = shape
+        x = torch.randn(rows, n, generator=g).to(dt)
+        return (lambda: flyc.ops.topk(x, k)), (0.0, rows * n * e + rows * k * (e + 8))
+    raise ValueError("no case for operator %r" % op)
+
+
+def modelled(op, variant, shape, dtype, sample, device="mi355x", prepared=None):
+    """The flyc.ops.timing dict of one call of variant (timing-only, `sample` workgroups per
+    launch), with 'flop' and 'bytes' of the call added; prepared: inputs(op, shape, dtype)
+    made once for several variants. flyc.Unsupported when the variant does not take it."""
+    import flyc
+    call, (flop, nbytes) = prepared or inputs(op, shape, dtype)
+    with flyc.ops.using_variant(variant):
+        with flyc.ops.timing(device=device, sample=sample, timing_only=True) as t:
+            call()
+    t = dict(t)
+    t["flop"], t["bytes"] = flop, nbytes
+    return t
+
+
+def parse_shape(s):
+    return tuple(int(x) for x in s.split("x"))
+
+
+def shape_text(shape):
+    return "x".join(str(x) for x in shape)
