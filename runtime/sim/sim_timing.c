@@ -63,14 +63,14 @@ static int param_set(const char *path, int line, char *lhs, const char *val)
 	if (dot) {
 		*dot = 0;
 		for (int i = 0; i < NDEV; i++) if (!strcmp(builtin[i].name, lhs)) row = i;
-		if (row < 0) { snprintf(params_err, sizeof params_err, "%s:%d: no device row '%s'", path, line, lhs); return -1; }
+		if (row < 0) { snprintf(params_err, sizeof params_err, "%.200s:%d: no device row '%.64s'", path, line, lhs); return -1; }
 	}
 	for (size_t i = 0; i < sizeof param_keys / sizeof param_keys[0]; i++) if (!strcmp(param_keys[i].key, key)) k = (int)i;
-	if (k < 0) { snprintf(params_err, sizeof params_err, "%s:%d: unknown key '%s' (the columns of sim_timing_params.h, e.g. hbm_latency)", path, line, key); return -1; }
+	if (k < 0) { snprintf(params_err, sizeof params_err, "%.200s:%d: unknown key '%.64s' (the columns of sim_timing_params.h, e.g. hbm_latency)", path, line, key); return -1; }
 	double v = strtod(val, &end);
 	while (*end == ' ' || *end == '\t' || *end == '\r') end++;
 	if (end == val || *end || !(v > 0) || v > 1e12 || (!param_keys[k].dbl && v != (double)(long long)v)) {
-		snprintf(params_err, sizeof params_err, "%s:%d: %s = '%s': expected a positive %s", path, line, key, val,
+		snprintf(params_err, sizeof params_err, "%.200s:%d: %.64s = '%.64s': expected a positive %s", path, line, key, val,
 		         param_keys[k].dbl ? "number" : "integer");
 		return -1;
 	}
@@ -88,7 +88,7 @@ static void params_load(void)
 	const char *path = getenv("FLY_SIM_TIMING_PARAMS");
 	if (!path || !*path) return;
 	FILE *f = fopen(path, "r");
-	if (!f) { snprintf(params_err, sizeof params_err, "FLY_SIM_TIMING_PARAMS: cannot read '%s'", path); return; }
+	if (!f) { snprintf(params_err, sizeof params_err, "FLY_SIM_TIMING_PARAMS: cannot read '%.400s'", path); return; }
 	char buf[512];
 	for (int line = 1; fgets(buf, sizeof buf, f); line++) {
 		char *h = strchr(buf, '#'), *eq, *a, *e;
@@ -96,7 +96,7 @@ static void params_load(void)
 		for (a = buf; *a == ' ' || *a == '\t'; a++) ;
 		for (e = a + strlen(a); e > a && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'); ) *--e = 0;
 		if (!*a) continue;
-		if (!(eq = strchr(a, '='))) { snprintf(params_err, sizeof params_err, "%s:%d: expected KEY = VALUE", path, line); break; }
+		if (!(eq = strchr(a, '='))) { snprintf(params_err, sizeof params_err, "%.200s:%d: expected KEY = VALUE", path, line); break; }
 		for (e = eq; e > a && (e[-1] == ' ' || e[-1] == '\t'); ) e--;
 		*e = 0;
 		for (eq++; *eq == ' ' || *eq == '\t'; eq++) ;
