@@ -45,39 +45,6 @@ cg_leaf_val(Cg *c, const IrTuple *x, IrType t)
 	return cg_to_type(c, x->dyn, t);
 }
 
-static IrRef
-tsize(Cg *c, const IrTuple *x, IrType t)
-{
-	IrRef p;
-	if (!x->n)
-		return cg_leaf_val(c, x, t);
-	p = ir_b_const(&c->b, t, 1);
-	for (int i = 0; i < x->n; i++)
-		p = ir_b_bin(&c->b, IR_OP_MUL, p, tsize(c, x->kid[i], t));
-	return p;
-}
-
-/* offset of 1-D coordinate k in mode (s, d), colexicographic, as IR ops */
-static IrRef
-eval_mode(Cg *c, const IrTuple *s, const IrTuple *d, IrRef k, IrType t)
-{
-	IrRef o;
-	k = cg_to_type(c, k, t);
-	if (!s->n)
-		return ir_b_bin(&c->b, IR_OP_MUL, k, cg_leaf_val(c, d, t));
-	o = ir_b_const(&c->b, t, 0);
-	for (int i = 0; i < s->n; i++) {
-		IrRef ki = k;
-		if (i + 1 < s->n) {
-			IrRef sz = tsize(c, s->kid[i], t);
-			ki = ir_b_bin(&c->b, IR_OP_REM, k, sz);
-			k = ir_b_bin(&c->b, IR_OP_DIV, k, sz);
-		}
-		o = ir_b_bin(&c->b, IR_OP_ADD, o, eval_mode(c, s->kid[i], d->kid[i], ki, t));
-	}
-	return o;
-}
-
 /* stride tree d scaled by leaf f (static or run-time) */
 IrTuple *
 cg_scale(Cg *c, const IrTuple *d, const IrTuple *f)
@@ -114,70 +81,6 @@ cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
 		l.stride = ir_tuple_of(c->m, n, d);
 	}
 	return l;
-}
-
-/* local_partition(T, L, i): thread i's values of T under the thread-value
- * layout L = (thread mode, value mode), T of rank 1: value v is T(L(i, v)). */
-IrRef
-cg_local_partition(Cg *c, Node *n)
-{
-	Node *tn = n->u.call.args.v[0], *ln = n->u.call.args.v[1], *in = n->u.call.args.v[2];
-	IrRef t = cg_expr(c, tn), i, off;
-	IrTensor *T;
-	IrLayout L;
-	IrType ot;
-
-	if (!t)
-		return 0;
-	if (!cg_is_tensor_val(c, t) || cg_layout_of(c, ln, &L) || ir_tuple_rank(L.shape) != 2 || L.sw.b) {
-		cg_unsupported(c, n->span, "local_partition other than a tensor by a (thread, value) layout");
-		return 0;
-	}
-	T = cg_tensor_of(c, t);
-	if (T->layout.shape->n || T->layout.sw.b) {
-		cg_unsupported(c, tn->span, "local_partition of a tensor of rank > 1");
-		return 0;
-	}
-	if (!(i = cg_expr(c, in)))
-		return 0;
-	ot = cg_off_type(c, t);
-	/* thread part: T's stride times L's thread-mode offset */
-	off = ir_b_bin(&c->b, IR_OP_MUL, eval_mode(c, L.shape->kid[0], L.stride->kid[0], i, ot),
-	               cg_leaf_val(c, T->layout.stride, ot));
-	IrLayout v = { L.shape->kid[1], cg_scale(c, L.stride->kid[1], T->layout.stride), { 0, 0, 0 } };
-	return ir_b_tensor_view(&c->b, t, off, v);
-}
-
-/* T[c0, _, ...]: fixed modes add their offsets, '_' modes stay */
-IrRef
-cg_slice(Cg *c, Node *n, IrRef t)
-{
-	IrTensor *T = cg_tensor_of(c, t);
-	int r = ir_tuple_rank(T->layout.shape), ns = 0;
-	IrTuple *s[16], *d[16];
-	IrType ot = cg_off_type(c, t);
-	IrRef off = ir_b_const(&c->b, ot, 0);
-
-	/* a swizzled root is fine: its swizzle applies to the final offset of
-	 * every view of it (lower-layout); views carry no swizzle of their own */
-	if (n->u.call.args.n != r || r > 16 || (T->layout.sw.b && ir_tensor_root(c->f, t) != t)) {
-		cg_unsupported(c, n->span, "this slice");
-		return 0;
-	}
-	for (int m = 0; m < r; m++) {
-		Node *a = n->u.call.args.v[m];
-		if (a->kind == E_HOLE) {
-			s[ns] = cg_mode_of(T->layout.shape, m);
-			d[ns++] = cg_mode_of(T->layout.stride, m);
-			continue;
-		}
-		IrRef k = cg_expr(c, a);
-		if (!k)
-			return 0;
-		off = ir_b_bin(&c->b, IR_OP_ADD, off, eval_mode(c, cg_mode_of(T->layout.shape, m),
-		                                              cg_mode_of(T->layout.stride, m), k, ot));
-	}
-	return ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, ns));
 }
 
 /* make_identity(S): element c is its own coordinate. Rank 1: the

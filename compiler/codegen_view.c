@@ -208,6 +208,51 @@ lay_of_arg(Cg *c, Node *n)
 
 /* ---- the operations ---- */
 
+/* the view of t that result r (a layout, or a VIEW: an offset and a layout)
+ * of an operation on t's layout describes; 0 after a located error at sp */
+static IrRef
+view_of(Cg *c, IrRef t, const lay_val *r, Span sp)
+{
+	Memo mo = { .n = 0 };
+	IrType ot = cg_off_type(c, t);
+	IrRef off = ir_b_const(&c->b, ot, 0);
+	IrLayout l = { 0 };
+
+	if (r->kind == LAY_VIEW) {
+		if (!(off = emit_expr(c, &mo, r->u.v.off, ot, sp)))
+			return 0;
+		r = r->u.v.l;
+	}
+	if (r->kind != LAY_LAYOUT) {
+		cg_unsupported(c, sp, "a tensor operation whose result is not a layout");
+		return 0;
+	}
+	if (!(l.shape = tuple_of_lay(c, &mo, r->u.l.shape, sp)) ||
+	    !(l.stride = tuple_of_lay(c, &mo, r->u.l.stride, sp)))
+		return 0;
+	return ir_b_tensor_view(&c->b, t, off, l);
+}
+
+static IrRef
+engine_error(Cg *c, Span sp)
+{
+	diag_error(c->d, sp, "%s", c->lc.failed ? c->lc.err : "this layout operation failed");
+	c->failed = 1;
+	return 0;
+}
+
+/* the tensor in argument node tn, or 0 after a located error */
+static IrRef
+tensor_arg(Cg *c, Node *tn)
+{
+	IrRef t = cg_expr(c, tn);
+	if (t && !cg_is_tensor_val(c, t)) {
+		cg_unsupported(c, tn->span, "this operation on a value that is not a tensor");
+		return 0;
+	}
+	return t;
+}
+
 /*
  * OP(T, args...) of call n on the view in args[0]: the view at the result's
  * offset (added to T's) with the result's layout.  0 after a located error
@@ -218,44 +263,80 @@ cg_view_op(Cg *c, Node *n, const char *op)
 {
 	int na = n->u.call.args.n;
 	const lay_val *a[4], *r;
-	IrRef t, off;
-	IrLayout l = { 0 };
-	Memo mo = { .n = 0 };
-	IrType ot;
+	IrRef t;
 
 	if (na < 1 || na > 4)
 		return 0;
-	if (!(t = cg_expr(c, n->u.call.args.v[0])))
+	if (!(t = tensor_arg(c, n->u.call.args.v[0])))
 		return 0;
-	if (!cg_is_tensor_val(c, t)) {
-		cg_unsupported(c, n->u.call.args.v[0]->span, "this operation on a value that is not a tensor");
-		return 0;
-	}
 	lay_clear_error(&c->lc);
 	if (!(a[0] = cg_lay_of(c, t)))
-		goto engine;
+		return engine_error(c, n->span);
 	for (int i = 1; i < na; i++)
 		if (!(a[i] = lay_of_arg(c, n->u.call.args.v[i])))
 			return 0;
 	if (!(r = lay_call(&c->lc, op, na, a)))
-		goto engine;
-	ot = cg_off_type(c, t);
-	off = ir_b_const(&c->b, ot, 0);
-	if (r->kind == LAY_VIEW) {
-		if (!(off = emit_expr(c, &mo, r->u.v.off, ot, n->span)))
+		return engine_error(c, n->span);
+	return view_of(c, t, r, n->span);
+}
+
+/*
+ * T[c0, _, ...] (index node n) on view t: the view T(c) of CuTe, its offset the
+ * fixed coordinates' and its layout the '_' modes' (lay_apply on the view).
+ * A coordinate may be a tuple of a nested mode, `_` inside it included.
+ */
+IrRef
+cg_slice(Cg *c, Node *n, IrRef t)
+{
+	int na = n->u.call.args.n;
+	const lay_val **e, *l, *r;
+
+	lay_clear_error(&c->lc);
+	if (!(l = cg_lay_of(c, t)))
+		return engine_error(c, n->span);
+	if (na != lay_rank(l->u.l.shape)) {
+		diag_error(c->d, n->span, "this slice has %d coordinate%s for a tensor of rank %d", na,
+		           na == 1 ? "" : "s", lay_rank(l->u.l.shape));
+		c->failed = 1;
+		return 0;
+	}
+	if (!(e = lay_alloc(c->lc.arena, sizeof *e * (size_t)na)))
+		return engine_error(c, n->span);
+	for (int i = 0; i < na; i++)
+		if (!(e[i] = lay_of_arg(c, n->u.call.args.v[i])))
 			return 0;
-		r = r->u.v.l;
-	}
-	if (r->kind != LAY_LAYOUT) {
-		cg_unsupported(c, n->span, "a tensor operation whose result is not a layout");
+	if (!(r = lay_apply(&c->lc, lay_view(&c->lc, lay_e_const(&c->lc, 0), l),
+	                    na == 1 ? e[0] : lay_tuple(&c->lc, na, e))))
+		return engine_error(c, n->span);
+	return view_of(c, t, r, n->span);
+}
+
+/*
+ * local_partition(T, L, i) of a rank-1 T by a (thread, value) layout L (CuTe
+ * refuses a rank-1 tensor with a rank-2 tile; flyc reads L as a TV layout):
+ * thread i's value v is T(L(i, v)), i.e. composition(T, L)(i, _).
+ */
+IrRef
+cg_local_partition(Cg *c, Node *n)
+{
+	Node **a = n->u.call.args.v;
+	const lay_val *l, *tv, *co, *r;
+	IrRef t;
+
+	if (!(t = tensor_arg(c, a[0])))
+		return 0;
+	lay_clear_error(&c->lc);
+	if (!(l = cg_lay_of(c, t)))
+		return engine_error(c, n->span);
+	if (!(tv = lay_of_arg(c, a[1])) || !(co = lay_of_arg(c, a[2])))
+		return 0;
+	if (tv->kind != LAY_LAYOUT) {
+		cg_unsupported(c, a[1]->span, "local_partition other than a tensor by a (thread, value) layout");
 		return 0;
 	}
-	if (!(l.shape = tuple_of_lay(c, &mo, r->u.l.shape, n->span)) ||
-	    !(l.stride = tuple_of_lay(c, &mo, r->u.l.stride, n->span)))
-		return 0;
-	return ir_b_tensor_view(&c->b, t, off, l);
-engine:
-	diag_error(c->d, n->span, "%s", c->lc.failed ? c->lc.err : "this layout operation failed");
-	c->failed = 1;
-	return 0;
+	if (!(r = lay_composition(&c->lc, l, tv)) ||
+	    !(r = lay_apply(&c->lc, lay_view(&c->lc, lay_e_const(&c->lc, 0), r),
+	                    lay_tuple2(&c->lc, co, lay_underscore(&c->lc)))))
+		return engine_error(c, n->span);
+	return view_of(c, t, r, n->span);
 }

@@ -10,6 +10,7 @@
 #include "layout/lay.h"
 #include "layout/lay_show.h"
 #include "fileio.h"
+#include "target/target.h"
 
 
 static void
@@ -158,13 +159,15 @@ write_svg(lay_ctx *c, const char *path, const lay_val *l, const lay_val *mn)
 int
 drv_show_main(int argc, char **argv)
 {
-	const char *expr = NULL, *svg = NULL, *arch = "gfx950";
+	const char *expr = NULL, *svg = NULL, *arch = tgt_default()->name;
 	int banks = 0, vec = 16, i, rc = 0, is_let;
 	lay_arena *a;
 	lay_ctx c;
 	lay_reader *r;
 	const lay_val *v, *tv = NULL, *mn = NULL;
 	const lay_arch_banks *ab;
+	lay_arch_banks bank_model;
+	const TgtDesc *tgt;
 
 	/* flyc show --banks FILE.fly: the LDS accesses of a compiled kernel */
 	for (i = 0; i < argc; i++) {
@@ -205,11 +208,12 @@ drv_show_main(int argc, char **argv)
 		show_usage(stderr);
 		return 1;
 	}
-	ab = lay_banks_for(arch);
-	if (!ab) {
-		fprintf(stderr, "flyc: error: unknown architecture '%s' (gfx950 or gfx1201)\n", arch);
+	if (!(tgt = tgt_find(arch)) || strchr(arch, ':')) {
+		fprintf(stderr, "flyc: error: unknown architecture '%s' (%s)\n", arch, tgt_names());
 		return 1;
 	}
+	bank_model = tgt_lds_banks(tgt);
+	ab = &bank_model;
 	a = lay_arena_new();
 	if (!a)
 		return 1;

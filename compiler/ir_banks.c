@@ -470,9 +470,9 @@ report_func(const IrFunc *f, const TgtDesc *t, const lay_arch_banks *ab, IrBanks
 int
 ir_banks_report(IrModule *m, const TgtDesc *t, IrBanksOpts *o, FILE *out, IrDiag *d)
 {
-	const lay_arch_banks *ab = lay_banks_for(t->name);
+	lay_arch_banks banks = tgt_lds_banks(t), *ab = &banks;
 
-	if (!ab || ab->lanes != (int)t->wave_size || ab->lanes > MAXLANES) {
+	if (ab->lanes > MAXLANES) {
 		IrLoc none = { 0 };
 		ir_error(d, none, "no LDS bank model for %s", t->name);
 		return 1;

@@ -1147,16 +1147,9 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	}
 	case IR_OP_SHFLXOR: {
 		LLVMTypeRef i32 = i32t(w);
-		LLVMValueRef lane, a2[2], addr, xi;
+		LLVMValueRef a2[2], addr, xi;
 		LLVMTypeRef p2[2] = { i32, i32 };
-		a2[0] = ci32(w, -1);
-		a2[1] = ci32(w, 0);
-		lane = call(w, "llvm.amdgcn.mbcnt.lo", i32, p2, a2, 2);
-		if (w->t->wave_size == 64) {
-			a2[1] = lane;
-			lane = call(w, "llvm.amdgcn.mbcnt.hi", i32, p2, a2, 2);
-		}
-		addr = LLVMBuildShl(w->b, LLVMBuildXor(w->b, lane, y, ""), ci32(w, 2), "");
+		addr = LLVMBuildShl(w->b, LLVMBuildXor(w->b, lane_index(w), y, ""), ci32(w, 2), "");
 		xi = LLVMBuildBitCast(w->b, x, i32, "");
 		a2[0] = addr;
 		a2[1] = xi;

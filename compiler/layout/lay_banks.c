@@ -11,17 +11,12 @@
  * broadcast). A phase whose lanes all hit different banks, or the same
  * dwords, costs one cycle: conflict-free.
  *
- * Which lanes share a phase (amdgpu-facts.md section 5; measured by the
- * HipKittens paper, App. D.2, not an AMD document):
- *   gfx950 ds_read_b128:  4 phases {0-3,12-15,20-27} {4-11,16-19,28-31} and
- *                         the same +32;
- *   gfx950 ds_read_b64:   2 phases of 32 lanes;
- *   gfx950 ds_write_b64:  4 phases of 16 lanes over 32 banks;
- *   1-, 2- and 4-byte accesses: one phase of the whole wave.
- * Everything else (writes of 16 bytes, all of gfx1201, 12-byte accesses
- * counted as 16) is an assumption: 128 bytes per phase, consecutive lanes
- * (gfx1201 b128: 4 phases of 8 lanes; b64: 2 of 16). docs/layout-algebra.md
- * states the same table.
+ * Which lanes share a phase is a fact of the architecture: the rows of
+ * lay_arch_banks.rules, which the target table holds (TgtDesc.lds in
+ * compiler/target/target.c, with their sources). Without a rule, 1-, 2- and
+ * 4-byte accesses are one phase of the whole wave and other sizes
+ * (12 bytes counted as 16) take 128 bytes of consecutive lanes per phase
+ * over all banks. docs/layout-algebra.md states the table.
  *
  * Example: gfx950 ds_read_b128, lane l reading the 16 bytes at 128 * l (the
  * first chunk of row l of a row-major 64-element bf16 tile): lane l touches
@@ -33,19 +28,13 @@
 
 #include "layout/lay_show.h"
 
-static const lay_arch_banks archs[] = {
-	{ "gfx950", 64, 4, 64 },    /* amdgpu-facts.md section 5 (CK arch.hpp) */
-	{ "gfx1201", 32, 4, 32 },
-};
-
-const lay_arch_banks *
-lay_banks_for(const char *arch)
+/* the rule for an access of BYTES per lane, or NULL */
+static const lay_bank_rule *
+rule_of(const lay_arch_banks *a, int bytes, int is_write)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (!strcmp(archs[i].arch, arch))
-			return &archs[i];
+	for (const lay_bank_rule *r = a->rules; r && r->bytes; r++)
+		if (r->bytes == bytes && r->is_write == is_write)
+			return r;
 	return NULL;
 }
 
@@ -53,9 +42,8 @@ lay_banks_for(const char *arch)
 static int
 banks_of(const lay_arch_banks *a, int bytes, int is_write)
 {
-	if (!strcmp(a->arch, "gfx950") && is_write && bytes == 8)
-		return 32;
-	return a->banks;
+	const lay_bank_rule *r = rule_of(a, bytes == 12 ? 16 : bytes, is_write);
+	return r && r->banks ? r->banks : a->banks;
 }
 
 int
@@ -63,13 +51,12 @@ lay_bank_phase(const lay_arch_banks *a, int bytes, int is_write, int lane)
 {
 	int per_phase;
 
+	const lay_bank_rule *r;
+
 	if (bytes == 12)
 		bytes = 16;
-	if (!strcmp(a->arch, "gfx950") && bytes == 16 && !is_write) {
-		int l = lane % 32, hi = lane >= 32 ? 2 : 0;
-		int p0 = (l <= 3) || (l >= 12 && l <= 15) || (l >= 20 && l <= 27);
-		return hi + (p0 ? 0 : 1);
-	}
+	if ((r = rule_of(a, bytes, is_write)) && r->phase)
+		return r->phase[lane];
 	if (bytes <= 4)
 		return 0;
 	per_phase = banks_of(a, bytes, is_write) * a->bank_bytes / bytes;

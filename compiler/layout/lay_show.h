@@ -10,15 +10,26 @@
 
 #include "layout/lay.h"
 
-typedef struct lay_arch_banks {
-	const char *arch;    /* "gfx950", "gfx1201" */
-	int banks;           /* number of LDS banks */
-	int bank_bytes;      /* bytes per bank */
-	int lanes;           /* lanes of one wave */
-} lay_arch_banks;
+/* An LDS bank model (lay_banks.c). The rows are the architecture's facts and
+ * live in the target table (compiler/target/target.c, TgtDesc.lds); the
+ * layout engine only applies them. A rule overrides the default phases of
+ * one access kind; accesses of 1, 2 and 4 bytes are one phase of the whole
+ * wave, every other kind without a rule takes 128 bytes of consecutive
+ * lanes per phase over all banks. */
+typedef struct lay_bank_rule {
+	int bytes;                   /* bytes per lane of the access (0 ends the list) */
+	int is_write;
+	int banks;                   /* banks serving one phase; 0: all of them */
+	const unsigned char *phase;  /* the phase of each lane; NULL: consecutive lanes */
+} lay_bank_rule;
 
-/* The bank model of an architecture; NULL if unknown (lay_banks.c). */
-const lay_arch_banks *lay_banks_for(const char *arch);
+typedef struct lay_arch_banks {
+	const char *arch;            /* "gfx950", "gfx1201" (for messages) */
+	int banks;                   /* number of LDS banks */
+	int bank_bytes;              /* bytes per bank */
+	int lanes;                   /* lanes of one wave */
+	const lay_bank_rule *rules;  /* terminated by bytes == 0; may be NULL */
+} lay_arch_banks;
 
 /* The phase (0 ..) that serves LANE of one LDS access of BYTES per lane
  * (1, 2, 4, 8, 12, 16), a write when IS_WRITE; how many phases there are. */

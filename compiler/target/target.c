@@ -6,6 +6,26 @@
 
 #define F(x) TGT_BIT(TGT_F_##x)
 
+/* gfx950 ds_read_b128: lanes {0-3, 12-15, 20-27} form phase 0 and
+ * {4-11, 16-19, 28-31} phase 1, the upper 32 lanes phases 2 and 3
+ * (amdgpu-facts.md section 5: measured by the HipKittens paper, App. D.2,
+ * not an AMD document). */
+#define P0 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1
+#define P1 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3
+static const unsigned char GFX950_READ_B128[64] = { P0, P1 };
+#undef P0
+#undef P1
+
+/* LDS phases (lay_show.h): gfx950 ds_read_b128 as above; ds_write_b64 over 32
+ * banks, so 4 phases of 16 lanes (same source); ds_read_b64 is the default
+ * (2 phases of 32 lanes). gfx1201 has no measured rule: the default
+ * (128 bytes of consecutive lanes per phase) is an assumption. */
+static const lay_bank_rule GFX950_LDS[] = {
+	{ .bytes = 16, .is_write = 0, .phase = GFX950_READ_B128 },
+	{ .bytes = 8, .is_write = 1, .banks = 32 },
+	{ 0 },
+};
+
 /* One row per architecture. Numbers: amdgpu-facts.md §1.1 (mach), §3.1
  * (word3, as used by ROCm/composable_kernel), §5 (LDS, occupancy: llc-22's
  * model), AMDGPUUsage "Processors" (wave size, SGPRs). */
@@ -13,7 +33,7 @@ static const TgtDesc TGT_TABLE[] = {
 	{
 		.name = "gfx950", .family = "CDNA4", .e_flags_mach = 0x4F,
 		.wave_size = 64, .lds_bytes = 163840, .lds_pool_bytes = 163840,
-		.lds_banks = 64, .simds = 4, .max_waves_per_simd = 8,
+		.lds_banks = 64, .lds_rules = GFX950_LDS, .simds = 4, .max_waves_per_simd = 8,
 		.arch_vgprs = 256, .agprs = 256, .vgpr_pool = 512, .vgpr_granule = 8,
 		.sgprs = 102, .max_block = 1024, .buf_word3 = 0x00020000,
 		.features = F(MFMA) | F(MFMA_SCALE) | F(AGPR) | F(LDS_DMA) | F(LDS_DMA_B128) |
@@ -47,6 +67,13 @@ tgt_find(const char *name)
 		if (strlen(TGT_TABLE[i].name) == n && !strncmp(TGT_TABLE[i].name, name, n))
 			return &TGT_TABLE[i];
 	return NULL;
+}
+
+lay_arch_banks
+tgt_lds_banks(const TgtDesc *t)
+{
+	lay_arch_banks b = { t->name, (int)t->lds_banks, 4, (int)t->wave_size, t->lds_rules };
+	return b;
 }
 
 const TgtDesc *

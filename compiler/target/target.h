@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout/lay_show.h"
+
 /* Features (atoms and intrinsics) an architecture may have: enum name,
  * spelling used in messages and in `requires`-style queries. */
 #define TGT_FEATURES(X) \
@@ -61,6 +63,7 @@ typedef struct TgtDesc {
 	uint32_t lds_bytes;        /* max LDS per workgroup */
 	uint32_t lds_pool_bytes;   /* LDS shared by the workgroups of one CU/WGP */
 	unsigned lds_banks;        /* 4-byte banks */
+	const lay_bank_rule *lds_rules; /* LDS phases that differ from the default (lay_show.h) */
 	unsigned simds;            /* SIMDs a workgroup's waves are spread over */
 	unsigned max_waves_per_simd;
 	unsigned arch_vgprs;       /* max architectural VGPRs per wave */
@@ -85,6 +88,9 @@ unsigned tgt_bit(const char *name);
 const TgtDesc *tgt_default(void);
 int tgt_has(const TgtDesc *t, TgtFeature f);
 const char *tgt_feature_name(TgtFeature f);
+/* The LDS bank model of row t (wave size, banks, its phase rules), for
+ * `flyc show --banks` and the bank report of a kernel's LDS accesses. */
+lay_arch_banks tgt_lds_banks(const TgtDesc *t);
 /* Comma-separated supported processor names, e.g. "gfx950, gfx1201". */
 const char *tgt_names(void);
 

@@ -189,3 +189,10 @@ for e in "$dir"/*.err; do
 	grep -q "\`$n\`" "$FLY_TOP/docs/language.md" || missing="$missing $n"
 done
 if [ -z "$missing" ]; then pass lang/doc/rules-listed; else fail lang/doc/rules-listed "not listed in docs/language.md section 11:$missing"; fi
+
+# ---- a builtin the checker accepts always lowers (VALUE and LANE rows of builtins.h) ----
+mkdir -p "$TMP/lower"
+python3 "$dir/builtins_lower.py" "$FLYC" "$FLY_TOP/compiler/builtins.h" "$TMP/lower" >"$TMP/lower.out" 2>&1
+rc=$?
+cat "$TMP/lower.out"
+if [ "$rc" != 0 ] && ! grep -q '^FAIL' "$TMP/lower.out"; then fail lang/builtins-lower "builtins_lower.py exited $rc" "$(tail -n 20 "$TMP/lower.out")"; fi

@@ -14,11 +14,26 @@
 #include <cmocka.h>
 
 #include "layout/lay_show.h"
+#include "target/target.h"
+
+/* the bank model of a row of the target table */
+static const lay_arch_banks *
+banks_of_arch(const char *name)
+{
+	static lay_arch_banks b[2];
+	static int k;
+	const TgtDesc *t = tgt_find(name);
+	if (!t)
+		return NULL;
+	k ^= 1;
+	b[k] = tgt_lds_banks(t);
+	return &b[k];
+}
 
 static void
 test_phases(void **state)
 {
-	const lay_arch_banks *a = lay_banks_for("gfx950"), *r = lay_banks_for("gfx1201");
+	const lay_arch_banks *a = banks_of_arch("gfx950"), *r = banks_of_arch("gfx1201");
 	/* gfx950 ds_read_b128: {0-3,12-15,20-27}, {4-11,16-19,28-31}, the same +32 */
 	static const int p0[] = { 0, 1, 2, 3, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25, 26, 27 };
 	int count[4] = { 0 };
@@ -26,7 +41,7 @@ test_phases(void **state)
 	(void)state;
 	assert_non_null(a);
 	assert_non_null(r);
-	assert_null(lay_banks_for("gfx900"));
+	assert_null(banks_of_arch("gfx900"));
 	for (size_t i = 0; i < sizeof p0 / sizeof p0[0]; i++) {
 		assert_int_equal(lay_bank_phase(a, 16, 0, p0[i]), 0);
 		assert_int_equal(lay_bank_phase(a, 16, 0, p0[i] + 32), 2);
@@ -52,7 +67,7 @@ test_phases(void **state)
 static void
 test_patterns(void **state)
 {
-	const lay_arch_banks *a = lay_banks_for("gfx950");
+	const lay_arch_banks *a = banks_of_arch("gfx950");
 	int64_t dw[64 * 4];
 	lay_bank_cost_t c;
 
@@ -113,7 +128,7 @@ test_patterns(void **state)
 static void
 test_random_property(void **state)
 {
-	const lay_arch_banks *archs[2] = { lay_banks_for("gfx950"), lay_banks_for("gfx1201") };
+	const lay_arch_banks *archs[2] = { banks_of_arch("gfx950"), banks_of_arch("gfx1201") };
 	static const int widths[] = { 2, 4, 8, 16 };
 	unsigned seed = 12345;
 

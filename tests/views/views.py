@@ -14,7 +14,9 @@ top, build = os.environ["FLY_TOP"], os.environ["FLY_BUILD"]
 FLYC = os.path.join(build, "bin", "flyc")
 SIM = os.path.join(build, "bin", "flyc-sim")
 
-# (name, source layout with names M N P sm sn sp, operation on `src`, values)
+# (name, source layout with names M N P sm sn sp k, operation on `src`, values
+#  [, the same operation as `flyc eval` spells it when that differs: slices are
+#  T[c] in .fly and (0 o L)(c) of the view in `flyc eval`])
 CASES = [
     ("zipped_divide-2d", "(M, N):(sm, sn)", "zipped_divide(src, [4:1, 2:1])", dict(M=8, N=6, sm=1, sn=9)),
     ("zipped_divide-rowmajor", "(M, N):(sm, sn)", "zipped_divide(src, [2:1, 4:1])", dict(M=4, N=8, sm=8, sn=1)),
@@ -27,8 +29,23 @@ CASES = [
      dict(M=4, N=4, P=2, sm=1, sn=4, sp=16)),
     ("local_tile-nested", "(M, (4, N)):(sm, (sn, sp))", "local_tile(src, (2, 8), (1, _))", dict(M=6, N=4, sm=1, sn=6, sp=24)),
     ("local_tile-3d", "(M, N, P):(sm, sn, sp)", "local_tile(src, (2, 3), (1, _))", dict(M=4, N=6, P=2, sm=1, sn=4, sp=24)),
+    ("local_partition-tv-1d", "(M):(sm)", "local_partition(src, (4, 3):(3, 1), k)", dict(M=12, sm=3, k=2),
+     "(0 o composition(src, (4,3):(3,1)))(k, _)"),
+    ("local_partition-tv-1d-last", "(M):(sm)", "local_partition(src, (4, 3):(1, 4), k)", dict(M=12, sm=5, k=3),
+     "(0 o composition(src, (4,3):(1,4)))(k, _)"),
+    ("composition-1d", "(M):(sm)", "composition(src, (4, 3):(3, 1))", dict(M=12, sm=2)),
+    ("slice-3d", "(M, N, P):(sm, sn, sp)", "src[1, _, k]", dict(M=4, N=5, P=3, sm=1, sn=4, sp=20, k=2),
+     "(0 o src)(1, _, k)"),
+    ("slice-3d-two-holes", "(M, N, P):(sm, sn, sp)", "src[_, k, _]", dict(M=3, N=4, P=2, sm=8, sn=1, sp=24, k=3),
+     "(0 o src)(_, k, _)"),
+    ("slice-nested-flat-coord", "(M, (4, N)):(sm, (sn, sp))", "src[_, k]", dict(M=6, N=3, sm=1, sn=6, sp=24, k=5),
+     "(0 o src)(_, k)"),
+    ("slice-nested-hole", "(M, (4, N), P):(sm, (sn, sp), 96)", "src[k, (_, 2), _]",
+     dict(M=4, N=3, P=2, sm=1, sn=4, sp=16, k=2), "(0 o src)(k, (_, 2), _)"),
+    ("slice-of-tile", "(M, N):(sm, sn)", "local_tile(src, (2, 4), (1, k))[_, 3]", dict(M=6, N=8, sm=1, sn=6, k=1),
+     "(local_tile(src, (2, 4), (1, k)))(_, 3)"),
 ]
-NAMES = ["M", "N", "P", "sm", "sn", "sp"]
+NAMES = ["M", "N", "P", "sm", "sn", "sp", "k"]
 
 
 def parse(s):
@@ -64,10 +81,12 @@ def offsets(off, shape, stride):
 def main():
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, src, op, vals in CASES:
+        for case in CASES:
+            name, src, op, vals = case[:4]
+            evop = case[4] if len(case) > 4 else op
             used = [n for n in NAMES if n in vals]
             lets = ["let %s = %d" % (n, vals[n]) for n in used]
-            expr = op.replace("src", src.replace(" ", ""))
+            expr = evop.replace("src", src.replace(" ", ""))
             ev = subprocess.run([FLYC, "eval"] + lets + [expr], capture_output=True, text=True)
             lines = ev.stdout.strip().splitlines()
             if ev.returncode or not lines:
