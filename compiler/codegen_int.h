@@ -160,6 +160,8 @@ IrRef cg_bits(Cg *c, Node *n, int builtin, int *handled);
 /* codegen_view.c: OP (a lay_call name) of call n on the tensor in its first
  * argument, through the layout engine; 0 after a located error */
 IrRef cg_view_op(Cg *c, Node *n, const char *op);
+IrRef cg_view_thread_part(Cg *c, IrRef t, const int64_t *ts, const int64_t *td, const int64_t *vs, int r,
+                          IrRef idx, Span sp);
 const lay_val *cg_lay_of(Cg *c, IrRef t);
 
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);

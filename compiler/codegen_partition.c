@@ -82,14 +82,16 @@ cg_frag_origin(Cg *c, Node *e)
  * t (L(t) = i) owns element c_k = t_k * V_k + v_k of each tile of
  * size T_k * V_k, for every value coordinate v of V; the tiles repeat over
  * T. The result is a view of shape (V, R_0, R_1, ...) with R_k the number of
- * tiles along mode k. L must be a compact layout (a permutation of the
- * thread indices) and T's modes leaves. */
+ * tiles along mode k: the layout engine's division of T (cg_view_thread_part,
+ * codegen_view.c), so T's modes may be nested. L must be a compact layout (a
+ * permutation of the thread indices), and each mode's size a static multiple
+ * of its tile. */
 IrRef
 cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 {
 	Node *thr = cg_named_arg(tc, "threads"), *val = cg_named_arg(tc, "values");
 	IrLayout L, V;
-	IrRef t, idx, off;
+	IrRef t, idx;
 	IrTensor *T;
 	int r;
 
@@ -141,45 +143,20 @@ cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 			covered *= ts[found];
 		}
 	}
-	IrType ot = cg_off_type(c, t);
-	IrType i32 = ir_ty(IR_I32);
-	IrTuple *s[8], *d[8];
-	int ns = 0;
-	IrTuple *vsh[4], *vst[4];
-	off = ir_b_const(&c->b, ot, 0);
-	idx = cg_to_type(c, idx, i32);
 	for (int k = 0; k < r; k++) {
-		IrTuple *sm = cg_mode_of(T->layout.shape, k), *dm = cg_mode_of(T->layout.stride, k);
-		if (sm->n) {
-			cg_unsupported(c, tn->span, "partitioning a tensor with nested modes");
-			return 0;
-		}
-		/* thread coordinate t_k = (idx / stride_k) % size_k */
-		IrRef tk = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, idx, ir_b_const(&c->b, i32, td[k])),
-		                    ir_b_const(&c->b, i32, ts[k]));
-		IrRef e = ir_b_bin(&c->b, IR_OP_MUL, cg_to_type(c, tk, ot), ir_b_const(&c->b, ot, vs[k]));
-		off = ir_b_bin(&c->b, IR_OP_ADD, off, ir_b_bin(&c->b, IR_OP_MUL, e, cg_leaf_val(c, dm, ot)));
-		vsh[k] = ir_tuple_int(c->m, vs[k]);
-		vst[k] = dm;
-	}
-	/* the value mode, then one repeat mode per tensor mode */
-	IrLayout vm = cg_layout_of_modes(c, vsh, vst, r);
-	s[ns] = vm.shape; d[ns++] = vm.stride;
-	for (int k = 0; k < r; k++) {
-		IrTuple *sm = cg_mode_of(T->layout.shape, k), *dm = cg_mode_of(T->layout.stride, k);
-		int64_t tile = ts[k] * vs[k];
-		if (sm->dyn) {
+		int64_t sz = ir_tuple_size(cg_mode_of(T->layout.shape, k));
+		if (sz < 0) {
 			cg_unsupported(c, tn->span, "partitioning a tensor with a run-time extent");
 			return 0;
 		}
-		if (sm->value % tile) {
+		if (sz % (ts[k] * vs[k])) {
 			cg_unsupported(c, tn->span, "a tensor whose extent is not a multiple of the tiled copy's tile");
 			return 0;
 		}
-		s[ns] = ir_tuple_int(c->m, sm->value / tile);
-		d[ns++] = cg_scale(c, dm, ir_tuple_int(c->m, tile));
 	}
-	IrRef v = ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, ns));
+	IrRef v = cg_view_thread_part(c, t, ts, td, vs, r, idx, n->span);
+	if (!v)
+		return 0;
 	Node *an = tc->u.call.args.n ? tc->u.call.args.v[0] : NULL;
 	if (an && an->type && an->type->atom) {
 		if (v >= c->npart_atom) {

@@ -340,3 +340,70 @@ cg_local_partition(Cg *c, Node *n)
 		return engine_error(c, n->span);
 	return view_of(c, t, r, n->span);
 }
+
+/* the lay_ integer of run-time IR value v (an i32) */
+static const lay_val *
+lay_of_ir(Cg *c, IrRef v)
+{
+	char name[24];
+	snprintf(name, sizeof name, "%%%u", (unsigned)v);
+	return lay_int_e(&c->lc, lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)v, 1));
+}
+
+/*
+ * Thread idx's part of view t under a tiled copy with thread layout
+ * thr = ts:td and value layout V of shape vs (all of rank r = t's rank), as CuTe's make_tiled_copy
+ * (raked): along mode k thread coordinate t_k (idx2crd(idx, thr)) owns the
+ * elements t_k * vs_k + v_k of each tile of vs_k * ts_k elements.  Each mode
+ * of T is divided by the tiler (vs_k, ts_k):(1, vs_k), giving
+ * ((vs_k, ts_k), R_k); the view is T((0, t_k), 0) at offset, its value mode
+ * the vs parts ((_, 0), 0) of all modes, then one mode R_k ((0, 0), _) per
+ * tensor mode: (V, R_0, R_1, ...).  Any nesting of T's modes divides as in
+ * CuTe; the caller has checked thr and V.
+ */
+IrRef
+cg_view_thread_part(Cg *c, IrRef t, const int64_t *ts, const int64_t *td, const int64_t *vs, int r,
+                    IrRef idx, Span sp)
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *tsh[8], *tst[8], *thr, *tl[8], *vsh[8], *vst[8], *rsh[9], *rst[9], *l, *d, *crd, *u = lay_underscore(lc), *z = lay_int(lc, 0);
+	const lay_expr *off = lay_e_const(lc, 0);
+
+	if (r < 1 || r > 8)
+		return 0;
+	lay_clear_error(lc);
+	if (!(l = cg_lay_of(c, t)))
+		return engine_error(c, sp);
+	for (int k = 0; k < r; k++) {
+		tsh[k] = lay_int(lc, ts[k]);
+		tst[k] = lay_int(lc, td[k]);
+	}
+	thr = r == 1 ? lay_layout(lc, tsh[0], tst[0]) : lay_layout(lc, lay_tuple(lc, r, tsh), lay_tuple(lc, r, tst));
+	for (int k = 0; k < r; k++)
+		tl[k] = lay_layout(lc, lay_tuple2(lc, lay_int(lc, vs[k]), lay_int(lc, ts[k])),
+		                   lay_tuple2(lc, lay_int(lc, 1), lay_int(lc, vs[k])));
+	d = lay_logical_divide(lc, l, r == 1 ? tl[0] : lay_tuple(lc, r, tl));
+	crd = d ? lay_idx2crd(lc, lay_of_ir(c, cg_to_type(c, idx, ir_ty(IR_I32))), thr->u.l.shape, thr->u.l.stride) : NULL;
+	if (!crd)
+		return engine_error(c, sp);
+	for (int k = 0; k < r; k++) {
+		const lay_val *m = r == 1 ? d : lay_get(lc, d, k), *tk = r == 1 ? crd : lay_get(lc, crd, k);
+		const lay_val *v, *rest, *o;
+		if (!m || !tk || !(v = lay_apply(lc, m, lay_tuple2(lc, lay_tuple2(lc, u, z), z))) ||
+		    !(rest = lay_apply(lc, m, lay_tuple2(lc, lay_tuple2(lc, z, z), u))) ||
+		    !(o = lay_apply(lc, m, lay_tuple2(lc, lay_tuple2(lc, z, tk), z))))
+			return engine_error(c, sp);
+		if (v->kind != LAY_LAYOUT || rest->kind != LAY_LAYOUT || o->kind != LAY_INT)
+			return engine_error(c, sp);
+		vsh[k] = v->u.l.shape;
+		vst[k] = v->u.l.stride;
+		rsh[k + 1] = rest->u.l.shape;
+		rst[k + 1] = rest->u.l.stride;
+		off = lay_e_bin(lc, LAY_E_ADD, off, o->u.i);
+	}
+	rsh[0] = r == 1 ? vsh[0] : lay_tuple(lc, r, vsh);
+	rst[0] = r == 1 ? vst[0] : lay_tuple(lc, r, vst);
+	if (!(l = lay_layout(lc, lay_tuple(lc, r + 1, rsh), lay_tuple(lc, r + 1, rst))))
+		return engine_error(c, sp);
+	return view_of(c, t, lay_view(lc, off, l), sp);
+}

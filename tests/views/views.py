@@ -4,7 +4,7 @@ run on the simulator and compared with `flyc eval` of the same layout.
 
 Each case views SRC (a global i32 tensor with run-time shape and strides,
 filled with 0, 1, 2, ...: an element's value is its offset) through one
-operation, and a one-thread kernel copies element i of the view to out[i].
+operation, and a kernel (64 threads, each computing the same view and writing the same values) copies element i of the view to out[i].
 The expected offsets come from `flyc eval` of the same operation with the
 run-time names bound to the case's values, evaluated here colexicographically.
 out is filled with -1 past the view's size (no stray writes)."""
@@ -44,6 +44,59 @@ CASES = [
      dict(M=4, N=3, P=2, sm=1, sn=4, sp=16, k=2), "(0 o src)(k, (_, 2), _)"),
     ("slice-of-tile", "(M, N):(sm, sn)", "local_tile(src, (2, 4), (1, k))[_, 3]", dict(M=6, N=8, sm=1, sn=6, k=1),
      "(local_tile(src, (2, 4), (1, k)))(_, 3)"),
+]
+
+
+def mode_offset(shape, stride, c):
+    """offset of 1-D coordinate c in a (possibly nested) mode, colexicographic"""
+    if not isinstance(shape, list):
+        return c * stride
+    o = 0
+    for s, d in zip(shape, stride):
+        n = 1
+        for e in flat(s):
+            n *= e
+        o += mode_offset(s, d, c % n)
+        c //= n
+    return o
+
+
+def thread_part(ts, td, vs):
+    """Expected offsets of partition_S of tiled_copy(threads=ts:td, values=vs) for thread k:
+    CuTe's raked make_tiled_copy, from its definition (not from flyc): along mode m the thread
+    coordinate is (k / td_m) % ts_m and owns elements t_m*vs_m + v_m of every tile of ts_m*vs_m;
+    the view is (V, R_0, R_1, ...), walked colexicographically."""
+    def want(vals, shape, stride):
+        k, r = vals["k"], len(ts)
+        size = lambda x: eval("*".join(map(str, flat(list(x) if isinstance(x, tuple) else x))) or "1")
+        reps = [size(shape[m]) // (ts[m] * vs[m]) for m in range(r)]
+        t = [(k // td[m]) % ts[m] for m in range(r)]
+        out = []
+        nv = size(vs)
+        for i in range(nv * size(reps)):
+            v, rest = [], i % nv
+            for m in range(r):
+                v.append(rest % vs[m]); rest //= vs[m]
+            rr, j = [], i // nv
+            for m in range(r):
+                rr.append(j % reps[m]); j //= reps[m]
+            c = [rr[m] * ts[m] * vs[m] + t[m] * vs[m] + v[m] for m in range(r)]
+            out.append(sum(mode_offset(shape[m], stride[m], c[m]) for m in range(r)))
+        return out
+    return want
+
+
+TC = "tiled_copy(gfx950.global_load_b32, threads=%s, values=%s).slice(k).partition_S(src)"
+# (static extents: a tiled copy's partition needs sizes that are multiples of its tile)
+CASES += [
+    ("partition_S-2d", "(16, 4):(sm, sn)", TC % ("(4, 2):(2, 1)", "(2, 1):(1, 2)"), dict(sm=1, sn=16, k=5),
+     thread_part((4, 2), (2, 1), (2, 1))),
+    ("partition_S-2d-colmajor-threads", "(4, 16):(sm, sn)", TC % ("(2, 4):(1, 2)", "(1, 2):(2, 1)"),
+     dict(sm=16, sn=1, k=6), thread_part((2, 4), (1, 2), (1, 2))),
+    ("partition_S-nested", "((2, 4), 8):((sm, sn), sp)", TC % ("(2, 2):(1, 2)", "(2, 2):(1, 2)"),
+     dict(sm=1, sn=2, sp=8, k=3), thread_part((2, 2), (1, 2), (2, 2))),
+    ("partition_S-3d", "(8, 4, 2):(sm, sn, sp)", TC % ("(2, 2, 2):(4, 1, 2)", "(2, 1, 1):(1, 2, 2)"),
+     dict(sm=1, sn=8, sp=32, k=6), thread_part((2, 2, 2), (4, 1, 2), (2, 1, 1))),
 ]
 NAMES = ["M", "N", "P", "sm", "sn", "sp", "k"]
 
@@ -86,17 +139,22 @@ def main():
             evop = case[4] if len(case) > 4 else op
             used = [n for n in NAMES if n in vals]
             lets = ["let %s = %d" % (n, vals[n]) for n in used]
-            expr = evop.replace("src", src.replace(" ", ""))
+            expr = src.replace(" ", "") if callable(evop) else evop.replace("src", src.replace(" ", ""))
             ev = subprocess.run([FLYC, "eval"] + lets + [expr], capture_output=True, text=True)
             lines = ev.stdout.strip().splitlines()
             if ev.returncode or not lines:
                 print("FAIL: views/%s\n    flyc eval: %s" % (name, ev.stdout + ev.stderr)); failed += 1; continue
-            want = offsets(*parse(lines[-1]))
+            if callable(evop):   # the expected offsets from a definition, on the layout of src
+                _, sh, st = parse(lines[-1])
+                want = evop(vals, sh, st)
+                lines[-1] = "by definition"
+            else:
+                want = offsets(*parse(lines[-1]))
             cos = max(offsets(*parse(subprocess.run([FLYC, "eval"] + lets + [src.replace(" ", "")],
                                                     capture_output=True, text=True).stdout.strip().splitlines()[-1]))) + 1
             L = len(want)
             params = ", ".join("%s: i32" % n for n in used)
-            fly = ("kernel k(src: global i32[%s], out: global i32[(L):(1)], %s, L: i32)\n  block(1) grid(1)\n{\n"
+            fly = ("import gfx950;\nkernel k(src: global i32[%s], out: global i32[(L):(1)], %s, L: i32)\n  block(64) grid(1)\n{\n"
                    "  let v = %s;\n  for i in 0 .. L {\n    out[i] = v[i];\n  }\n}\n" % (src, params, op))
             fp, co = os.path.join(tmp, name + ".fly"), os.path.join(tmp, name + ".hsaco")
             open(fp, "w").write(fly)
