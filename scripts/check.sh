@@ -19,15 +19,19 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 pass=0 fail=0 skip=0
-log=$(mktemp -d)
-trap 'rm -rf "$log"' EXIT INT TERM
 execlog="" execlib=""
-if [ "${FLY_EXECLOG:-}" != 0 ] && cc -std=c11 -O2 -Wall -Werror -shared -fPIC -o "$log/execlog.so" \
-	tests/deps/execlog.c -ldl 2>"$log/execlog.err"; then
-	execlog=$log/exec.log execlib=$log/execlog.so
-	: >"$execlog"
-elif [ "${FLY_EXECLOG:-}" != 0 ]; then
-	echo "check: cannot build tests/deps/execlog.c (the dependency check will fail):"; cat "$log/execlog.err"
+if [ "${1:-}" = --job ]; then   # one job of the pool below, in the parent's folders
+	log=$FLY_CHECK_LOG execlog=$FLY_CHECK_EXECLOG execlib=$FLY_CHECK_EXECLIB
+else
+	log=$(mktemp -d)
+	trap 'rm -rf "$log"' EXIT INT TERM
+	if [ "${FLY_EXECLOG:-}" != 0 ] && cc -std=c11 -O2 -Wall -Werror -shared -fPIC -o "$log/execlog.so" \
+		tests/deps/execlog.c -ldl 2>"$log/execlog.err"; then
+		execlog=$log/exec.log execlib=$log/execlog.so
+		: >"$execlog"
+	elif [ "${FLY_EXECLOG:-}" != 0 ]; then
+		echo "check: cannot build tests/deps/execlog.c (the dependency check will fail):"; cat "$log/execlog.err"
+	fi
 fi
 logged=""  # the build whose tiers are logged
 # logged_run BUILD CMD...: CMD, under the exec log when BUILD is the logged build
@@ -41,8 +45,9 @@ logged_run() {
 	fi
 }
 for b in "$@"; do
-	case "$b" in */san) ;; *) logged=$b; break ;; esac
+	case "$b" in */san|--job) ;; *) logged=$b; break ;; esac
 done
+[ "${1:-}" = --job ] && logged=$FLY_CHECK_LOGGED
 
 count() { # file -> adds to pass/fail/skip
 	p=$(grep -c '^PASS: ' "$1"); f=$(grep -c '^FAIL: ' "$1"); s=$(grep -c '^SKIP: ' "$1")
@@ -53,7 +58,7 @@ count() { # file -> adds to pass/fail/skip
 run_tier() {
 	rb=$1 rs=$2 rr=$3; shift 3
 	tier=$(basename "$(dirname "$rr")")
-	out="${blog:-$log}/$tier.out"
+	out="$log/$tier.$$.out"
 	t0=$(date +%s)
 	logged_run "$rb" env FLY_BUILD="$rb" FLY_SAN="$rs" FLY_TOP="$top" "$@" sh "$rr" >"$out" 2>&1; rc=$?
 	count "$out"
@@ -75,16 +80,13 @@ run_tier() {
 	fi
 }
 
-# run_build BUILD: the unit tests and every tier against BUILD; its counts go to
-# $log/BUILD-ID.counts (it may run in a background shell)
-run_build() {
-	b=$1 id=$2
-	san=0; case "$b" in */san) san=1 ;; esac
-	blog="$log/b$id"; mkdir -p "$blog"
+# run_units BUILD: every CMocka program of BUILD, counted per test case
+run_units() {
+	b=$1
 	for t in "$b"/tests/unit/*; do
 		[ -x "$t" ] || continue
 		name="unit/$(basename "$t") [$b]"
-		out="$blog/unit.out"
+		out="$log/unit.$(basename "$t").$$.out"
 		logged_run "$b" "$t" >"$out" 2>&1; rc=$?
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
@@ -97,39 +99,63 @@ run_build() {
 			echo "ok    $name: $p passed"
 		fi
 	done
-	for r in tests/*/run.sh; do
-		[ -f "$r" ] || continue
-		tier=$(basename "$(dirname "$r")")
-		[ "$tier" = deps ] && continue # runs last, once, on the log of all the others
-		run_tier "$b" "$san" "$r"
-	done
-	echo "$pass $fail $skip" >"$log/b$id.counts"
 }
 
-# The builds' tiers run side by side when there are cores for it (FLY_CHECK_JOBS, default:
-# the number of cores): the simulator runs a launch on one thread, so each build's tiers keep
-# about one core busy. Each build's lines are printed together once it is done.
+# One job: the unit tests or one tier of one build; its lines go to $log/job.N.lines and its
+# counts to $log/job.N.counts. scripts/check.sh --job N BUILD TIER runs one (from xargs).
+run_job() {
+	n=$1 b=$2 t=$3
+	san=0; case "$b" in */san) san=1 ;; esac
+	pass=0 fail=0 skip=0
+	{
+		if [ "$t" = unit ]; then run_units "$b"; else run_tier "$b" "$san" "tests/$t/run.sh"; fi
+	} >"$log/job.$n.lines" 2>&1
+	echo "$pass $fail $skip" >"$log/job.$n.counts"
+}
+if [ "${1:-}" = --job ]; then
+	run_job "$2" "$3" "$4"
+	exit 0
+fi
+
+# The jobs (every build's unit tests and tiers but deps) run FLY_CHECK_JOBS at a time (default:
+# the number of cores; the simulator runs a launch on one thread, so a tier keeps about one core
+# busy), longest first so that the last ones are short; their lines are printed in the order of
+# the builds and tiers once all are done.
 jobs=${FLY_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
-i=0
-for b in "$@"; do
-	i=$((i + 1))
-	if [ "$jobs" -gt 1 ] && [ $# -gt 1 ]; then
-		( pass=0 fail=0 skip=0; run_build "$b" $i >"$log/b$i.lines" 2>&1 ) &
-	else
-		( pass=0 fail=0 skip=0; run_build "$b" $i ) 
-	fi
+tiers="unit"
+for r in tests/*/run.sh; do
+	t=$(basename "$(dirname "$r")")
+	[ "$t" = deps ] || tiers="$tiers $t"
 done
-wait
-i=0
+if [ -n "${FLY_CHECK_TIERS:-}" ]; then   # e.g. FLY_CHECK_TIERS="unit layout views": only those
+	tiers=""
+	for t in $FLY_CHECK_TIERS; do [ "$t" = deps ] || tiers="$tiers $t"; done
+fi
+long="codegen fuzz math gemm copyatoms e2e atomics timing install ops atoms lang norm"
+n=0
 for b in "$@"; do
-	i=$((i + 1))
-	[ -f "$log/b$i.lines" ] && cat "$log/b$i.lines"
-	if [ -f "$log/b$i.counts" ]; then
-		read -r p f s <"$log/b$i.counts"
-	else
-		echo "FAIL: the tiers of $b did not finish"; p=0 f=1 s=0
-	fi
-	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	for t in $tiers; do
+		n=$((n + 1))
+		rank=50
+		k=0; for l in $long; do k=$((k + 1)); [ "$l" = "$t" ] && rank=$k; done
+		case "$b" in */san) rank=$((rank * 2 - 1)) ;; *) rank=$((rank * 2)) ;; esac
+		printf '%03d %d %s %s\n' "$rank" "$n" "$b" "$t"
+	done
+done | sort -n | cut -d' ' -f2- >"$log/jobs"
+FLY_CHECK_LOG=$log FLY_CHECK_EXECLOG=$execlog FLY_CHECK_EXECLIB=$execlib FLY_CHECK_LOGGED=$logged \
+	xargs -P "$jobs" -L 1 sh "$0" --job <"$log/jobs"
+n=0
+for b in "$@"; do
+	for t in $tiers; do
+		n=$((n + 1))
+		[ -f "$log/job.$n.lines" ] && cat "$log/job.$n.lines"
+		if [ -f "$log/job.$n.counts" ]; then
+			read -r p f s <"$log/job.$n.counts"
+		else
+			echo "FAIL: $t [$b] did not finish"; p=0 f=1 s=0
+		fi
+		pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	done
 done
 if [ -f tests/deps/run.sh ]; then
 	nolog=1
