@@ -432,8 +432,15 @@ query_lay(Cg *c, Node *n)
 	if (lz)
 		n = lz;
 	if (n->type && n->type->kind == TY_TENSOR) {
-		IrRef t = tensor_arg(c, n);
-		return t ? cg_lay_of(c, t) : NULL;
+		IrRef t = cg_expr(c, n);
+		if (t && t != (IrRef)-1 && !cg_is_tensor_val(c, t)) {
+			/* a register fragment is a vector: its size is known, its shape is not kept */
+			diag_error(c->d, n->span, "a register fragment keeps its %u values, not its shape: ask the view it "
+			           "was made from (size(x) of a fragment is its number of values)", c->f->inst[t].ty.lanes);
+			c->failed = 1;
+			return NULL;
+		}
+		return t && t != (IrRef)-1 ? cg_lay_of(c, t) : NULL;
 	}
 	b = n->kind == E_CALL ? cg_builtin(n->u.call.callee) : -1;
 	if (!n->cval && (b == B_SIZE || b == B_GET || b == B_SHAPE || b == B_STRIDE || b == B_RANK ||
@@ -464,6 +471,12 @@ cg_view_query(Cg *c, Node *n)
 	int ok = 1;
 
 	lay_clear_error(&c->lc);
+	if (cg_builtin(n->u.call.callee) == B_SIZE && n->u.call.args.n == 1 && n->u.call.args.v[0]->type &&
+	    n->u.call.args.v[0]->type->kind == TY_TENSOR && n->u.call.args.v[0]->type->space == SPACE_REG) {
+		IrRef f = cg_expr(c, n->u.call.args.v[0]);   /* size of a register fragment: its values */
+		if (f && f != (IrRef)-1 && !cg_is_tensor_val(c, f))
+			return ir_b_const(&c->b, ir_ty(IR_I32), c->f->inst[f].ty.lanes);
+	}
 	if (!(r = query_lay(c, n)))
 		return c->failed ? 0 : engine_error(c, n->span);
 	if (r->kind == LAY_TUPLE && r->u.t.n == 1)

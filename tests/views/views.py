@@ -204,7 +204,8 @@ QUERIES = [
     ("(M, N):(sm, sn)", ["size(local_tile(src, (2, 3), (1, _)))", "get(shape(local_tile(src, (2, 3), (1, _))), 2)",
                          "rank(zipped_divide(src, [2:1, 3:1]))", "get(stride(logical_divide(src, [2:1, 3:1])), 1, 1)",
                          "get(idx2crd(k, shape(src)), 1)", "size(coalesce(src))",
-                         ("size(src[k, _])", "size((0 o src)(k, _))")],
+                         ("size(src[k, _])", "size((0 o src)(k, _))"),
+                         ("size(fragment_like(local_tile(src, (2, 3), (1, 1))))", "size(local_tile(src, (2, 3), (1, 1)))")],
      dict(M=4, N=9, sm=1, sn=4, k=7)),
 ]
 
