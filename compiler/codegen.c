@@ -382,11 +382,10 @@ cg_tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
 	}
 	/* a compile-time coordinate outside a static mode (or a static size, for
 	 * one linear index) would address memory outside the tensor */
-	IrTensor *T = &c->f->tensor[c->f->inst[*t].aux];
-	int rank = ir_tuple_rank(T->layout.shape);
+	const lay_val *L = cg_lay_of(c, *t);
+	int rank = lay_rank(L);
 	for (uint32_t i = 0; i < *nc && (*nc == 1 || (int)*nc == rank); i++) {
-		const IrTuple *m = *nc == 1 ? T->layout.shape : (rank == 1 ? T->layout.shape : T->layout.shape->kid[i]);
-		int64_t ext = ir_tuple_size(m), v;
+		int64_t ext = cg_lay_known(lay_size(&c->lc, *nc == 1 ? L : lay_get(&c->lc, L, (int)i))), v;
 		if (ext >= 0 && ir_const_value(c->f, coords[i], &v) && (v < 0 || v >= ext)) {
 			diag_error(c->d, n->u.call.args.v[i]->span, "coordinate %lld is outside %s (extent %lld)",
 			           (long long)v, *nc == 1 ? "the tensor" : "its mode", (long long)ext);
@@ -459,9 +458,12 @@ cg_call(Cg *c, Node *n)
 		return cg_view_op(c, n, builtins[bid].name);
 	}
 	if ((bid == B_LOGICAL_DIVIDE || bid == B_ZIPPED_DIVIDE || bid == B_TILED_DIVIDE ||
-	     bid == B_FLAT_DIVIDE || bid == B_COMPOSITION) && na == 2 &&
+	     bid == B_FLAT_DIVIDE || bid == B_COMPOSITION || bid == B_COALESCE) && na >= 1 && na <= 2 &&
 	    n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR)
 		return cg_view_op(c, n, builtins[bid].name);
+	if (bid == B_SIZE || bid == B_GET || bid == B_SHAPE || bid == B_STRIDE || bid == B_RANK || bid == B_DEPTH ||
+	    bid == B_IDX2CRD)
+		return cg_view_query(c, n);
 	if (bid == B_IDENTITY && na == 1)
 		return cg_make_identity(c, n);
 	if (bid == B_FRAGMENT_LIKE && (na == 1 || na == 2))

@@ -246,18 +246,23 @@ coord_at(Cg *c, IrRef cid, int rank2, IrRef k, IrRef *lo, IrRef *hi)
 	*hi = ir_b_bin(&c->b, IR_OP_SHR, x, ir_b_const(&c->b, i64, 32));
 }
 
-/* 1 when every stride is a known non-negative integer; for a rank-2
- * identity's packed strides dm + dn * 2^32 also dm below 2^31 (a negative dm
- * with a positive dn packs to a positive stride whose low part is 2^32 + dm) */
+/* 1 when every stride of view t is a known non-negative integer; for a
+ * rank-2 identity's packed strides dm + dn * 2^32 also dm below 2^31 (a
+ * negative dm with a positive dn packs to a positive stride whose low part is
+ * 2^32 + dm) */
 static int
-nonneg_strides(const IrTuple *d, int rank2)
+nonneg_strides(Cg *c, IrRef t, int rank2)
 {
-	if (!d->n)
-		return !d->dyn && d->value >= 0 && (!rank2 || (d->value & 0xffffffff) < (INT64_C(1) << 31));
-	for (int i = 0; i < d->n; i++)
-		if (!nonneg_strides(d->kid[i], rank2))
+	const lay_val *d = lay_flatten(&c->lc, lay_stride(&c->lc, cg_lay_of(c, t)));
+	int n = d && d->kind == LAY_TUPLE ? d->u.t.n : 1;
+
+	for (int i = 0; d && i < n; i++) {
+		int64_t v;
+		if (!cg_lay_int(d->kind == LAY_TUPLE ? d->u.t.e[i] : d, &v) || v < 0 ||
+		    (rank2 && (v & 0xffffffff) >= (INT64_C(1) << 31)))
 			return 0;
-	return 1;
+	}
+	return d != NULL;
 }
 
 /* PRED_ALL as pred_at's value: every value of the copy is in range */
@@ -297,7 +302,7 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 		int rank2 = R->space == IR_SPACE_IDENTITY && R->elem == IR_I64;
 		if (v != PRED_ALL) {
 			coord_at(c, cid, rank2, kdyn ? kdyn : ir_b_const(&c->b, ir_ty(IR_I32), v), &lo, &hi);
-		} else if (nonneg_strides(cg_tensor_of(c, cid)->layout.stride, rank2)) {
+		} else if (nonneg_strides(c, cid, rank2)) {
 			/* every mode's coordinate grows with its index: the last value
 			 * (the last index of every mode) holds the largest of each */
 			coord_at(c, cid, rank2, ir_b_const(&c->b, ir_ty(IR_I32), nn - 1), &lo, &hi);
@@ -387,12 +392,12 @@ int
 cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
 {
 	IrTensor *T = cg_tensor_of(c, t);
-	const IrTuple *fs[32], *fd[32];
-	int nf = 0, i;
+	const lay_val *co, *fs, *fd;
+	int nf, i;
 	unsigned eb = ir_scalar_bits(T->elem), g = eb == 4 ? 2 : 4, per;
 	const char *tn = eb == 4 ? "fp4" : "fp6/bf6";
 	const char *pk = eb == 4 ? "2 per byte" : "4 per 3 bytes";
-	int64_t expect = 1, off;
+	int64_t off;
 
 	if (!ir_scalar_packed(T->elem))
 		return 1;
@@ -405,23 +410,23 @@ cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
 		c->failed = 1;
 		return 0;
 	}
-	cg_flatten_modes(T->layout.shape, T->layout.stride, fs, fd, &nf);
-	for (i = 0; i < nf; i++) {   /* past the leading contiguous modes */
-		if (!fs[i]->dyn && fs[i]->value == 1)
+	/* the modes of coalesce(T) past its leading stride-1 run: every static
+	 * stride must keep whole bytes */
+	co = lay_coalesce(&c->lc, cg_lay_of(c, t), NULL);
+	fs = co ? lay_flatten(&c->lc, lay_shape(&c->lc, co)) : NULL;
+	fd = fs ? lay_flatten(&c->lc, lay_stride(&c->lc, co)) : NULL;
+	nf = fd && fd->kind == LAY_TUPLE ? fd->u.t.n : 1;
+	for (i = 0; fd && i < nf; i++) {
+		int64_t st, ex = cg_lay_known(fs->kind == LAY_TUPLE ? fs->u.t.e[i] : fs);
+		if (!cg_lay_int(fd->kind == LAY_TUPLE ? fd->u.t.e[i] : fd, &st) || (i == 0 && st == 1) || ex == 1 ||
+		    st % g == 0)
 			continue;
-		if (fs[i]->dyn || fd[i]->dyn || fd[i]->value != expect || expect >= run)
-			break;
-		expect *= fs[i]->value;
+		if (!c->failed)
+			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and a "
+			           "mode of this view has stride %lld (not a multiple of %u)", tn, pk, (long long)st, g);
+		c->failed = 1;
+		return 0;
 	}
-	for (; i < nf; i++)
-		if (!fd[i]->dyn && !(!fs[i]->dyn && fs[i]->value == 1) && fd[i]->value % g) {
-			if (!c->failed)
-				diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and a "
-				           "mode of this view has stride %lld (not a multiple of %u)", tn, pk,
-				           (long long)fd[i]->value, g);
-			c->failed = 1;
-			return 0;
-		}
 	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
 	if (R->layout.sw.b && (INT64_C(1) << R->layout.sw.m) % g) {
 		if (!c->failed)

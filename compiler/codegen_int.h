@@ -93,9 +93,7 @@ IrRef cg_fragment_like(Cg *c, Node *n);
 IrRef cg_local_partition(Cg *c, Node *n);
 IrRef cg_make_identity(Cg *c, Node *n);
 IrRef cg_slice(Cg *c, Node *n, IrRef t);
-IrTuple *cg_mode_of(const IrTuple *x, int m);
 int64_t cg_contiguous(Cg *c, IrRef t);
-void cg_flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTuple **fd, int *n);
 
 /* codegen_copy.c */
 IrRef cg_load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force);
@@ -145,11 +143,8 @@ int cg_is_tensor_val(Cg *c, IrRef r);
 IrTensor *cg_tensor_of(Cg *c, IrRef r);
 IrType cg_off_type(Cg *c, IrRef t);                     /* i64 for global views, else i32 */
 IrRef cg_leaf_val(Cg *c, const IrTuple *x, IrType t);
-IrTuple *cg_scale(Cg *c, const IrTuple *d, const IrTuple *f);
-IrLayout cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n);
 int64_t cg_view_size(Cg *c, IrRef t);
 IrRef cg_value_of(Cg *c, IrRef r, Span s);              /* a view used as a value is loaded whole */
-int64_t cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d); /* contiguous run of modes (s, d) of view t */
 IrLoc cg_loc_of(Cg *c, Span s);
 
 /* codegen_mma.c: calls on tiled MMAs (partition_A/B/C, fragment_A/B/C) and
@@ -164,9 +159,19 @@ IrRef cg_bits(Cg *c, Node *n, int builtin, int *handled);
 /* codegen_view.c: OP (a lay_call name) of call n on the tensor in its first
  * argument, through the layout engine; 0 after a located error */
 IrRef cg_view_op(Cg *c, Node *n, const char *op);
+/* size, get, shape, stride, rank, depth, idx2crd of views and run-time tuples
+ * with an integer result, through the engine; 0 after a located error */
+IrRef cg_view_query(Cg *c, Node *n);
 IrRef cg_view_thread_part(Cg *c, IrRef t, const int64_t *ts, const int64_t *td, const int64_t *vs, int r,
                           IrRef idx, Span sp);
-const lay_val *cg_lay_of(Cg *c, IrRef t);
+const lay_val *cg_lay_of(Cg *c, IrRef t);                 /* the view's layout (without the root's swizzle) */
+const lay_val *cg_lay_of_node(Cg *c, Node *n);             /* an argument (tiler, coordinate, layout) */
+const lay_val *cg_lay_of_value(Cg *c, const Value *v);     /* a compile-time value */
+int cg_lay_int(const lay_val *v, int64_t *out);            /* 1 and *out for a known integer */
+int64_t cg_lay_known(const lay_val *v);                    /* a known size (>= 0), else -1 */
+int64_t cg_run(Cg *c, IrRef t, const lay_val *l);          /* contiguous run of layout l of view t */
+IrRef cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], IrRef lane,
+                       IrRef wp, IrRef wq, Span sp);
 
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);
 /* the variable an expression statement assigns through gemm/fill, or NULL */

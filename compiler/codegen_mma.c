@@ -236,23 +236,9 @@ tv_of(Cg *c, const Mma *m, int k, Tv *tv, Span sp)
 	return 0;
 }
 
-/* a stride leaf a*sP + b*sQ (static or run-time) */
-static IrTuple *
-lin(Cg *c, int64_t a, const IrTuple *sP, int64_t b, const IrTuple *sQ)
-{
-	IrTuple *x = a ? cg_scale(c, sP, ir_tuple_int(c->m, a)) : NULL;
-	IrTuple *y = b ? cg_scale(c, sQ, ir_tuple_int(c->m, b)) : NULL;
-	if (!x)
-		return y ? y : ir_tuple_int(c->m, 0);
-	if (!y)
-		return x;
-	if (!x->dyn && !y->dyn)
-		return ir_tuple_int(c->m, x->value + y->value);
-	IrType t = ir_ty(IR_I32);
-	return ir_tuple_dyn(c->m, ir_b_bin(&c->b, IR_OP_ADD, cg_leaf_val(c, x, t), cg_leaf_val(c, y, t)));
-}
-
-/* partition_X(T) for operand k of thread idx; *reps gets (RP, RQ) */
+/* partition_X(T) for operand k of thread idx; *reps gets (RP, RQ). The atom's
+ * TV layout and T's extents are checked here, the view is the engine's
+ * (cg_view_mma_part, codegen_view.c). */
 static IrRef
 partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps)
 {
@@ -263,62 +249,42 @@ partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps
 		cg_unsupported(c, sp, "partitioning a value that is not a tensor view");
 		return 0;
 	}
-	IrTensor *T = cg_tensor_of(c, t);
-	if (ir_tuple_rank(T->layout.shape) != 2) {
-		cg_unsupported(c, sp, "an MMA partition of a tensor that is not rank 2");
-		return 0;
-	}
-	IrTuple *shP = T->layout.shape->kid[0], *shQ = T->layout.shape->kid[1];
-	IrTuple *sP = T->layout.stride->kid[0], *sQ = T->layout.stride->kid[1];
-	if (shP->n || shQ->n || shP->dyn || shQ->dyn || sP->n || sQ->n) {
-		cg_unsupported(c, sp, "an MMA partition of a tensor with nested or run-time-sized modes");
+	const lay_val *L = cg_lay_of(c, t);
+	if (!L || lay_rank(L->u.l.shape) != 2) {
+		diag_error(c->d, sp, "an MMA partition needs a tensor of rank 2 (%s x %s), not of rank %d",
+		           k == 1 ? "N" : "M", k == 2 ? "N" : "K", L ? lay_rank(L->u.l.shape) : 0);
+		c->failed = 1;
 		return 0;
 	}
 	int64_t WP = k == 1 ? m->waves[1] : m->waves[0], WQ = k == 2 ? m->waves[1] : 1;
-	if (shP->value % (tv.P * WP) || shQ->value % (tv.Q * WQ)) {
-		cg_unsupported(c, sp, "a tensor whose extents are not multiples of the tiled MMA's tile");
-		return 0;
+	int64_t pq[2] = { tv.P, tv.Q }, w[2] = { WP, WQ }, ext[2];
+	for (int i = 0; i < 2; i++) {
+		ext[i] = cg_lay_known(lay_size(&c->lc, lay_get(&c->lc, L->u.l.shape, i)));
+		if (ext[i] < 0) {
+			cg_unsupported(c, sp, "an MMA partition of a tensor with a run-time extent");
+			return 0;
+		}
+		if (ext[i] % (pq[i] * w[i])) {
+			diag_error(c->d, sp, "mode %d of this tensor has %lld elements, which is not a multiple of the "
+			           "tiled MMA's tile (%lld = %lld x %lld waves) of operand %c of '%s'", i, (long long)ext[i],
+			           (long long)(pq[i] * w[i]), (long long)pq[i], (long long)w[i], 'A' + k,
+			           m->atom && m->atom->u.atom.id ? m->atom->u.atom.id : "?");
+			c->failed = 1;
+			return 0;
+		}
+		reps[i] = ext[i] / (pq[i] * w[i]);
 	}
-	reps[0] = shP->value / (tv.P * WP);
-	reps[1] = shQ->value / (tv.Q * WQ);
 
-	/* the lane's (p, q), the wave's (wp, wq) */
-	IrType i32 = ir_ty(IR_I32), ot = cg_off_type(c, t);
+	/* lane l = idx % threads of wave idx / threads, waves WM x WN (wm fastest) */
+	IrType i32 = ir_ty(IR_I32);
 	IrRef id = cg_to_type(c, idx, i32);
 	IrRef lane = ir_b_bin(&c->b, IR_OP_REM, id, ir_b_const(&c->b, i32, m->threads));
 	IrRef wave = ir_b_bin(&c->b, IR_OP_DIV, id, ir_b_const(&c->b, i32, m->threads));
-	IrRef il = ir_b_const(&c->b, i32, 0), r = lane;
-	for (int i = 0; i < tv.nt; i++) {
-		IrRef ci = ir_b_bin(&c->b, IR_OP_REM, r, ir_b_const(&c->b, i32, tv.ts[i]));
-		il = ir_b_bin(&c->b, IR_OP_ADD, il, ir_b_bin(&c->b, IR_OP_MUL, ci, ir_b_const(&c->b, i32, tv.td[i])));
-		r = ir_b_bin(&c->b, IR_OP_DIV, r, ir_b_const(&c->b, i32, tv.ts[i]));
-	}
-	IrRef p = ir_b_bin(&c->b, IR_OP_REM, il, ir_b_const(&c->b, i32, tv.P));
-	IrRef q = ir_b_bin(&c->b, IR_OP_DIV, il, ir_b_const(&c->b, i32, tv.P));
 	IrRef wm = ir_b_bin(&c->b, IR_OP_REM, wave, ir_b_const(&c->b, i32, m->waves[0]));
 	IrRef wn = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, wave, ir_b_const(&c->b, i32, m->waves[0])),
 	                    ir_b_const(&c->b, i32, m->waves[1]));
-	IrRef wp = k == 1 ? wn : wm;
-	p = ir_b_bin(&c->b, IR_OP_ADD, p, ir_b_bin(&c->b, IR_OP_MUL, wp, ir_b_const(&c->b, i32, tv.P)));
-	if (k == 2)
-		q = ir_b_bin(&c->b, IR_OP_ADD, q, ir_b_bin(&c->b, IR_OP_MUL, wn, ir_b_const(&c->b, i32, tv.Q)));
-	IrRef off = ir_b_bin(&c->b, IR_OP_ADD,
-	                     ir_b_bin(&c->b, IR_OP_MUL, cg_to_type(c, p, ot), cg_leaf_val(c, sP, ot)),
-	                     ir_b_bin(&c->b, IR_OP_MUL, cg_to_type(c, q, ot), cg_leaf_val(c, sQ, ot)));
-
-	/* (V, RP, RQ) */
-	IrTuple *vs[MAXLEAF], *vd[MAXLEAF], *s[3], *d[3];
-	for (int i = 0; i < tv.nv; i++) {
-		vs[i] = ir_tuple_int(c->m, tv.vs[i]);
-		vd[i] = lin(c, tv.vd[i] % tv.P, sP, tv.vd[i] / tv.P, sQ);
-	}
-	IrLayout vl = cg_layout_of_modes(c, vs, vd, tv.nv);
-	s[0] = vl.shape; d[0] = vl.stride;
-	s[1] = ir_tuple_int(c->m, reps[0]);
-	d[1] = lin(c, tv.P * WP, sP, 0, sQ);
-	s[2] = ir_tuple_int(c->m, reps[1]);
-	d[2] = lin(c, 0, sP, tv.Q * WQ, sQ);
-	return ir_b_tensor_view(&c->b, t, off, cg_layout_of_modes(c, s, d, 3));
+	return cg_view_mma_part(c, t, cg_lay_of_value(c, m->lay[k]), pq, w, lane, k == 1 ? wn : wm,
+	                        k == 2 ? wn : ir_b_const(&c->b, i32, 0), sp);
 }
 
 static IrRef
@@ -572,7 +538,9 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 	if (!v)
 		return 0;
 	IrTensor *V = cg_tensor_of(c, v), *R = cg_tensor_of(c, ir_tensor_root(c->f, v));
-	int64_t run = cg_run_of(c, v, V->layout.shape->kid[0], V->layout.stride->kid[0]);
+	const lay_val *vl = cg_lay_of(c, v);
+	int64_t run = vl ? cg_run(c, v, lay_layout(&c->lc, lay_get(&c->lc, vl->u.l.shape, 0),
+	                                          lay_get(&c->lc, vl->u.l.stride, 0))) : 1;
 	/* an identity tensor (coordinates for predicates) is partitioned, never copied by the atom */
 	if (R->space != IR_SPACE_IDENTITY &&
 	    !cg_copy_check(a, V->elem, (unsigned)tv.V, run, (int)R->space, is_src, why, sizeof why)) {

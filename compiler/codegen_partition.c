@@ -90,14 +90,14 @@ IrRef
 cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 {
 	Node *thr = cg_named_arg(tc, "threads"), *val = cg_named_arg(tc, "values");
-	IrLayout L, V;
+	const lay_val *L = thr ? cg_lay_of_node(c, thr) : NULL, *V = val ? cg_lay_of_node(c, val) : NULL, *TL;
 	IrRef t, idx;
-	IrTensor *T;
 	int r;
 
-	if (!thr || !val || cg_layout_of(c, thr, &L) || cg_layout_of(c, val, &V) || L.sw.b || V.sw.b ||
-	    !ir_tuple_is_static(L.shape) || !ir_tuple_is_static(L.stride) || !ir_tuple_is_static(V.shape)) {
-		cg_unsupported(c, tc->span, "a tiled copy without static threads= and values= layouts");
+	if (!L || !V || L->kind != LAY_LAYOUT || V->kind != LAY_LAYOUT || !lay_is_static(L) ||
+	    !lay_is_static(V->u.l.shape)) {
+		if (!c->failed)
+			cg_unsupported(c, tc->span, "a tiled copy without static threads= and values= layouts");
 		return 0;
 	}
 	if (!(t = cg_expr(c, tn)) || !(idx = cg_expr(c, slice_call->u.call.args.v[0])))
@@ -106,21 +106,21 @@ cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 		cg_unsupported(c, tn->span, "partitioning this value");
 		return 0;
 	}
-	T = cg_tensor_of(c, t);
-	r = ir_tuple_rank(T->layout.shape);
-	if (r != ir_tuple_rank(L.shape) || r != ir_tuple_rank(V.shape) || r > 4) {
+	TL = cg_lay_of(c, t);
+	r = lay_rank(TL);
+	if (r != lay_rank(L) || r != lay_rank(V) || r > 4) {
 		cg_unsupported(c, n->span, "a partition whose ranks differ from the tiled copy's");
 		return 0;
 	}
 	/* L compact: sorted by stride, each stride is the product of the smaller modes' sizes */
 	int64_t ts[4], td[4], vs[4];
 	for (int k = 0; k < r; k++) {
-		IrTuple *a = cg_mode_of(L.shape, k), *b = cg_mode_of(L.stride, k), *v = cg_mode_of(V.shape, k);
-		if (a->n || b->n || v->n) {
+		const lay_val *a = lay_get(&c->lc, L, k), *v = lay_get(&c->lc, V, k);
+		if (!a || !v || !cg_lay_int(a->u.l.shape, &ts[k]) || !cg_lay_int(a->u.l.stride, &td[k]) ||
+		    !cg_lay_int(v->u.l.shape, &vs[k])) {
 			cg_unsupported(c, n->span, "nested thread or value layouts in a tiled copy");
 			return 0;
 		}
-		ts[k] = a->value; td[k] = b->value; vs[k] = v->value;
 		if (ts[k] < 1 || vs[k] < 1) {
 			diag_error(c->d, (ts[k] < 1 ? thr : n)->span, "the %s layout of a tiled copy needs extents of "
 			           "at least 1 (mode %d is %lld)", ts[k] < 1 ? "thread" : "value", k,
@@ -144,7 +144,7 @@ cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn)
 		}
 	}
 	for (int k = 0; k < r; k++) {
-		int64_t sz = ir_tuple_size(cg_mode_of(T->layout.shape, k));
+		int64_t sz = cg_lay_known(lay_size(&c->lc, lay_get(&c->lc, TL, k)));
 		if (sz < 0) {
 			cg_unsupported(c, tn->span, "partitioning a tensor with a run-time extent");
 			return 0;

@@ -510,7 +510,10 @@ cg_stmt(Cg *c, Node *n)
 				return;
 			}
 			if (ty->kind != TY_TENSOR && in->kind == E_CALL && in->u.call.callee->kind == E_NAME &&
-			    cg_builtin(in->u.call.callee) == B_COMPOSITION) {
+			    (cg_builtin(in->u.call.callee) == B_COMPOSITION ||
+			     (cg_builtin(in->u.call.callee) >= 0 && builtins[cg_builtin(in->u.call.callee)].lower == LOWER_QUERY))) {
+				/* a layout, or a tuple of run-time integers (shape(T)): its queries are
+				 * evaluated where they are used (cg_view_query) */
 				if (p->kind == E_NAME && p->u.name.sym)
 					cg_bind_lazy(c, p->u.name.sym, in);
 				return;

@@ -1,8 +1,8 @@
 /*
  * codegen_tensor.c — tensors as views (a pointer plus an IrLayout of static
- * and run-time leaves): sizes, modes, slices T[c, _], identity tensors, flyc's
- * thread-value local_partition, contiguous runs, fragment_like, and a view
- * used as a value. The CuTe operations on views go through the layout engine
+ * and run-time leaves): their roots and offset types, identity tensors, sizes
+ * and contiguous runs (through the layout engine), fragment_like, and a view
+ * used as a value. The CuTe operations on views are the layout engine's
  * (codegen_view.c).
  */
 #include <stdio.h>
@@ -45,44 +45,6 @@ cg_leaf_val(Cg *c, const IrTuple *x, IrType t)
 	return cg_to_type(c, x->dyn, t);
 }
 
-/* stride tree d scaled by leaf f (static or run-time) */
-IrTuple *
-cg_scale(Cg *c, const IrTuple *d, const IrTuple *f)
-{
-	if (d->n) {
-		IrTuple **k = ir_alloc(c->m, sizeof *k * (size_t)d->n);
-		for (int i = 0; i < d->n; i++)
-			k[i] = cg_scale(c, d->kid[i], f);
-		return ir_tuple_of(c->m, d->n, k);
-	}
-	if (!d->dyn && !f->dyn)
-		return ir_tuple_int(c->m, d->value * f->value);
-	if (!d->dyn && d->value == 1)
-		return (IrTuple *)f;
-	IrType t = ir_ty(IR_I32);
-	return ir_tuple_dyn(c->m, ir_b_bin(&c->b, IR_OP_MUL, cg_leaf_val(c, d, t), cg_leaf_val(c, f, t)));
-}
-
-IrTuple *
-cg_mode_of(const IrTuple *x, int m)
-{
-	return x->n ? x->kid[m] : (IrTuple *)x;
-}
-
-IrLayout
-cg_layout_of_modes(Cg *c, IrTuple **s, IrTuple **d, int n)
-{
-	IrLayout l = { 0 };
-	if (n == 1) {
-		l.shape = s[0];
-		l.stride = d[0];
-	} else {
-		l.shape = ir_tuple_of(c->m, n, s);
-		l.stride = ir_tuple_of(c->m, n, d);
-	}
-	return l;
-}
-
 /* make_identity(S): element c is its own coordinate. Rank 1: the
  * (colexicographic) index itself, an i32. Rank 2 (M, N): the coordinate (m, n)
  * packed in an i64 as m + n * 2^32, i.e. the layout (M, N):(1, 2^32) over i64
@@ -123,61 +85,16 @@ cg_make_identity(Cg *c, Node *n)
 int64_t
 cg_view_size(Cg *c, IrRef t)
 {
-	return ir_tuple_size(cg_tensor_of(c, t)->layout.shape);
-}
-
-void
-cg_flatten_modes(const IrTuple *s, const IrTuple *d, const IrTuple **fs, const IrTuple **fd, int *n)
-{
-	if (!s->n) {
-		if (*n < 32) {
-			fs[*n] = s;
-			fd[(*n)++] = d;
-		}
-		return;
-	}
-	for (int i = 0; i < s->n; i++)
-		cg_flatten_modes(s->kid[i], d->kid[i], fs, fd, n);
+	lay_clear_error(&c->lc);
+	return cg_lay_known(lay_size(&c->lc, cg_lay_of(c, t)));
 }
 
 /* how many leading elements of the view sit at offsets 0, 1, 2, ... (the
- * run a vector access may cover); 1 when none */
+ * run a vector access may cover); 1 when none (cg_run, codegen_view.c) */
 int64_t
 cg_contiguous(Cg *c, IrRef t)
 {
-	IrTensor *T = cg_tensor_of(c, t);
-	return cg_run_of(c, t, T->layout.shape, T->layout.stride);
-}
-
-/* the run of the modes (s, d) of view t (all of them, or one of its modes) */
-int64_t
-cg_run_of(Cg *c, IrRef t, const IrTuple *s, const IrTuple *d)
-{
-	const IrTuple *fs[32], *fd[32];
-	int nf = 0;
-	int64_t expect = 1;
-
-	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
-
-	cg_flatten_modes(s, d, fs, fd, &nf);
-	for (int i = 0; i < nf; i++) {
-		if (!fs[i]->dyn && fs[i]->value == 1)
-			continue;   /* an extent-1 mode, whatever its stride */
-		if (fs[i]->dyn || fd[i]->dyn)
-			break;
-		if (fd[i]->value != expect)
-			break;
-		expect *= fs[i]->value;
-	}
-	/* a swizzle (o ^ bits above M) keeps aligned runs of up to 2^M elements whole */
-	if (R->layout.sw.b) {
-		int64_t p = INT64_C(1) << R->layout.sw.m;
-		while (p > 1 && expect % p)
-			p /= 2;
-		if (expect > p)
-			expect = p;
-	}
-	return expect;
+	return cg_run(c, t, cg_lay_of(c, t));
 }
 
 /* A view used as a value (convert<f32>(xr), xr * 2, ...) is loaded whole. */
@@ -209,9 +126,15 @@ cg_fragment_like(Cg *c, Node *n)
 
 	if (!t)
 		return 0;
-	if (!cg_is_tensor_val(c, t) || (sz = cg_view_size(c, t)) <= 0 ||
-	    !n->type || !cg_scalar_of(n->type->scalar, &el)) {
-		cg_unsupported(c, n->span, "fragment_like of a view without a static size");
+	if (!cg_is_tensor_val(c, t) || !n->type || !cg_scalar_of(n->type->scalar, &el)) {
+		cg_unsupported(c, n->span, "fragment_like of this value");
+		return 0;
+	}
+	if ((sz = cg_view_size(c, t)) <= 0) {
+		/* registers are allocated at compile time */
+		diag_error(c->d, n->span, "fragment_like needs a view whose size is known at compile time; this one's size "
+		           "is known only when the kernel runs");
+		c->failed = 1;
 		return 0;
 	}
 	if (cg_frag_limit(c, n->span, "this fragment_like", sz))

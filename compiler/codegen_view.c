@@ -19,6 +19,11 @@
  *      once); static parts have folded in lay_ already, and the IR passes
  *      fold, hoist and simplify the rest (cg_emit_expr).
  *
+ * The same way: slices T[c, _] (lay_apply), queries (size, get, shape,
+ * stride, rank, depth, idx2crd: cg_view_query), the thread partitions of
+ * tiled copies and tiled MMAs (cg_view_thread_part, cg_view_mma_part), and the
+ * contiguous run of a view (cg_run: max_common_vector).
+ *
  * A swizzled root keeps its swizzle outside: every operation here composes
  * on the right of the layout (divides, tiles, partitions, slices,
  * composition(T, B)), so op(Sw o L) = Sw o op(L) and the root's swizzle still
@@ -34,16 +39,31 @@
 
 /* ---- IR tuples <-> lay_ values ---- */
 
+/* the lay_ expression of run-time IR value v (an i32) */
+static const lay_expr *
+expr_of_ir(Cg *c, IrRef v)
+{
+	char name[24];
+	snprintf(name, sizeof name, "%%%u", (unsigned)v);
+	return lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)v, 1);
+}
+
+/* an IR integer as a lay_ integer: static when it is a constant, so the
+ * engine folds it */
+static const lay_val *
+lay_of_ir(Cg *c, IrRef v)
+{
+	int64_t k;
+	if (ir_const_value(c->f, v, &k))
+		return lay_int(&c->lc, k);
+	return lay_int_e(&c->lc, expr_of_ir(c, v));
+}
+
 static const lay_val *
 lay_of_tuple(Cg *c, const IrTuple *x)
 {
-	if (!x->n) {
-		if (!x->dyn)
-			return lay_int(&c->lc, x->value);
-		char name[24];
-		snprintf(name, sizeof name, "%%%u", (unsigned)x->dyn);
-		return lay_int_e(&c->lc, lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)x->dyn, 1));
-	}
+	if (!x->n)
+		return x->dyn ? lay_of_ir(c, x->dyn) : lay_int(&c->lc, x->value);
 	const lay_val **e = lay_alloc(c->lc.arena, sizeof *e * (size_t)x->n);
 	if (!e)
 		return NULL;
@@ -136,8 +156,9 @@ tuple_of_lay(Cg *c, Memo *mo, const lay_val *v, Span sp)
 
 /* ---- arguments ---- */
 
-static const lay_val *
-lay_of_value(Cg *c, const Value *v)
+/* a compile-time value (integer, tuple, layout, swizzle) as a lay_ value, or NULL */
+const lay_val *
+cg_lay_of_value(Cg *c, const Value *v)
 {
 	switch (v->kind) {
 	case VAL_INT:
@@ -145,12 +166,12 @@ lay_of_value(Cg *c, const Value *v)
 	case VAL_TUPLE: {
 		const lay_val **e = lay_alloc(c->lc.arena, sizeof *e * (size_t)(v->nelems ? v->nelems : 1));
 		for (int i = 0; i < v->nelems; i++)
-			if (!(e[i] = lay_of_value(c, v->elems[i])))
+			if (!(e[i] = cg_lay_of_value(c, v->elems[i])))
 				return NULL;
 		return lay_tuple(&c->lc, v->nelems, e);
 	}
 	case VAL_LAYOUT: {
-		const lay_val *l = lay_layout(&c->lc, lay_of_value(c, v->shape), lay_of_value(c, v->stride));
+		const lay_val *l = lay_layout(&c->lc, cg_lay_of_value(c, v->shape), cg_lay_of_value(c, v->stride));
 		if (v->swz.on)
 			l = lay_composed(&c->lc, lay_swizzle(&c->lc, v->swz.b, v->swz.m, v->swz.s), lay_e_const(&c->lc, 0), l);
 		return l;
@@ -163,25 +184,25 @@ lay_of_value(Cg *c, const Value *v)
 }
 
 /* argument n of a tensor operation as a lay_ value; NULL after a located error */
-static const lay_val *
-lay_of_arg(Cg *c, Node *n)
+const lay_val *
+cg_lay_of_node(Cg *c, Node *n)
 {
 	const lay_val *r;
 
 	if (n->kind == E_HOLE)
 		return lay_underscore(&c->lc);
-	if (n->cval && (r = lay_of_value(c, n->cval)))
+	if (n->cval && (r = cg_lay_of_value(c, n->cval)))
 		return r;
 	if (n->kind == E_TUPLE || n->kind == E_TILER) {
 		int k = n->u.list.n;
 		const lay_val **e = lay_alloc(c->lc.arena, sizeof *e * (size_t)(k ? k : 1));
 		for (int i = 0; i < k; i++)
-			if (!(e[i] = lay_of_arg(c, n->u.list.v[i])))
+			if (!(e[i] = cg_lay_of_node(c, n->u.list.v[i])))
 				return NULL;
 		return lay_tuple(&c->lc, k, e);
 	}
 	if (n->kind == E_LAYOUT) {
-		const lay_val *s = lay_of_arg(c, n->u.binary.l), *d = s ? lay_of_arg(c, n->u.binary.r) : NULL;
+		const lay_val *s = cg_lay_of_node(c, n->u.binary.l), *d = s ? cg_lay_of_node(c, n->u.binary.r) : NULL;
 		if (!d)
 			return NULL;
 		if (!(r = lay_layout(&c->lc, s, d)))
@@ -197,10 +218,7 @@ lay_of_arg(Cg *c, Node *n)
 		}
 		if (!(v = cg_expr(c, n)))
 			return NULL;
-		v = cg_to_type(c, v, ir_ty(IR_I32));
-		char name[24];
-		snprintf(name, sizeof name, "%%%u", (unsigned)v);
-		return lay_int_e(&c->lc, lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)v, 1));
+		return lay_of_ir(c, cg_to_type(c, v, ir_ty(IR_I32)));
 	}
 	cg_unsupported(c, n->span, "this argument of a tensor operation");
 	return NULL;
@@ -273,7 +291,7 @@ cg_view_op(Cg *c, Node *n, const char *op)
 	if (!(a[0] = cg_lay_of(c, t)))
 		return engine_error(c, n->span);
 	for (int i = 1; i < na; i++)
-		if (!(a[i] = lay_of_arg(c, n->u.call.args.v[i])))
+		if (!(a[i] = cg_lay_of_node(c, n->u.call.args.v[i])))
 			return 0;
 	if (!(r = lay_call(&c->lc, op, na, a)))
 		return engine_error(c, n->span);
@@ -303,7 +321,7 @@ cg_slice(Cg *c, Node *n, IrRef t)
 	if (!(e = lay_alloc(c->lc.arena, sizeof *e * (size_t)na)))
 		return engine_error(c, n->span);
 	for (int i = 0; i < na; i++)
-		if (!(e[i] = lay_of_arg(c, n->u.call.args.v[i])))
+		if (!(e[i] = cg_lay_of_node(c, n->u.call.args.v[i])))
 			return 0;
 	if (!(r = lay_apply(&c->lc, lay_view(&c->lc, lay_e_const(&c->lc, 0), l),
 	                    na == 1 ? e[0] : lay_tuple(&c->lc, na, e))))
@@ -328,7 +346,7 @@ cg_local_partition(Cg *c, Node *n)
 	lay_clear_error(&c->lc);
 	if (!(l = cg_lay_of(c, t)))
 		return engine_error(c, n->span);
-	if (!(tv = lay_of_arg(c, a[1])) || !(co = lay_of_arg(c, a[2])))
+	if (!(tv = cg_lay_of_node(c, a[1])) || !(co = cg_lay_of_node(c, a[2])))
 		return 0;
 	if (tv->kind != LAY_LAYOUT) {
 		cg_unsupported(c, a[1]->span, "local_partition other than a tensor by a (thread, value) layout");
@@ -341,14 +359,6 @@ cg_local_partition(Cg *c, Node *n)
 	return view_of(c, t, r, n->span);
 }
 
-/* the lay_ integer of run-time IR value v (an i32) */
-static const lay_val *
-lay_of_ir(Cg *c, IrRef v)
-{
-	char name[24];
-	snprintf(name, sizeof name, "%%%u", (unsigned)v);
-	return lay_int_e(&c->lc, lay_e_var(&c->lc, lay_strdup(c->lc.arena, name), (int)v, 1));
-}
 
 /*
  * Thread idx's part of view t under a tiled copy with thread layout
@@ -406,4 +416,192 @@ cg_view_thread_part(Cg *c, IrRef t, const int64_t *ts, const int64_t *td, const 
 	if (!(l = lay_layout(lc, lay_tuple(lc, r + 1, rsh), lay_tuple(lc, r + 1, rst))))
 		return engine_error(c, sp);
 	return view_of(c, t, lay_view(lc, off, l), sp);
+}
+
+/* ---- queries: size, get, shape, stride, rank, depth, idx2crd ---- */
+
+/* n as a lay_ value for a query: a tensor's layout, a query of one, a name
+ * bound to a query (a tuple of run-time integers, `let s = shape(T)`), or any
+ * other argument; NULL after a located error */
+static const lay_val *
+query_lay(Cg *c, Node *n)
+{
+	Node *lz = cg_lazy_of(c, n);
+	int b;
+
+	if (lz)
+		n = lz;
+	if (n->type && n->type->kind == TY_TENSOR) {
+		IrRef t = cg_expr(c, n);
+		if (t && t != (IrRef)-1 && !cg_is_tensor_val(c, t)) {
+			/* a register fragment is a vector: its size is known, its shape is not kept */
+			diag_error(c->d, n->span, "a register fragment keeps its %u values, not its shape: ask the view it "
+			           "was made from (size(x) of a fragment is its number of values)", c->f->inst[t].ty.lanes);
+			c->failed = 1;
+			return NULL;
+		}
+		return t && t != (IrRef)-1 ? cg_lay_of(c, t) : NULL;
+	}
+	b = n->kind == E_CALL ? cg_builtin(n->u.call.callee) : -1;
+	if (!n->cval && (b == B_SIZE || b == B_GET || b == B_SHAPE || b == B_STRIDE || b == B_RANK ||
+	                 b == B_DEPTH || b == B_IDX2CRD)) {
+		const lay_val *a[3], *r;
+		int na = n->u.call.args.n;
+		if (na < 1 || na > 3)
+			return NULL;
+		for (int i = 0; i < na; i++)
+			if (!(a[i] = query_lay(c, n->u.call.args.v[i])))
+				return NULL;
+		if (!(r = lay_call(&c->lc, builtins[b].name, na, a)))
+			engine_error(c, n->span);
+		return r;
+	}
+	return cg_lay_of_node(c, n);
+}
+
+/* size(T [, i]), get(shape(T), i [, j]), shape/stride of a rank-1 view, rank(T),
+ * depth(T), get(idx2crd(i, S), k), ...: the engine's answer on the view's
+ * layout, folded when static, else index arithmetic (i32) */
+IrRef
+cg_view_query(Cg *c, Node *n)
+{
+	const lay_val *r;
+	Memo mo = { .n = 0 };
+	IrRef v;
+	int ok = 1;
+
+	lay_clear_error(&c->lc);
+	if (cg_builtin(n->u.call.callee) == B_SIZE && n->u.call.args.n == 1 && n->u.call.args.v[0]->type &&
+	    n->u.call.args.v[0]->type->kind == TY_TENSOR && n->u.call.args.v[0]->type->space == SPACE_REG) {
+		IrRef f = cg_expr(c, n->u.call.args.v[0]);   /* size of a register fragment: its values */
+		if (f && f != (IrRef)-1 && !cg_is_tensor_val(c, f))
+			return ir_b_const(&c->b, ir_ty(IR_I32), c->f->inst[f].ty.lanes);
+	}
+	if (!(r = query_lay(c, n)))
+		return c->failed ? 0 : engine_error(c, n->span);
+	if (r->kind == LAY_TUPLE && r->u.t.n == 1)
+		r = r->u.t.e[0];
+	if (r->kind != LAY_INT) {
+		diag_error(c->d, n->span, "this is the tuple %s, not an integer: take one of its integers with "
+		           "get(..., i)", lay_to_string(&c->lc, r));
+		c->failed = 1;
+		return 0;
+	}
+	if (!(v = emit_expr(c, &mo, r->u.i, ir_ty(IR_I32), n->span)))
+		return 0;
+	IrType t = cg_type_of(c, n, &ok);
+	return ok && ir_ty_is_int(t) ? cg_to_type(c, v, t) : v;
+}
+
+/* 1 and *out when v is an integer known at compile time, else 0 */
+int
+cg_lay_int(const lay_val *v, int64_t *out)
+{
+	if (!v || v->kind != LAY_INT || !lay_e_known(v->u.i))
+		return 0;
+	*out = v->u.i->value;
+	return 1;
+}
+
+/* a size or extent known at compile time, else -1 */
+int64_t
+cg_lay_known(const lay_val *v)
+{
+	int64_t x;
+	return cg_lay_int(v, &x) && x >= 0 ? x : -1;
+}
+
+/*
+ * How many leading elements of layout l (a view of t's root) sit at offsets
+ * 0, 1, 2, ...: the run a vector access may cover, 1 when none.  CuTe's
+ * max_common_vector(l, make_layout(shape(l))), i.e. the leading stride-1 mode
+ * of coalesce(l) when its extent is known (extent-1 modes drop out, whatever
+ * their stride).  The root's swizzle (o ^ bits above M) keeps aligned runs of
+ * up to 2^M elements whole, so the run is capped there.
+ */
+int64_t
+cg_run(Cg *c, IrRef t, const lay_val *l)
+{
+	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
+	int64_t run;
+
+	lay_clear_error(&c->lc);
+	run = cg_lay_known(lay_max_common_vector(&c->lc, l, lay_make_layout(&c->lc, lay_shape(&c->lc, l))));
+	lay_clear_error(&c->lc);
+	if (run < 1)
+		run = 1;
+	if (R->layout.sw.b) {
+		int64_t p = INT64_C(1) << R->layout.sw.m;
+		while (p > 1 && run % p)
+			p /= 2;
+		if (run > p)
+			run = p;
+	}
+	return run;
+}
+
+/*
+ * Thread idx's part of view t (rank 2, P' x Q') as operand k of a tiled MMA
+ * (codegen_mma.c has checked the atom and the extents): the atom's tile is
+ * P x Q, its thread-value layout tv maps (lane, value) to the column-major
+ * index p + P*q of the tile, and the tiles repeat over WP x WQ waves, then
+ * over the rest of T.  In the engine's terms:
+ *
+ *   d    = zipped_divide(T, [P:1, Q:1])          ((P, Q), (P'/P, Q'/Q))
+ *   atom = composition(d(_, 0), tv)               (lane, value) -> offset
+ *   rest = zipped_divide(d(0, _), [WP:1, WQ:1])   ((WP, WQ), (RP, RQ))
+ *
+ * and the view is atom(lane, _) + rest((wp, wq), _) with layout
+ * (atom(lane, _), RP, RQ): value v of repeat (rp, rq) at
+ * T(p(lane, v) + (rp*WP + wp)*P, q(lane, v) + (rq*WQ + wq)*Q).  lane, wp and
+ * wq are i32 IR values; the modes of T may be nested and its strides run-time.
+ */
+/* a sliced layout's one kept mode: CuTe's slice keeps the `_` modes as a
+ * tuple, so L(0, _) of ((a, b), (c, d)) is ((c, d)) */
+static const lay_val *
+kept_mode(lay_ctx *lc, const lay_val *l)
+{
+	if (!l || l->kind != LAY_LAYOUT || lay_rank(l->u.l.shape) != 1 || l->u.l.shape->kind != LAY_TUPLE)
+		return l;
+	return lay_layout(lc, lay_get(lc, l->u.l.shape, 0), lay_get(lc, l->u.l.stride, 0));
+}
+
+IrRef
+cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], IrRef lane,
+                 IrRef wp, IrRef wq, Span sp)
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *u = lay_underscore(lc), *z = lay_int(lc, 0), *l, *d, *tile, *rest, *atom, *v, *r, *m[3][2];
+	const lay_val *ti[2], *wi[2];
+
+	lay_clear_error(lc);
+	if (!(l = cg_lay_of(c, t)))
+		return engine_error(c, sp);
+	for (int i = 0; i < 2; i++) {
+		ti[i] = lay_layout(lc, lay_int(lc, pq[i]), lay_int(lc, 1));
+		wi[i] = lay_layout(lc, lay_int(lc, w[i]), lay_int(lc, 1));
+	}
+	d = lay_zipped_divide(lc, l, lay_tuple(lc, 2, ti));
+	tile = d ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, u, z)) : NULL;
+	rest = tile ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, z, u)) : NULL;
+	if (!rest || tile->kind != LAY_VIEW || rest->kind != LAY_VIEW)
+		return engine_error(c, sp);
+	atom = lay_composition(lc, kept_mode(lc, tile->u.v.l), tv);
+	rest = lay_zipped_divide(lc, kept_mode(lc, rest->u.v.l), lay_tuple(lc, 2, wi));
+	v = atom ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), atom), lay_tuple2(lc, lay_of_ir(c, lane), u)) : NULL;
+	r = rest ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), rest),
+	                     lay_tuple2(lc, lay_tuple2(lc, lay_of_ir(c, wp), lay_of_ir(c, wq)), u)) : NULL;
+	if (!v || !r || v->kind != LAY_VIEW || r->kind != LAY_VIEW || v->u.v.l->kind != LAY_LAYOUT ||
+	    !(rest = kept_mode(lc, r->u.v.l)) || lay_rank(rest->u.l.shape) != 2)
+		return engine_error(c, sp);
+	m[0][0] = v->u.v.l->u.l.shape;
+	m[0][1] = v->u.v.l->u.l.stride;
+	for (int i = 0; i < 2; i++) {
+		m[i + 1][0] = lay_get(lc, rest->u.l.shape, i);
+		m[i + 1][1] = lay_get(lc, rest->u.l.stride, i);
+	}
+	const lay_val *sh[3] = { m[0][0], m[1][0], m[2][0] }, *st[3] = { m[0][1], m[1][1], m[2][1] };
+	if (!(l = lay_layout(lc, lay_tuple(lc, 3, sh), lay_tuple(lc, 3, st))))
+		return engine_error(c, sp);
+	return view_of(c, t, lay_view(lc, lay_e_bin(lc, LAY_E_ADD, v->u.v.off, r->u.v.off), l), sp);
 }

@@ -935,6 +935,24 @@ bits_type(ScalarKind k)
 	return bits_int(k) || k == SC_I16 || k == SC_U16 || k == SC_F16 || k == SC_BF16 || k == SC_F32;
 }
 
+/* whether x is shape(T) or stride(T) of a tensor, or a get of one: a tuple of
+ * a view's modes, whose arity the checker may not know (code generation asks
+ * the layout engine, codegen_view.c) */
+static bool
+view_modes(const Node *x)
+{
+	int b;
+	if (x->kind != E_CALL || x->u.call.callee->kind != E_NAME || !x->u.call.callee->u.name.sym ||
+	    x->u.call.callee->u.name.sym->kind != SYM_BUILTIN || !x->u.call.callee->u.name.sym->type ||
+	    x->u.call.args.n < 1)
+		return false;
+	b = x->u.call.callee->u.name.sym->type->builtin;
+	if (b == B_GET)
+		return view_modes(x->u.call.args.v[0]);
+	return (b == B_SHAPE || b == B_STRIDE) && x->u.call.args.v[0]->type &&
+	       x->u.call.args.v[0]->type->kind == TY_TENSOR;
+}
+
 /* The atomic a builtin names (atomic_min/max by the element's signedness). */
 static Type *
 check_atomic(S *s, Node *e, int b)
@@ -1136,7 +1154,15 @@ check_builtin_type(S *s, Node *e, int b)
 				e->cval = b == B_SHAPE ? lv->shape : lv->stride;
 				return e->type = type_of_value(s, e->cval);
 			}
-			return e->type = ty_new(s, TY_TUPLE);
+			t = ty_new(s, TY_TUPLE);
+			if (t0->kind == TY_TENSOR && t0->rank > 0) {
+				/* a view's run-time modes (code generation asks the layout engine) */
+				t->nelems = t0->rank;
+				t->elems = ARENA_NEWN(s->a, Type *, t->nelems);
+				for (i = 0; i < t->nelems; i++)
+					t->elems[i] = ty_scalar(SC_I32);
+			}
+			return e->type = t;
 		}
 		if (b == B_SHAPE && ty_is_inttuple(t0)) {
 			e->cval = v[0]->cval;
@@ -1149,6 +1175,9 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_DEPTH:
 		if (!is_layoutish(t0) && t0->kind != TY_TENSOR)
 			return err(s, e, "'%s' needs a layout, a tuple or a tensor, not '%s'", builtins[b].name,
+				tyname(s, t0));
+		if (b == B_COSIZE && t0->kind == TY_TENSOR)
+			return err(s, v[0], "'cosize' is defined on layouts, not on tensors (as in CuTe); '%s' is a tensor",
 				tyname(s, t0));
 		e->type = ty_scalar(SC_INT);
 		if (b == B_RANK) {
@@ -1166,9 +1195,11 @@ check_builtin_type(S *s, Node *e, int b)
 			e->type = ty_scalar(SC_I32); /* a run-time size */
 		return e->type;
 	case B_GET: {
-		Value *iv = const_int(s, v[1], "the index of get");
-		if (!iv)
+		Value *iv = const_int(s, v[1], "the index of get"), *jv = n > 2 ? const_int(s, v[2], "the index of get") : NULL;
+		if (!iv || (n > 2 && !jv))
 			return e->type = ty_simple(TY_ERROR);
+		if (t0->kind == TY_TUPLE && !t0->nelems && view_modes(v[0]))
+			return e->type = ty_scalar(SC_I32); /* a mode of a view of unknown rank: code generation asks the engine */
 		if (t0->kind == TY_TUPLE) {
 			if (iv->i < 0 || iv->i >= t0->nelems)
 				return err(s, v[1], "index %lld is out of range for a tuple of %d elements",
@@ -1180,7 +1211,22 @@ check_builtin_type(S *s, Node *e, int b)
 				if (src && src->u.list.n == t0->nelems)
 					e->cval = src->u.list.v[iv->i]->cval; /* a known element of a partly known tuple */
 			}
-			return e->type = t0->elems[iv->i];
+			t = t0->elems[iv->i];
+			if (jv) {   /* get(x, i, j) = get(get(x, i), j) */
+				Value *c0 = e->cval;
+				if (t->kind != TY_TUPLE) {
+					if (jv->i != 0)
+						return err(s, v[2], "index %lld is out of range for an integer (mode %lld is not a tuple)",
+							(long long)jv->i, (long long)iv->i);
+					return e->type = t;
+				}
+				if (jv->i < 0 || jv->i >= t->nelems)
+					return err(s, v[2], "index %lld is out of range for a tuple of %d elements",
+						(long long)jv->i, t->nelems);
+				e->cval = c0 && c0->kind == VAL_TUPLE ? c0->elems[jv->i] : NULL;
+				t = t->elems[jv->i];
+			}
+			return e->type = t;
 		}
 		if (t0->kind == TY_LAYOUT) {
 			if (t0->rank >= 0 && iv->i >= t0->rank)
@@ -1206,6 +1252,11 @@ check_builtin_type(S *s, Node *e, int b)
 				return err(s, v[1], "'%s' needs a layout as its second argument, not '%s'", builtins[b].name, tyname(s, t1));
 			return e->type = ty_tensor(s, t0->space, t0->scalar, t1 && t1->kind == TY_LAYOUT ? t1->rank : -1, t0->swizzled);
 		}
+		if (t0->kind == TY_TENSOR)
+			return err(s, v[0], "'%s' is defined on layouts, not on tensors (as in CuTe: %s), and '%s' is a tensor",
+				builtins[b].name, b == B_COMPLEMENT || b == B_LEFT_INVERSE || b == B_RIGHT_INVERSE
+					? "its result is not a view of the tensor's elements"
+					: "a product would address beyond the tensor", tyname(s, t0));
 		if (!is_layoutish(t0) && t0->kind != TY_SWIZZLE)
 			return err(s, v[0], "'%s' needs a layout, not '%s'", builtins[b].name, tyname(s, t0));
 		if (t1 && !is_layoutish(t1))
@@ -1724,7 +1775,11 @@ check_builtin(S *s, Node *e, int b)
 		fold_algebra(s, e, b);
 	/* compile-time-only builtins (builtins.h FOLD) that did not fold would fail in
 	 * code generation: refuse them here, where the arguments are */
-	if (e->type && e->type->kind != TY_ERROR && builtins[b].lower == LOWER_FOLD && !e->cval)
+	if (e->type && e->type->kind != TY_ERROR && builtins[b].lower == LOWER_FOLD && !e->cval &&
+	    /* coalesce(T) is a view; rank(T), depth(T) come from a view's layout (codegen_view.c) */
+	    !(e->type->kind == TY_TENSOR && b == B_COALESCE) &&
+	    !((b == B_RANK || b == B_DEPTH) && e->u.call.args.n == 1 && e->u.call.args.v[0]->type &&
+	      e->u.call.args.v[0]->type->kind == TY_TENSOR))
 		return err(s, e, "'%s' needs compile-time arguments: its result is computed by the compiler, "
 		           "and these arguments are known only when the kernel runs", builtins[b].name);
 	return e->type;
