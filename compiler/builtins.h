@@ -70,6 +70,9 @@
 	X(B_FILL, "fill", 2, 2, "", MMA) \
 	X(B_REDUCE, "reduce", 2, 2, "over width", REDUCE) \
 	X(B_SUM, "sum", 1, 1, "", REDUCE) \
+	X(B_SCAN, "scan", 2, 2, "over exclusive", REDUCE) \
+	X(B_ARGMAX, "argmax", 2, 2, "over width", REDUCE) \
+	X(B_ARGMIN, "argmin", 2, 2, "over width", REDUCE) \
 	X(B_TILED_COPY, "tiled_copy", 1, 1, "threads values of", COPY) \
 	X(B_TILED_MMA, "tiled_mma", 1, 1, "waves tile", MMA) \
 	X(B_BARRIER, "barrier", 0, 0, "", SYNC) \
@@ -81,6 +84,12 @@
 	X(B_WAVE_ID, "wave_id", 0, 0, "", LANE) \
 	X(B_WAVE_SIZE, "wave_size", 0, 0, "", LANE) \
 	X(B_SHFL_XOR, "shfl_xor", 2, 2, "", LANE) \
+	X(B_SHFL, "shfl", 2, 2, "", LANE) \
+	X(B_SHFL_UP, "shfl_up", 2, 2, "", LANE) \
+	X(B_SHFL_DOWN, "shfl_down", 2, 2, "", LANE) \
+	X(B_READLANE, "readlane", 2, 2, "", LANE) \
+	X(B_READFIRSTLANE, "readfirstlane", 1, 1, "", LANE) \
+	X(B_BALLOT, "ballot", 1, 1, "", LANE) \
 	X(B_ATOMIC_ADD, "atomic_add", 2, 2, "scope order", ATOMIC) \
 	X(B_ATOMIC_SUB, "atomic_sub", 2, 2, "scope order", ATOMIC) \
 	X(B_ATOMIC_MIN, "atomic_min", 2, 2, "scope order", ATOMIC) \

@@ -472,6 +472,9 @@ cg_call(Cg *c, Node *n)
 		cg_copy(c, n);
 		return (IrRef)-1;
 	}
+	if ((bid == B_SHFL || bid == B_SHFL_UP || bid == B_SHFL_DOWN || bid == B_READLANE || bid == B_READFIRSTLANE ||
+	     bid == B_BALLOT) && na == builtins[bid].min)
+		return cg_lane(c, n, bid);
 	if (builtins[bid].lower == LOWER_ATOMIC)
 		return cg_atomic(c, n, bid);
 	if (bid == B_FENCE) {
@@ -482,6 +485,14 @@ cg_call(Cg *c, Node *n)
 		return cg_reduce(c, n, 0);
 	if (bid == B_SUM && na == 1)
 		return cg_reduce(c, n, 1);
+	if (bid == B_SCAN && na == 2)
+		return cg_scan(c, n);
+	if (bid == B_ARGMAX || bid == B_ARGMIN) {
+		diag_error(c->d, n->span, "'%s' gives a (value, position) pair: bind it with let (v, i) = %s(...)",
+		           builtins[bid].name, builtins[bid].name);
+		c->failed = 1;
+		return 0;
+	}
 	if (bid == B_BARRIER && na == 0) {
 		ir_b_barrier(&c->b);
 		return (IrRef)-1;

@@ -105,8 +105,16 @@ void cg_copy(Cg *c, Node *n);
 IrRef cg_atomic(Cg *c, Node *n, int builtin);
 void cg_fence(Cg *c, Node *n);
 
+/* codegen_lane.c */
+IrRef cg_lane(Cg *c, Node *n, int builtin);
+IrRef cg_lane_id(Cg *c);
+IrRef cg_shfl_from(Cg *c, IrRef x, IrRef src);
+
 /* codegen_reduce.c */
 IrRef cg_reduce(Cg *c, Node *n, int is_sum);
+IrRef cg_scan(Cg *c, Node *n);
+/* argmax/argmin(x, pos, over=...): the winner's value and position; 0 after a located error */
+int cg_argmax(Cg *c, Node *n, IrRef *val, IrRef *pos);
 
 /* codegen_partition.c */
 IrRef cg_partition(Cg *c, Node *n, Node *slice_call, Node *tc, Node *tn);

@@ -74,6 +74,17 @@ destructure(Cg *c, Node *pat, Node *init)
 	Node *shp;
 	IrRef i;
 
+	if (cal && cal->kind == E_NAME && (cg_builtin(cal) == B_ARGMAX || cg_builtin(cal) == B_ARGMIN) &&
+	    pat->u.list.n == 2) {
+		/* let (value, position) = argmax(...) (codegen_reduce.c) */
+		IrRef kv[2];
+		if (!cg_argmax(c, init, &kv[0], &kv[1]))
+			return;
+		for (int k = 0; k < 2; k++)
+			if (pat->u.list.v[k]->kind == E_NAME && pat->u.list.v[k]->u.name.sym)
+				cg_bind(c, pat->u.list.v[k]->u.name.sym, kv[k]);
+		return;
+	}
 	if (!cal || cal->kind != E_NAME || cg_builtin(cal) != B_IDX2CRD || init->u.call.args.n != 2) {
 		cg_unsupported(c, pat->span, "destructuring this value");
 		return;

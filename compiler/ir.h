@@ -216,7 +216,15 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(BITCAST, "bitcast", 1, IR_PURE)        /* the operand's bits as the result type (32-bit scalars) */ \
 	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
 	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
-	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
+	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) (mask modulo \
+	                                            the wave size; a constant mask picks DPP, ds_swizzle or permlane, \
+	                                            else ds_bpermute); imm[0] 1: the whole wave runs it, so gfx950 \
+	                                            may use v_permlane32_swap; convergent */ \
+	X(SHFL,    "shfl",    2, IR_SIDE)        /* value (32-bit scalar), i32 lane: x of lane (lane modulo the wave size) \
+	                                            via ds_bpermute; an inactive source lane gives 0; convergent */ \
+	X(READLANE,"readlane",2, IR_SIDE)        /* value (32-bit scalar), i32 lane the same in every lane: v_readlane; \
+	                                            imm[0] 1: the first active lane's (v_readfirstlane, lane unused) */ \
+	X(BALLOT,  "ballot",  1, IR_SIDE)        /* i1 -> i64: bit l set when lane l is active and its operand true */ \
 	X(ATOMIC,  "atomic", -1, IR_SIDE)        /* tensor, value [, desired (cas)], coords...; after lower-layout: root, \
 	                                            value [, desired], element offset. imm[0] IrAtomic, imm[1] IrScope, \
 	                                            imm[2] IrOrder; result the element's old value (the tensor's type) */ \
@@ -433,8 +441,10 @@ IrRef ir_b_arg(IrBuilder *b, uint32_t index);
 IrRef ir_b_tid(IrBuilder *b, int dim);
 IrRef ir_b_bid(IrBuilder *b, int dim);
 IrRef ir_b_wave_size(IrBuilder *b);
-/* the value x (32-bit scalar) of lane (this lane ^ mask), as ds_bpermute reads it */
+/* the value x (32-bit scalar) of lane (this lane ^ mask); whole_wave: every lane
+ * of the wave runs it (reductions), which lets gfx950 swap halves with permlane */
 IrRef ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask);
+IrRef ir_b_shfl_xor_wave(IrBuilder *b, IrRef x, IrRef mask);
 /* D = A*B + C by a matrix intrinsic (llvm.amdgcn.mfma.*, mfma.scale.*, wmma.*);
  * a/b are the lane's operand vectors, c the accumulator (result type); sa/sb
  * (0 = none) the i32 E8M0 scale words of the scaled form, fa/fb its formats */

@@ -460,6 +460,14 @@ ir_b_shfl_xor(IrBuilder *b, IrRef x, IrRef mask)
 }
 
 IrRef
+ir_b_shfl_xor_wave(IrBuilder *b, IrRef x, IrRef mask)
+{
+	IrRef r = ir_b_shfl_xor(b, x, mask);
+	b->fn->inst[r].imm[0] = 1;
+	return r;
+}
+
+IrRef
 ir_b_mma(IrBuilder *b, const char *intrinsic, IrRef a, IrRef bb, IrRef c, IrRef sa, IrRef sb, int fa, int fb)
 {
 	IrRef ops[5] = { a, bb, c, sa, sb };

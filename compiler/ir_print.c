@@ -135,6 +135,10 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 		for (uint32_t k = 0; k < I->nops; k++)
 			fprintf(out, "%s%%%u", k ? ", " : " ", I->ops[k]);
 	}
+	if (I->op == IR_OP_SHFLXOR && I->imm[0])
+		fputs(" wave", out);
+	if (I->op == IR_OP_READLANE && I->imm[0])
+		fputs(" first", out);
 	if (I->op == IR_OP_INSERT || I->op == IR_OP_PROJ)
 		fprintf(out, ", %" PRId64, I->imm[0]);
 	if (I->op == IR_OP_CVTPK)

@@ -336,10 +336,14 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		if (I->ty.kind != IR_I32 || I->ty.lanes != 1 || !ir_ty_eq(ty(v, I->ops[0]), I->ty))
 			err(v, r, "readfirstlane takes and gives an i32 scalar");
 		break;
-	case IR_OP_SHFLXOR:
+	case IR_OP_SHFLXOR: case IR_OP_SHFL: case IR_OP_READLANE:
 		if (ir_scalar_bits((IrScalar)I->ty.kind) != 32 || I->ty.lanes != 1 || !ir_ty_eq(ty(v, I->ops[0]), I->ty) ||
-		    ty(v, I->ops[1]).kind != IR_I32)
-			err(v, r, "shfl_xor moves a 32-bit scalar with an i32 lane mask");
+		    !ir_ty_eq(ty(v, I->ops[1]), ir_ty(IR_I32)))
+			err(v, r, "shfl_xor, shfl and readlane move a 32-bit scalar with an i32 lane mask or index");
+		break;
+	case IR_OP_BALLOT:
+		if (!ir_ty_eq(I->ty, ir_ty(IR_I64)) || !ir_ty_eq(ty(v, I->ops[0]), ir_ty(IR_I1)))
+			err(v, r, "ballot takes an i1 and gives an i64 lane mask");
 		break;
 	case IR_OP_MMA:
 		if ((I->nops != 3 && I->nops != 5) || !I->sym || !ir_ty_eq(ty(v, I->ops[2]), I->ty) ||

@@ -478,6 +478,77 @@ lane_index(Lw *w)
 	return lane;
 }
 
+/* x (i32) of lane src (modulo the wave size: ds_bpermute reads the address's
+ * lane bits only); an inactive source lane gives 0 */
+static LLVMValueRef
+bpermute(Lw *w, LLVMValueRef x, LLVMValueRef src)
+{
+	LLVMTypeRef p2[2] = { i32t(w), i32t(w) };
+	LLVMValueRef a2[2] = { LLVMBuildShl(w->b, src, ci32(w, 2), ""), x };
+	return call(w, "llvm.amdgcn.ds.bpermute", i32t(w), p2, a2, 2);
+}
+
+/* a DPP move of x (bound_ctrl: an invalid or inactive source lane gives 0) */
+static LLVMValueRef
+dpp(Lw *w, LLVMValueRef x, unsigned ctrl)
+{
+	LLVMTypeRef i1 = LLVMInt1TypeInContext(w->ctx), pt[6] = { i32t(w), i32t(w), i32t(w), i32t(w), i32t(w), i1 };
+	LLVMValueRef a[6] = { ci32(w, 0), x, ci32(w, ctrl), ci32(w, 15), ci32(w, 15), LLVMConstInt(i1, 1, 0) };
+	return call(w, "llvm.amdgcn.update.dpp.i32", i32t(w), pt, a, 6);
+}
+
+/* x (i32) of lane (lane ^ m) for a constant m below the wave size, by the
+ * cheapest instruction (docs/codegen.md "Cross-lane operations"): m < 4 a DPP
+ * quad_perm; gfx1201 (wave32) m < 16 DPP row_xmask, else v_permlanex16;
+ * gfx950 7 and 15 DPP row_half_mirror / row_mirror, m < 32 ds_swizzle (xor
+ * within 32 lanes), 32 and above ds_bpermute, or, when the whole wave runs it,
+ * v_permlane32_swap (after the low bits). Every form gives 0 for an inactive
+ * source lane, but permlane32_swap, which reads it. */
+static LLVMValueRef
+shfl_xor_const(Lw *w, LLVMValueRef x, unsigned m, int whole_wave)
+{
+	if (m == 0)
+		return x;
+	if (m < 4)
+		return dpp(w, x, (0 ^ m) | (1 ^ m) << 2 | (2 ^ m) << 4 | (3 ^ m) << 6);
+	if (w->t->wave_size == 32) {
+		LLVMTypeRef i1 = LLVMInt1TypeInContext(w->ctx), pt[6] = { i32t(w), i32t(w), i32t(w), i32t(w), i1, i1 };
+		uint64_t sel = 0;
+		if (m < 16)
+			return dpp(w, x, 0x160 + m);
+		for (unsigned i = 0; i < 16; i++)
+			sel |= (uint64_t)((i ^ m) & 15) << (4 * i);
+		LLVMValueRef a[6] = { ci32(w, 0), x, ci32(w, (int64_t)(uint32_t)sel), ci32(w, (int64_t)(uint32_t)(sel >> 32)),
+		                      LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 1, 0) };
+		return call(w, "llvm.amdgcn.permlanex16.i32", i32t(w), pt, a, 6);
+	}
+	if (m == 7)
+		return dpp(w, x, 0x141);
+	if (m == 15)
+		return dpp(w, x, 0x140);
+	if (m < 32) {
+		LLVMTypeRef pt[2] = { i32t(w), i32t(w) };
+		LLVMValueRef a[2] = { x, ci32(w, (int64_t)(m << 10 | 0x1f)) };
+		return call(w, "llvm.amdgcn.ds.swizzle", i32t(w), pt, a, 2);
+	}
+	if (!whole_wave)
+		return bpermute(w, x, LLVMBuildXor(w->b, lane_index(w), ci32(w, m), ""));
+	{
+		/* {vdst, src0} after swapping vdst's lanes 32..63 with src0's 0..31:
+		 * lanes below 32 find the other half in src0, the others in vdst */
+		LLVMTypeRef i1 = LLVMInt1TypeInContext(w->ctx), pt[4] = { i32t(w), i32t(w), i1, i1 };
+		LLVMValueRef y = shfl_xor_const(w, x, m & 31, 1), a[4], sw, lo;
+		a[0] = y;
+		a[1] = y;
+		a[2] = a[3] = LLVMConstInt(i1, 0, 0);
+		LLVMTypeRef et[2] = { i32t(w), i32t(w) };
+		sw = call(w, "llvm.amdgcn.permlane32.swap", LLVMStructTypeInContext(w->ctx, et, 2, 0), pt, a, 4);
+		lo = LLVMBuildICmp(w->b, LLVMIntULT, lane_index(w), ci32(w, 32), "");
+		return LLVMBuildSelect(w->b, lo, LLVMBuildExtractValue(w->b, sw, 1, ""),
+		                       LLVMBuildExtractValue(w->b, sw, 0, ""), "");
+	}
+}
+
 /* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
  * M0 = readfirstlane(this lane's LDS address - l * stride) (codegen checked
  * that every lane's destination follows that rule). */
@@ -1214,14 +1285,30 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		break;
 	}
 	case IR_OP_SHFLXOR: {
-		LLVMTypeRef i32 = i32t(w);
-		LLVMValueRef a2[2], addr, xi;
-		LLVMTypeRef p2[2] = { i32, i32 };
-		addr = LLVMBuildShl(w->b, LLVMBuildXor(w->b, lane_index(w), y, ""), ci32(w, 2), "");
-		xi = LLVMBuildBitCast(w->b, x, i32, "");
-		a2[0] = addr;
-		a2[1] = xi;
-		v = LLVMBuildBitCast(w->b, call(w, "llvm.amdgcn.ds.bpermute", i32, p2, a2, 2), llty(w, I->ty), "");
+		int64_t m;
+		LLVMValueRef xi = LLVMBuildBitCast(w->b, x, i32t(w), "");
+		if (ir_const_value(w->f, I->ops[1], &m))
+			v = shfl_xor_const(w, xi, (unsigned)m & (w->t->wave_size - 1), (int)I->imm[0]);
+		else
+			v = bpermute(w, xi, LLVMBuildAnd(w->b, LLVMBuildXor(w->b, lane_index(w), y, ""),
+			                                 ci32(w, w->t->wave_size - 1), ""));
+		v = LLVMBuildBitCast(w->b, v, llty(w, I->ty), "");
+		break;
+	}
+	case IR_OP_SHFL:
+		v = LLVMBuildBitCast(w->b, bpermute(w, LLVMBuildBitCast(w->b, x, i32t(w), ""), y), llty(w, I->ty), "");
+		break;
+	case IR_OP_READLANE: {
+		LLVMTypeRef p2[2] = { i32t(w), i32t(w) };
+		LLVMValueRef a2[2] = { LLVMBuildBitCast(w->b, x, i32t(w), ""), y };
+		v = I->imm[0] ? call(w, "llvm.amdgcn.readfirstlane.i32", i32t(w), p2, a2, 1)
+		              : call(w, "llvm.amdgcn.readlane.i32", i32t(w), p2, a2, 2);
+		v = LLVMBuildBitCast(w->b, v, llty(w, I->ty), "");
+		break;
+	}
+	case IR_OP_BALLOT: {
+		LLVMTypeRef i1 = LLVMInt1TypeInContext(w->ctx);
+		v = call(w, "llvm.amdgcn.ballot.i64", i64t(w), &i1, &x, 1);
 		break;
 	}
 	case IR_OP_ATOMIC: lower_atomic(w, r); return;

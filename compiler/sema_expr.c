@@ -1061,6 +1061,57 @@ check_builtin_type(S *s, Node *e, int b)
 			return e->type = ty_tensor(s, SPACE_REG, t1->scalar, t1->rank, false);
 		return e->type = ty_scalar(t1->kind == TY_TENSOR ? t1->scalar : t1->scalar);
 	}
+	case B_SCAN: {
+		/* scan(op, x, over=wave|workgroup, exclusive=b): prefix folds of 32-bit scalars */
+		const Param *over = named(e, "over"), *ex = named(e, "exclusive");
+		Symbol *op = v[0]->kind == E_NAME ? sym_lookup(s, v[0]->u.name.id) : NULL;
+		int ob = op && op->kind == SYM_BUILTIN && op->type ? op->type->builtin : -1;
+		if (ob != B_ADD && ob != B_MUL && ob != B_MAX && ob != B_MIN)
+			return err(s, v[0], "the scan operator must be add, mul, max or min");
+		v[0]->u.name.sym = op;
+		v[0]->type = ty_simple(TY_ENUM);
+		t1 = sema_expr(s, v[1]);
+		if (t1->kind == TY_ERROR)
+			return e->type = t1;
+		if (t1->kind != TY_SCALAR || (t1->scalar != SC_I32 && t1->scalar != SC_U32 && t1->scalar != SC_F32))
+			return err(s, v[1], "scan folds an i32, u32 or f32 scalar, not '%s'", tyname(s, t1));
+		if (over && enum_arg(s, over->value, EN_WAVE, EN_WORKGROUP, "'over'") < 0)
+			return e->type = ty_simple(TY_ERROR);
+		if (ex && (sema_expr(s, ex->value)->kind == TY_ERROR || !ty_is_bool(ex->value->type) || !ex->value->cval))
+			return err(s, ex->value, "'exclusive' must be true or false");
+		return e->type = t1;
+	}
+	case B_ARGMAX: case B_ARGMIN: {
+		/* (value, position) of the largest (smallest) x over the lanes; ties to the lower position */
+		const Param *over = named(e, "over"), *width = named(e, "width");
+		int sc = EN_WAVE;
+		Type *r;
+		t0 = sema_expr(s, v[0]);
+		t1 = t0->kind == TY_ERROR ? t0 : sema_expr(s, v[1]);
+		if (t1->kind == TY_ERROR)
+			return e->type = t1;
+		if (t0->kind != TY_SCALAR || (t0->scalar != SC_I32 && t0->scalar != SC_U32 && t0->scalar != SC_F32))
+			return err(s, v[0], "'%s' compares i32, u32 or f32 scalars, not '%s'", builtins[b].name, tyname(s, t0));
+		if (!ty_is_num(t1) || !(t1->scalar == SC_INT || t1->scalar == SC_I32))
+			return err(s, v[1], "the position of '%s' must be an i32, not '%s'", builtins[b].name, tyname(s, t1));
+		if (over && (sc = enum_arg(s, over->value, EN_LANES, EN_WORKGROUP, "'over'")) < 0)
+			return e->type = ty_simple(TY_ERROR);
+		if (sc == EN_LANES && !width)
+			return err(s, e, "'%s' over=lanes needs width=N (a power of two number of lanes)", builtins[b].name);
+		if (width) {
+			Value *w = const_int(s, width->value, "'width'");
+			if (!w)
+				return e->type = ty_simple(TY_ERROR);
+			if (sc != EN_LANES || w->i < 1 || w->i > 32 || (w->i & (w->i - 1)))
+				return err(s, width->value, "'width' goes with over=lanes and is a power of two up to 32");
+		}
+		r = ty_new(s, TY_TUPLE);
+		r->nelems = 2;
+		r->elems = ARENA_NEWN(s->a, Type *, 2);
+		r->elems[0] = t0;
+		r->elems[1] = ty_scalar(SC_I32);
+		return e->type = r;
+	}
 	case B_SCHED_GROUP: {
 		Value *c, *id;
 		if (enum_arg(s, v[0], EN_ALU, EN_DS_WRITE, "the instruction kind of sched_group") < 0)
@@ -1619,13 +1670,22 @@ check_builtin_type(S *s, Node *e, int b)
 			return e->type = ty_tensor(s, SPACE_REG, to, kt->rank, false);
 		return e->type = ty_scalar(to);
 	}
-	case B_SHFL_XOR:
-		/* lane l gets x of lane l ^ mask of its wave (ds_bpermute): 32-bit scalars */
+	case B_SHFL_XOR: case B_SHFL: case B_SHFL_UP: case B_SHFL_DOWN: case B_READLANE: case B_READFIRSTLANE: {
+		/* a value of another lane of the wave (codegen_lane.c): 32-bit scalars */
+		static const char *const what[] = { "lane mask", "source lane", "lane distance", "lane distance", "lane" };
+		int k = b == B_SHFL_XOR ? 0 : b == B_SHFL ? 1 : b == B_SHFL_UP ? 2 : b == B_SHFL_DOWN ? 3 : 4;
 		if (t0->kind != TY_SCALAR || sema_scalar_bits[t0->scalar] != 32)
-			return err(s, v[0], "shfl_xor moves a 32-bit scalar (i32, u32, f32), not '%s'", tyname(s, t0));
-		if (!ty_is_num(t1) || !(t1->scalar == SC_INT || t1->scalar == SC_I32))
-			return err(s, v[1], "the lane mask of shfl_xor must be an i32, not '%s'", tyname(s, t1));
+			return err(s, v[0], "%s moves a 32-bit scalar (i32, u32, f32), not '%s'", builtins[b].name,
+				tyname(s, t0));
+		if (b != B_READFIRSTLANE && (!ty_is_num(t1) || !(t1->scalar == SC_INT || t1->scalar == SC_I32)))
+			return err(s, v[1], "the %s of %s must be an i32, not '%s'", what[k], builtins[b].name, tyname(s, t1));
 		return e->type = t0;
+	}
+	case B_BALLOT:
+		/* the mask of the wave's lanes where the condition holds */
+		if (!ty_is_bool(t0))
+			return err(s, v[0], "ballot takes a bool scalar, not '%s'", tyname(s, t0));
+		return e->type = ty_scalar(SC_U64);
 	case B_SELECT:
 		if (!ty_is_bool(t0) && !(t0->kind == TY_TENSOR && t0->scalar == SC_BOOL))
 			return err(s, v[0], "the condition of select must be bool, not '%s'", tyname(s, t0));

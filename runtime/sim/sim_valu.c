@@ -110,15 +110,17 @@ int sim_op_v_readfirstlane_b32(SimWave *w, const SimInst *in)
 	sim_wr(w, O(0), 0, 0, sim_rd32(w, O(1), l));
 	return SIM_NEXT;
 }
+/* the lane select is taken modulo the wave size (bits 4:0 in wave32; LLVM's
+ * AMDGPU combines drop an `and` of it with wavesize-1 on that ground) */
 int sim_op_v_readlane_b32(SimWave *w, const SimInst *in)
 {
-	int l = (int)(sim_rd32(w, O(2), 0) & 63);
+	int l = (int)(sim_rd32(w, O(2), 0) & (uint32_t)(w->lanes - 1));
 	sim_wr(w, O(0), 0, 0, sim_rd32(w, O(1), l));
 	return SIM_NEXT;
 }
 int sim_op_v_writelane_b32(SimWave *w, const SimInst *in)
 {
-	int l = (int)(sim_rd32(w, O(2), 0) & 63);
+	int l = (int)(sim_rd32(w, O(2), 0) & (uint32_t)(w->lanes - 1));
 	sim_wr(w, O(0), 0, l, sim_rd32(w, O(1), 0));
 	return SIM_NEXT;
 }
