@@ -163,9 +163,11 @@ $(foreach e,$(OPS_LIB),$(eval $(call ops_kernel,$(call ops_name,$(e)),$(call ops
 tests: all $(UNITS)
 
 # make check: the whole suite on the normal build, then again on the sanitized build.
+# Both builds use every core (-j); scripts/check.sh then runs their tiers side by side.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 check:
-	@$(MAKE) --no-print-directory tests
-	@$(MAKE) --no-print-directory BUILD=build/san SAN=1 tests
+	@$(MAKE) --no-print-directory -j$(NPROC) tests
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/san SAN=1 tests
 	@sh scripts/check.sh build build/san
 
 check-gpu: all

@@ -17,6 +17,9 @@
  *   REDUCE  reductions over threads, lanes, waves or a workgroup
  *   SYNC    barriers, waits and schedule hints
  *   LANE    lane, wave and cross-lane values
+ *   ATOMIC  read-modify-write of one element of a global or LDS tensor
+ *           (codegen_atomic.c); a call statement, its value (the old
+ *           element) may go unused without a warning
  *   VALUE   elementwise arithmetic and math on scalars and fragments (codegen_math.c)
  *
  * The checker (sema_expr.c) and code generation (codegen.c) both expand this
@@ -78,6 +81,18 @@
 	X(B_WAVE_ID, "wave_id", 0, 0, "", LANE) \
 	X(B_WAVE_SIZE, "wave_size", 0, 0, "", LANE) \
 	X(B_SHFL_XOR, "shfl_xor", 2, 2, "", LANE) \
+	X(B_ATOMIC_ADD, "atomic_add", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_SUB, "atomic_sub", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_MIN, "atomic_min", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_MAX, "atomic_max", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_AND, "atomic_and", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_OR, "atomic_or", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_XOR, "atomic_xor", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_INC, "atomic_inc", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_DEC, "atomic_dec", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_EXCHANGE, "atomic_exchange", 2, 2, "scope order", ATOMIC) \
+	X(B_ATOMIC_CAS, "atomic_cas", 3, 3, "scope order", ATOMIC) \
+	X(B_FENCE, "fence", 0, 0, "scope order", SYNC) \
 	X(B_FLOAT_BITS, "float_bits", 1, 1, "", VALUE) \
 	X(B_SELECT, "select", 3, 3, "", VALUE) \
 	X(B_FMA, "fma", 3, 3, "", VALUE) \
@@ -121,7 +136,7 @@ enum {
 
 enum {
 	LOWER_FOLD, LOWER_QUERY, LOWER_VIEW, LOWER_PRED, LOWER_COPY, LOWER_MMA,
-	LOWER_REDUCE, LOWER_SYNC, LOWER_LANE, LOWER_VALUE
+	LOWER_REDUCE, LOWER_SYNC, LOWER_LANE, LOWER_VALUE, LOWER_ATOMIC
 };
 
 extern const struct Builtin {

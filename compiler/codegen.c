@@ -466,6 +466,12 @@ cg_call(Cg *c, Node *n)
 		cg_copy(c, n);
 		return (IrRef)-1;
 	}
+	if (builtins[bid].lower == LOWER_ATOMIC)
+		return cg_atomic(c, n, bid);
+	if (bid == B_FENCE) {
+		cg_fence(c, n);
+		return (IrRef)-1;
+	}
 	if (bid == B_REDUCE && na == 2)
 		return cg_reduce(c, n, 0);
 	if (bid == B_SUM && na == 1)

@@ -108,6 +108,10 @@ IrRef cg_zero_of(Cg *c, IrType t);
 int cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force);
 void cg_copy(Cg *c, Node *n);
 
+/* codegen_atomic.c */
+IrRef cg_atomic(Cg *c, Node *n, int builtin);
+void cg_fence(Cg *c, Node *n);
+
 /* codegen_reduce.c */
 IrRef cg_reduce(Cg *c, Node *n, int is_sum);
 

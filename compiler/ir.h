@@ -217,6 +217,10 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(UNIFORM, "readfirstlane", 1, IR_PURE)  /* i32 value that is the same in every active lane (a wave index): \
 	                                            its first active lane's copy, so it lives in an SGPR and branches on it are scalar */ \
 	X(SHFLXOR, "shfl_xor", 2, IR_SIDE)       /* value (32-bit scalar), i32 mask: x of lane (lane ^ mask) via ds_bpermute; convergent */ \
+	X(ATOMIC,  "atomic", -1, IR_SIDE)        /* tensor, value [, desired (cas)], coords...; after lower-layout: root, \
+	                                            value [, desired], element offset. imm[0] IrAtomic, imm[1] IrScope, \
+	                                            imm[2] IrOrder; result the element's old value (the tensor's type) */ \
+	X(FENCE,   "fence",   0, IR_SIDE)        /* imm[0] IrScope, imm[1] IrOrder (not relaxed) */ \
 	X(MMA,     "mma",    -1, IR_SIDE)        /* a, b, c [, scale_a, scale_b]: D = A*B + C by the intrinsic named in sym; \
 	                                            imm[0]/imm[1] = A/B format codes of the scaled f8f6f4 form; convergent */ \
 	X(BARRIER, "barrier", 0, IR_SIDE)        /* workgroup barrier */ \
@@ -271,6 +275,53 @@ typedef enum {
 
 extern const char *const ir_fn_name[IR_FN_COUNT];
 extern const char *const ir_fn_llvm[IR_FN_COUNT];
+
+/* Atomic read-modify-write operations (IR_OP_ATOMIC imm[0]): enum name,
+ * spelling. cas compares the value operand with the element (bitwise) and
+ * stores the desired operand when they are equal; inc and dec wrap as
+ * LLVM's uinc_wrap/udec_wrap (old >= v ? 0 : old + 1; old == 0 || old > v ?
+ * v : old - 1, unsigned); min/max are signed (smin/smax) or unsigned. */
+#define IR_ATOMICS(X) \
+	X(ADD, "add") X(SUB, "sub") X(SMIN, "smin") X(SMAX, "smax") X(UMIN, "umin") X(UMAX, "umax") \
+	X(AND, "and") X(OR, "or") X(XOR, "xor") X(INC, "inc") X(DEC, "dec") X(XCHG, "xchg") \
+	X(FADD, "fadd") X(CAS, "cas")
+
+typedef enum {
+#define X(e, s) IR_ATOMIC_##e,
+	IR_ATOMICS(X)
+#undef X
+	IR_ATOMIC_COUNT
+} IrAtomic;
+
+/* Memory scopes of atomics and fences: enum name, spelling, the LLVM AMDGPU
+ * syncscope ("" is the system scope; LLVM AMDGPUUsage "Memory Scopes"). */
+#define IR_SCOPES(X) \
+	X(WAVE, "wave", "wavefront") X(WORKGROUP, "workgroup", "workgroup") \
+	X(AGENT, "agent", "agent") X(SYSTEM, "system", "")
+
+typedef enum {
+#define X(e, s, l) IR_SCOPE_##e,
+	IR_SCOPES(X)
+#undef X
+	IR_SCOPE_COUNT
+} IrScope;
+
+/* Memory orders (C++ / LLVM: relaxed is LLVM's monotonic). */
+#define IR_ORDERS(X) \
+	X(RELAXED, "relaxed") X(ACQUIRE, "acquire") X(RELEASE, "release") X(ACQ_REL, "acq_rel") \
+	X(SEQ_CST, "seq_cst")
+
+typedef enum {
+#define X(e, s) IR_ORDER_##e,
+	IR_ORDERS(X)
+#undef X
+	IR_ORDER_COUNT
+} IrOrder;
+
+extern const char *const ir_atomic_name[IR_ATOMIC_COUNT];
+extern const char *const ir_scope_name[IR_SCOPE_COUNT];
+extern const char *const ir_scope_llvm[IR_SCOPE_COUNT];
+extern const char *const ir_order_name[IR_ORDER_COUNT];
 
 typedef enum { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE, IR_ULT, IR_ULE, IR_UGT, IR_UGE,
                IR_FLT, IR_FLE, IR_FGT, IR_FGE, IR_FEQ, IR_FNE } IrCmp;
@@ -417,6 +468,14 @@ IrRef ir_b_tensor_identity(IrBuilder *b, IrLayout lay);
 int ir_is_tensor(IrOp op);            /* tensor.global, lds.alloc, tensor.view, tensor.identity */
 IrRef ir_tensor_root(const IrFunc *f, IrRef t);
 IrRef ir_b_tload(IrBuilder *b, IrRef t, unsigned lanes, uint32_t ncoord, const IrRef *coord);
+/* op on element coord of global or LDS tensor t with value val (cas: the
+ * expected value; desired the value it stores, 0 for the other ops); the
+ * element's old value */
+IrRef ir_b_atomic(IrBuilder *b, IrAtomic op, IrRef t, IrRef val, IrRef desired, uint32_t ncoord,
+                  const IrRef *coord, IrScope scope, IrOrder order);
+void ir_b_fence(IrBuilder *b, IrScope scope, IrOrder order);
+/* operands before an atomic's coordinates (or, after lower-layout, its offset): 2, or 3 for cas */
+static inline uint32_t ir_atomic_first(const IrInst *I) { return I->imm[0] == IR_ATOMIC_CAS ? 3 : 2; }
 void ir_b_tstore(IrBuilder *b, IrRef t, IrRef val, uint32_t ncoord, const IrRef *coord);
 void ir_b_barrier(IrBuilder *b);
 void ir_b_wait(IrBuilder *b, int vmem, int lds, int stores);   /* -1: don't wait on that counter */

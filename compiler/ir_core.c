@@ -673,6 +673,51 @@ ir_b_tload(IrBuilder *b, IrRef t, unsigned lanes, uint32_t ncoord, const IrRef *
 	return ir_b_inst(b, IR_OP_TLOAD, ir_vec(elem, lanes), ncoord + 1, ops);
 }
 
+const char *const ir_atomic_name[IR_ATOMIC_COUNT] = {
+#define X(e, s) s,
+	IR_ATOMICS(X)
+#undef X
+};
+const char *const ir_scope_name[IR_SCOPE_COUNT] = {
+#define X(e, s, l) s,
+	IR_SCOPES(X)
+#undef X
+};
+const char *const ir_scope_llvm[IR_SCOPE_COUNT] = {
+#define X(e, s, l) l,
+	IR_SCOPES(X)
+#undef X
+};
+const char *const ir_order_name[IR_ORDER_COUNT] = {
+#define X(e, s) s,
+	IR_ORDERS(X)
+#undef X
+};
+
+IrRef
+ir_b_atomic(IrBuilder *b, IrAtomic op, IrRef t, IrRef val, IrRef desired, uint32_t ncoord, const IrRef *coord,
+            IrScope scope, IrOrder order)
+{
+	IrRef ops[16], r;
+	uint32_t k = 0;
+	const IrInst *T = &b->fn->inst[t];
+
+	if (ncoord + 3 > 16)
+		IR_ICE("too many coordinates");
+	if (!ir_is_tensor((IrOp)T->op))
+		IR_ICE("atomic on a non-tensor");
+	ops[k++] = t;
+	ops[k++] = val;
+	if (op == IR_ATOMIC_CAS)
+		ops[k++] = desired;
+	memcpy(ops + k, coord, sizeof *coord * ncoord);
+	r = ir_b_inst(b, IR_OP_ATOMIC, ir_ty(b->fn->tensor[T->aux].elem), k + ncoord, ops);
+	b->fn->inst[r].imm[0] = op;
+	b->fn->inst[r].imm[1] = scope;
+	b->fn->inst[r].imm[2] = order;
+	return r;
+}
+
 void
 ir_b_tstore(IrBuilder *b, IrRef t, IrRef val, uint32_t ncoord, const IrRef *coord)
 {
@@ -700,6 +745,7 @@ void ir_b_wait(IrBuilder *b, int vmem, int lds, int stores) { imm3(b, IR_OP_WAIT
 void ir_b_sched_group(IrBuilder *b, int mask, int count, int sid) { imm3(b, IR_OP_SCHEDGRP, mask, count, sid); }
 void ir_b_sched_barrier(IrBuilder *b, int mask) { imm3(b, IR_OP_SCHEDBAR, mask, 0, 0); }
 void ir_b_setprio(IrBuilder *b, int prio) { imm3(b, IR_OP_SETPRIO, prio, 0, 0); }
+void ir_b_fence(IrBuilder *b, IrScope scope, IrOrder order) { imm3(b, IR_OP_FENCE, scope, order, 0); }
 
 IrRef
 ir_b_ld_tr(IrBuilder *b, IrRef src, IrType ty, int elem_bits)

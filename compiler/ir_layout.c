@@ -275,9 +275,9 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			lower_dma(f, r);
 			continue;
 		}
-		if (I->op != IR_OP_TLOAD && I->op != IR_OP_TSTORE)
+		if (I->op != IR_OP_TLOAD && I->op != IR_OP_TSTORE && I->op != IR_OP_ATOMIC)
 			continue;
-		first = I->op == IR_OP_TSTORE ? 2 : 1;
+		first = I->op == IR_OP_ATOMIC ? ir_atomic_first(I) : I->op == IR_OP_TSTORE ? 2 : 1;
 		nc = I->nops - first;
 		T = &f->tensor[f->inst[I->ops[0]].aux];
 		root = ir_tensor_root(f, I->ops[0]);
@@ -314,6 +314,16 @@ ir_pass_lower_layout(IrFunc *f, const TgtDesc *t, IrDiag *d)
 			continue;
 		}
 		newops[0] = root;
+		if (I->op == IR_OP_ATOMIC) {
+			/* root, value [, desired], offset */
+			IrRef *ops = ir_alloc(f->mod, sizeof *ops * (first + 1));
+			memcpy(ops, I->ops, sizeof *ops * first);
+			ops[0] = root;
+			ops[first] = off;
+			I->ops = ops;
+			I->nops = first + 1;
+			continue;
+		}
 		if (I->op == IR_OP_TSTORE) {
 			newops[1] = I->ops[1];
 			newops[2] = off;

@@ -104,6 +104,14 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 	case IR_OP_SETPRIO:
 		fprintf(out, " %" PRId64, I->imm[0]);
 		break;
+	case IR_OP_ATOMIC: case IR_OP_FENCE: {
+		int k = I->op == IR_OP_ATOMIC;
+		if (k)
+			fprintf(out, ".%s", I->imm[0] >= 0 && I->imm[0] < IR_ATOMIC_COUNT ? ir_atomic_name[I->imm[0]] : "?");
+		fprintf(out, " %s %s", I->imm[k] >= 0 && I->imm[k] < IR_SCOPE_COUNT ? ir_scope_name[I->imm[k]] : "?",
+		        I->imm[k + 1] >= 0 && I->imm[k + 1] < IR_ORDER_COUNT ? ir_order_name[I->imm[k + 1]] : "?");
+		break;
+	}
 	case IR_OP_MMA:
 		fprintf(out, " %s", I->sym ? I->sym : "?");
 		if (I->nops == 5)
@@ -113,13 +121,12 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 		break;
 	}
 	/* operands */
-	if (I->op == IR_OP_TLOAD || I->op == IR_OP_TSTORE || I->op == IR_OP_LD || I->op == IR_OP_ST) {
+	if (I->op == IR_OP_TLOAD || I->op == IR_OP_TSTORE || I->op == IR_OP_LD || I->op == IR_OP_ST ||
+	    I->op == IR_OP_ATOMIC) {
 		fprintf(out, " %%%u", I->ops[0]);
-		k0 = 1;
-		if (I->op == IR_OP_TSTORE || I->op == IR_OP_ST) {
-			fprintf(out, ", %%%u", I->ops[1]);
-			k0 = 2;
-		}
+		k0 = I->op == IR_OP_ATOMIC ? ir_atomic_first(I) : I->op == IR_OP_TSTORE || I->op == IR_OP_ST ? 2 : 1;
+		for (uint32_t k = 1; k < k0; k++)
+			fprintf(out, ", %%%u", I->ops[k]);
 		fputc('[', out);
 		for (uint32_t k = k0; k < I->nops; k++)
 			fprintf(out, "%s%%%u", k > k0 ? ", " : "", I->ops[k]);

@@ -204,6 +204,38 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 		}
 		break;
 	}
+	case IR_OP_ATOMIC: {
+		uint32_t first = ir_atomic_first(I);
+		const IrTensor *T;
+		if (I->imm[0] < 0 || I->imm[0] >= IR_ATOMIC_COUNT || I->imm[1] < 0 || I->imm[1] >= IR_SCOPE_COUNT ||
+		    I->imm[2] < 0 || I->imm[2] >= IR_ORDER_COUNT) {
+			err(v, r, "atomic with an unknown operation, scope or order");
+			break;
+		}
+		if (I->nops < first + 1 || !ir_is_tensor((IrOp)f->inst[I->ops[0]].op)) {
+			err(v, r, "atomic takes a tensor, its value operands and a coordinate or offset");
+			break;
+		}
+		T = &f->tensor[f->inst[ir_tensor_root(f, I->ops[0])].aux];
+		if (T->space == IR_SPACE_IDENTITY || I->ty.lanes != 1 || I->ty.kind != T->elem ||
+		    ir_scalar_bits((IrScalar)T->elem) != 32)
+			err(v, r, "atomic works on one 32-bit element of a global or LDS tensor and gives its type");
+		for (uint32_t k = 1; k < first; k++)
+			if (!ir_ty_eq(ty(v, I->ops[k]), I->ty))
+				err(v, r, "atomic value operands have the element type");
+		for (uint32_t k = first; k < I->nops; k++)
+			if (!ir_ty_is_int(ty(v, I->ops[k])) || ty(v, I->ops[k]).lanes != 1)
+				err(v, r, "coordinates and offsets must be scalar integers");
+		if ((I->imm[0] == IR_ATOMIC_FADD) != ir_ty_is_float(I->ty) && I->imm[0] != IR_ATOMIC_XCHG &&
+		    I->imm[0] != IR_ATOMIC_CAS)
+			err(v, r, "fadd is the float atomic; the others (but xchg and cas) take integers");
+		break;
+	}
+	case IR_OP_FENCE:
+		if (I->imm[0] < 0 || I->imm[0] >= IR_SCOPE_COUNT || I->imm[1] <= IR_ORDER_RELAXED ||
+		    I->imm[1] >= IR_ORDER_COUNT)
+			err(v, r, "fence takes a scope and an order other than relaxed");
+		break;
 	case IR_OP_FOR: {
 		IrType it = ty(v, I->ops[0]);
 		if (I->nops < 3 || !ir_ty_is_int(it) || !ir_ty_eq(ty(v, I->ops[1]), it) ||

@@ -396,6 +396,74 @@ lower_st(Lw *w, IrRef r)
 		ring_alias(w, s, I->imm[2]);
 }
 
+/* ---- atomics and fences (LLVM AMDGPUUsage "Memory Model": syncscope names,
+ * orderings; the backend picks the instruction and the cache controls) ---- */
+
+static LLVMAtomicOrdering
+llvm_order(int64_t o)
+{
+	switch (o) {
+	case IR_ORDER_RELAXED: return LLVMAtomicOrderingMonotonic;
+	case IR_ORDER_ACQUIRE: return LLVMAtomicOrderingAcquire;
+	case IR_ORDER_RELEASE: return LLVMAtomicOrderingRelease;
+	case IR_ORDER_ACQ_REL: return LLVMAtomicOrderingAcquireRelease;
+	default: return LLVMAtomicOrderingSequentiallyConsistent;
+	}
+}
+
+static unsigned
+sync_scope(Lw *w, int64_t s)
+{
+	const char *n = ir_scope_llvm[s];
+	return LLVMGetSyncScopeID(w->ctx, n, strlen(n));
+}
+
+/* atomic root, value [, desired], offset: atomicrmw or cmpxchg on the element's
+ * address (global_atomic_* or ds_*; a buffer-addressed global tensor through
+ * its pointer argument too) */
+static void
+lower_atomic(Lw *w, IrRef r)
+{
+	static const LLVMAtomicRMWBinOp RMW[IR_ATOMIC_COUNT] = {
+		[IR_ATOMIC_ADD] = LLVMAtomicRMWBinOpAdd, [IR_ATOMIC_SUB] = LLVMAtomicRMWBinOpSub,
+		[IR_ATOMIC_SMIN] = LLVMAtomicRMWBinOpMin, [IR_ATOMIC_SMAX] = LLVMAtomicRMWBinOpMax,
+		[IR_ATOMIC_UMIN] = LLVMAtomicRMWBinOpUMin, [IR_ATOMIC_UMAX] = LLVMAtomicRMWBinOpUMax,
+		[IR_ATOMIC_AND] = LLVMAtomicRMWBinOpAnd, [IR_ATOMIC_OR] = LLVMAtomicRMWBinOpOr,
+		[IR_ATOMIC_XOR] = LLVMAtomicRMWBinOpXor, [IR_ATOMIC_INC] = LLVMAtomicRMWBinOpUIncWrap,
+		[IR_ATOMIC_DEC] = LLVMAtomicRMWBinOpUDecWrap, [IR_ATOMIC_XCHG] = LLVMAtomicRMWBinOpXchg,
+		[IR_ATOMIC_FADD] = LLVMAtomicRMWBinOpFAdd,
+	};
+	IrInst *I = &w->f->inst[r];
+	uint32_t first = ir_atomic_first(I);
+	IrRef tref = I->ops[0];
+	IrTensor *T = &w->f->tensor[w->f->inst[tref].aux];
+	LLVMValueRef off = w->val[I->ops[first]], x = w->val[I->ops[1]], p, v;
+	LLVMAtomicOrdering ord = llvm_order(I->imm[2]);
+	unsigned ss = sync_scope(w, I->imm[1]);
+
+	if (T->space == IR_SPACE_GLOBAL && T->addr == IR_ADDR_BUFFER) {
+		/* the tensor's pointer argument with the offset widened: LLVM has no
+		 * wrapping inc/dec on buffer fat pointers, and a global atomic is as
+		 * fast as a buffer one */
+		LLVMValueRef bo = byte_offset(w, LLVMBuildSExt(w->b, off, i64t(w), ""), T->elem, i64t(w));
+		p = LLVMBuildInBoundsGEP2(w->b, LLVMInt8TypeInContext(w->ctx), w->val[w->f->inst[tref].ops[0]], &bo, 1, "");
+	} else {
+		p = address(w, T, tref, off);
+	}
+	if (I->imm[0] == IR_ATOMIC_CAS) {
+		/* compared bitwise: a float element goes through its bits */
+		LLVMValueRef d = w->val[I->ops[2]];
+		LLVMAtomicOrdering fail_ord = ord == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
+		                            : ord == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingAcquire : ord;
+		v = LLVMBuildAtomicCmpXchgSyncScope(w->b, p, LLVMBuildBitCast(w->b, x, i32t(w), ""),
+		                                    LLVMBuildBitCast(w->b, d, i32t(w), ""), ord, fail_ord, ss);
+		v = LLVMBuildBitCast(w->b, LLVMBuildExtractValue(w->b, v, 0, ""), llty(w, I->ty), "");
+	} else {
+		v = LLVMBuildAtomicRMWSyncScope(w->b, RMW[I->imm[0]], p, x, ord, ss);
+	}
+	w->val[r] = v;
+}
+
 /* the lane's index in its wave (mbcnt) */
 static LLVMValueRef
 lane_index(Lw *w)
@@ -1156,6 +1224,10 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		v = LLVMBuildBitCast(w->b, call(w, "llvm.amdgcn.ds.bpermute", i32, p2, a2, 2), llty(w, I->ty), "");
 		break;
 	}
+	case IR_OP_ATOMIC: lower_atomic(w, r); return;
+	case IR_OP_FENCE:
+		LLVMBuildFenceSyncScope(w->b, llvm_order(I->imm[1]), sync_scope(w, I->imm[0]), "");
+		return;
 	case IR_OP_MMA: lower_mma(w, r); return;
 	case IR_OP_BARRIER: lower_barrier(w); return;
 	case IR_OP_WAIT: lower_wait(w, I); return;

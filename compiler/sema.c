@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "builtins.h"
 #include "sema_int.h"
 #include "syntax.h"
 #include "target/target.h"
@@ -667,7 +668,10 @@ check_stmt(S *s, Node *st)
 	}
 	case S_EXPR: {
 		Type *t = sema_expr(s, st->u.expr);
-		if (t->kind != TY_VOID && t->kind != TY_ERROR && !s->quiet)
+		const Node *cal = st->u.expr->kind == E_CALL ? st->u.expr->u.call.callee : NULL;
+		bool atomic = cal && cal->kind == E_NAME && cal->u.name.sym && cal->u.name.sym->kind == SYM_BUILTIN &&
+		              cal->u.name.sym->type && builtins[cal->u.name.sym->type->builtin].lower == LOWER_ATOMIC;
+		if (t->kind != TY_VOID && t->kind != TY_ERROR && !atomic && !s->quiet)   /* an atomic's old value may go unused */
 			diag_warning(s->d, st->u.expr->span, "expression result unused");
 		break;
 	}

@@ -134,12 +134,16 @@ struct Value {
 	const lay_val *lay;  /* VAL_INT/TUPLE/LAYOUT/SWIZZLE: the same value in the layout library (lay.h), or NULL */
 };
 
-/* Enumerators accepted by schedule and reduction builtins. */
+/* Enumerators accepted by schedule, reduction and atomic builtins (scopes wave..system
+ * and orders relaxed..seq_cst are contiguous ranges). */
 #define SEMA_ENUMS(X) \
 	X(EN_THREAD, "thread") X(EN_LANES, "lanes") X(EN_WAVE, "wave") X(EN_WORKGROUP, "workgroup") \
+	X(EN_AGENT, "agent") X(EN_SYSTEM, "system") \
 	X(EN_ALU, "alu") X(EN_VALU, "valu") X(EN_SALU, "salu") X(EN_MFMA, "mfma") X(EN_WMMA, "wmma") \
 	X(EN_VMEM, "vmem") X(EN_VMEM_READ, "vmem_read") X(EN_VMEM_WRITE, "vmem_write") \
-	X(EN_DS, "ds") X(EN_DS_READ, "ds_read") X(EN_DS_WRITE, "ds_write")
+	X(EN_DS, "ds") X(EN_DS_READ, "ds_read") X(EN_DS_WRITE, "ds_write") \
+	X(EN_RELAXED, "relaxed") X(EN_ACQUIRE, "acquire") X(EN_RELEASE, "release") X(EN_ACQ_REL, "acq_rel") \
+	X(EN_SEQ_CST, "seq_cst")
 
 typedef enum {
 #define X(k, s) k,

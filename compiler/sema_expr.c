@@ -955,6 +955,47 @@ bits_type(ScalarKind k)
 	return bits_int(k) || k == SC_I16 || k == SC_U16 || k == SC_F16 || k == SC_BF16 || k == SC_F32;
 }
 
+/* The atomic a builtin names (atomic_min/max by the element's signedness). */
+static Type *
+check_atomic(S *s, Node *e, int b)
+{
+	Node **v = e->u.call.args.v;
+	const Param *sc = named(e, "scope"), *o = named(e, "order");
+	const char *nm = builtins[b].name;
+	Type *tt;
+	ScalarKind k;
+	int i, nv = b == B_ATOMIC_CAS ? 2 : 1;
+
+	if (sema_expr(s, v[0])->kind == TY_ERROR)
+		return e->type = ty_simple(TY_ERROR);
+	tt = v[0]->kind == E_INDEX ? v[0]->u.call.callee->type : NULL;
+	if (!tt || tt->kind != TY_TENSOR || v[0]->type->kind != TY_SCALAR)
+		return err(s, v[0], "'%s' updates one element of a tensor, written T[i] or T[i, j], not '%s'", nm,
+			tyname(s, v[0]->type));
+	if (tt->space == SPACE_REG)
+		return err(s, v[0], "'%s' updates an element of a global or LDS tensor, not of a register fragment", nm);
+	k = tt->scalar;
+	if (k != SC_I32 && k != SC_U32 && k != SC_F32)
+		return err(s, v[0], "'%s' updates i32, u32 or f32 elements, not '%s'", nm, sema_scalar_names[k]);
+	if (k == SC_F32 && b != B_ATOMIC_ADD && b != B_ATOMIC_EXCHANGE && b != B_ATOMIC_CAS)
+		return err(s, v[0], "'%s' of an f32 element is not supported: f32 has atomic_add, atomic_exchange "
+			"and atomic_cas (an ordered float maximum is atomic_max of order_key(x) on a u32 tensor)", nm);
+	for (i = 1; i <= nv; i++) {
+		Type *ti = sema_expr(s, v[i]);
+		if (ti->kind == TY_ERROR)
+			return e->type = ti;
+		if (ti->kind != TY_SCALAR || unify_scalar(ti->scalar, k) != (int)k)
+			return err(s, v[i], "the %s of '%s' must be a '%s' scalar like the element, not '%s'",
+				i == 1 && nv == 2 ? "expected value" : i == 2 ? "desired value" : "value", nm,
+				sema_scalar_names[k], tyname(s, ti));
+	}
+	if (sc && enum_arg(s, sc->value, EN_WAVE, EN_SYSTEM, "'scope'") < 0)
+		return e->type = ty_simple(TY_ERROR);
+	if (o && enum_arg(s, o->value, EN_RELAXED, EN_SEQ_CST, "'order'") < 0)
+		return e->type = ty_simple(TY_ERROR);
+	return e->type = ty_scalar(k);
+}
+
 static Type *
 check_builtin_type(S *s, Node *e, int b)
 {
@@ -1031,6 +1072,20 @@ check_builtin_type(S *s, Node *e, int b)
 			return e->type = ty_simple(TY_ERROR);
 		if (c->i < 0 || id->i < 0)
 			return err(s, e, "sched_group counts and ids cannot be negative");
+		return e->type = ty_simple(TY_VOID);
+	}
+	case B_ATOMIC_ADD: case B_ATOMIC_SUB: case B_ATOMIC_MIN: case B_ATOMIC_MAX: case B_ATOMIC_AND:
+	case B_ATOMIC_OR: case B_ATOMIC_XOR: case B_ATOMIC_INC: case B_ATOMIC_DEC: case B_ATOMIC_EXCHANGE:
+	case B_ATOMIC_CAS:
+		return check_atomic(s, e, b);
+	case B_FENCE: {
+		const Param *sc = named(e, "scope"), *o = named(e, "order");
+		if (sc && enum_arg(s, sc->value, EN_WAVE, EN_SYSTEM, "'scope'") < 0)
+			return e->type = ty_simple(TY_ERROR);
+		if (o && (i = enum_arg(s, o->value, EN_RELAXED, EN_SEQ_CST, "'order'")) < 0)
+			return e->type = ty_simple(TY_ERROR);
+		if (o && i == EN_RELAXED)
+			return err(s, o->value, "a fence's order is acquire, release, acq_rel or seq_cst, not relaxed");
 		return e->type = ty_simple(TY_VOID);
 	}
 	case B_SCHED_BARRIER:

@@ -53,32 +53,38 @@ count() { # file -> adds to pass/fail/skip
 run_tier() {
 	rb=$1 rs=$2 rr=$3; shift 3
 	tier=$(basename "$(dirname "$rr")")
-	out="$log/$tier.out"
+	out="${blog:-$log}/$tier.out"
+	t0=$(date +%s)
 	logged_run "$rb" env FLY_BUILD="$rb" FLY_SAN="$rs" FLY_TOP="$top" "$@" sh "$rr" >"$out" 2>&1; rc=$?
 	count "$out"
+	secs=$(( $(date +%s) - t0 ))
 	p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out"); s=$(grep -c '^SKIP: ' "$out")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		fail=$((fail + 1)); f=1
 		echo "FAIL: $tier [$rb] exited $rc without naming a failed test"
 		sed 's/^/    /' "$out" | tail -n 40
 	elif [ "$f" != 0 ]; then
-		echo "FAIL: $tier [$rb]: $p passed, $f failed"
+		echo "FAIL: $tier [$rb]: $p passed, $f failed (${secs} s)"
 		# print each failure and the indented detail lines that follow it
 		awk '/^FAIL: /{show=1; print "  " $0; next} /^(PASS|SKIP): /{show=0} show{print "  " $0}' "$out" | head -n 200
 	else
-		if [ "$s" != 0 ]; then echo "ok    $tier [$rb]: $p passed, $s skipped"; else echo "ok    $tier [$rb]: $p passed"; fi
+		if [ "$s" != 0 ]; then echo "ok    $tier [$rb]: $p passed, $s skipped (${secs} s)"; else echo "ok    $tier [$rb]: $p passed (${secs} s)"; fi
 	fi
 	if [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$rc" = 0 ]; then
 		echo "      (tier $tier ran no test)"
 	fi
 }
 
-for b in "$@"; do
+# run_build BUILD: the unit tests and every tier against BUILD; its counts go to
+# $log/BUILD-ID.counts (it may run in a background shell)
+run_build() {
+	b=$1 id=$2
 	san=0; case "$b" in */san) san=1 ;; esac
+	blog="$log/b$id"; mkdir -p "$blog"
 	for t in "$b"/tests/unit/*; do
 		[ -x "$t" ] || continue
 		name="unit/$(basename "$t") [$b]"
-		out="$log/out"
+		out="$blog/unit.out"
 		logged_run "$b" "$t" >"$out" 2>&1; rc=$?
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
@@ -97,6 +103,33 @@ for b in "$@"; do
 		[ "$tier" = deps ] && continue # runs last, once, on the log of all the others
 		run_tier "$b" "$san" "$r"
 	done
+	echo "$pass $fail $skip" >"$log/b$id.counts"
+}
+
+# The builds' tiers run side by side when there are cores for it (FLY_CHECK_JOBS, default:
+# the number of cores): the simulator runs a launch on one thread, so each build's tiers keep
+# about one core busy. Each build's lines are printed together once it is done.
+jobs=${FLY_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+i=0
+for b in "$@"; do
+	i=$((i + 1))
+	if [ "$jobs" -gt 1 ] && [ $# -gt 1 ]; then
+		( pass=0 fail=0 skip=0; run_build "$b" $i >"$log/b$i.lines" 2>&1 ) &
+	else
+		( pass=0 fail=0 skip=0; run_build "$b" $i ) 
+	fi
+done
+wait
+i=0
+for b in "$@"; do
+	i=$((i + 1))
+	[ -f "$log/b$i.lines" ] && cat "$log/b$i.lines"
+	if [ -f "$log/b$i.counts" ]; then
+		read -r p f s <"$log/b$i.counts"
+	else
+		echo "FAIL: the tiers of $b did not finish"; p=0 f=1 s=0
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
 if [ -f tests/deps/run.sh ]; then
 	nolog=1
