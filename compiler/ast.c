@@ -127,6 +127,14 @@ print_type(FILE *o, const TypeExpr *t, int depth)
 		fprintf(o, "%s %s[", sp[t->space], t->name);
 		print_expr(o, t->layout, depth + 1);
 		fputc(']', o);
+	} else if (!t->name) {
+		fputc('(', o);
+		for (int i = 0; i < t->nelems; i++) {
+			if (i)
+				fputs(", ", o);
+			print_type(o, t->elems[i], depth + 1);
+		}
+		fputc(')', o);
 	} else
 		fputs(t->name, o);
 }
@@ -384,6 +392,10 @@ dump_stmt(Dump *D, const Node *s, int lev)
 		dump_expr_line(D, "assume", s->u.expr, lev);
 		return;
 	case S_RETURN:
+		if (s->u.expr) {
+			dump_expr_line(D, "return", s->u.expr, lev);
+			return;
+		}
 		ind(D, lev);
 		fputs("return", D->o);
 		loc(D, s->span);
@@ -505,6 +517,19 @@ dump_decl(Dump *D, const Node *n)
 		for (i = 0; i < n->u.kernel.requires.n; i++)
 			dump_expr_line(D, "requires", n->u.kernel.requires.v[i], 2);
 		dump_block(D, "body", n->u.kernel.body, 2);
+		break;
+	case D_FN:
+		fprintf(D->o, "  fn %s", n->u.fn.id);
+		loc(D, n->span);
+		fputc('\n', D->o);
+		dump_params(D, "ctparam", &n->u.fn.ct, 2);
+		dump_params(D, "param", &n->u.fn.params, 2);
+		if (n->u.fn.ret) {
+			fputs("    result ", D->o);
+			print_type(D->o, n->u.fn.ret, 0);
+			fputc('\n', D->o);
+		}
+		dump_block(D, "body", n->u.fn.body, 2);
 		break;
 	default:
 		dump_stmt(D, n, 1);

@@ -31,6 +31,7 @@
 	X(D_KERNEL,   "kernel",   kernel)  /* kernel NAME<ct params>(rt params) clauses { body } */ \
 	X(D_EXPORT,   "export",   export)  /* export KERNEL<NAME=expr, ...> as NAME;            */ \
 	X(D_ATOM,     "atom",     atom)    /* atom NAME : KIND { field = expr; ... }             */ \
+	X(D_FN,       "fn",       fn)      /* fn NAME<ct params>(params) [-> type] { body }      */ \
 	/* statements */ \
 	X(S_BLOCK,    "block",    block)   /* { stmt* }                                          */ \
 	X(S_LET,      "let",      let)     /* let pattern [: type] = expr;                      */ \
@@ -44,7 +45,7 @@
 	X(S_PIPELINE, "pipeline", pipe)    /* pipeline NAME in lo .. hi stages S { load {..} compute {..} } */ \
 	X(S_WAVES,    "waves",    waves)   /* waves N groups { INT => block ... }                */ \
 	X(S_ASSUME,   "assume",   expr)    /* assume expr;                                       */ \
-	X(S_RETURN,   "return",   none)    /* return;                                            */ \
+	X(S_RETURN,   "return",   expr)    /* return [expr];  (expr NULL: no value)              */ \
 	/* expressions */ \
 	X(E_INT,      "int",      ival)    /* integer literal                                    */ \
 	X(E_FLOAT,    "float",    fval)    /* floating literal (text kept in .str for dumps)     */ \
@@ -90,27 +91,34 @@ typedef enum {
 	AST_NOPS
 } AstOp;
 
-typedef enum { SPACE_GLOBAL, SPACE_LDS, SPACE_REG } MemSpace;
+/* Where a tensor's elements are. SPACE_COORD: a tensor of coordinates (make_identity and its
+ * views; never in memory, never written in source). */
+typedef enum { SPACE_GLOBAL, SPACE_LDS, SPACE_REG, SPACE_COORD } MemSpace;
 
 typedef struct Node Node;
 typedef struct Type Type;     /* sema.h */
 typedef struct Symbol Symbol; /* sema.h */
 typedef struct Value Value;   /* sema.h */
+typedef struct SemaFnCall SemaFnCall; /* sema.h: a checked call of a device function */
 
 typedef struct {
 	Node **v;
 	int n;
 } NodeList;
 
-/* A type as written: NAME (i32, bf16, int, ...) or SPACE NAME[layout]. */
-typedef struct TypeExpr {
+/* A type as written: NAME (i32, bf16, int, ...), SPACE NAME[layout] (layout `_`: any,
+ * in function parameters and results) or a tuple of types (elems, nelems > 0; name NULL). */
+typedef struct TypeExpr TypeExpr;
+struct TypeExpr {
 	Span span;
 	bool tensor;
 	MemSpace space;   /* tensor only */
-	const char *name; /* the scalar (or element) type's name */
+	const char *name; /* the scalar (or element) type's name; NULL for a tuple */
 	Span name_span;
 	Node *layout;     /* tensor only */
-} TypeExpr;
+	TypeExpr **elems; /* tuple only */
+	int nelems;
+};
 
 /* A parameter, a named argument, an atom field, a wave-group arm. */
 typedef struct Param {
@@ -154,8 +162,9 @@ struct Node {
 		struct { AstOp op; Node *x; } unary;
 		/* E_BINARY (op), E_LAYOUT (shape l, stride r), E_COMPOSE (outer l, inner r) */
 		struct { AstOp op; Node *l, *r; } binary;
-		/* E_CALL (callee(args)), E_INDEX (callee[args]); args may be named (E_CALL) */
-		struct { Node *callee; NodeList args; ParamList named; } call;
+		/* E_CALL (callee(args)), E_INDEX (callee[args]); args may be named (E_CALL);
+		 * fn: sema, a call of a device function: its instance (NULL otherwise) */
+		struct { Node *callee; NodeList args; ParamList named; SemaFnCall *fn; } call;
 		/* E_MEMBER */
 		struct { Node *base; const char *id; Span id_span; int method; } member;  /* method: builtins.h M_*, set by sema (-1 otherwise) */
 		/* E_CONVERT */
@@ -190,6 +199,13 @@ struct Node {
 			NodeList requires;
 			Node *body;
 		} kernel;
+		/* D_FN: ret NULL for a function without a result */
+		struct {
+			const char *id; Span id_span;
+			ParamList ct, params;
+			TypeExpr *ret;
+			Node *body;
+		} fn;
 		/* D_EXPORT */
 		struct { const char *kernel; Span kernel_span; ParamList args; const char *as; Span as_span; } export;
 		/* D_ATOM */

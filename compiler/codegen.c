@@ -16,6 +16,8 @@
  *   codegen_reduce.c     reduce and sum over threads, lanes, waves, workgroups
  *   codegen_math.c       math builtins (exp, log, sin, tanh, ...)
  *   codegen_stmt.c       statements; codegen_pipe.c software pipelines
+ *   codegen_fn.c         device function calls (inlined) and tuples of run-time values
+ *   codegen_frag.c       register fragments (reg, fragment(T, L), lanes) and coordinates as values
  *   codegen_span.c       byte-span bounds of global tensors (buffer addressing)
  *   codegen_target.c     the target check that runs before all of this
  *
@@ -182,6 +184,8 @@ cg_tuple_of_node(Cg *c, Node *n)
 				return NULL;
 		return n->u.list.n == 1 ? k[0] : ir_tuple_of(c->m, n->u.list.n, k);
 	}
+	if (n->type && n->type->kind == TY_TUPLE && (n->kind == E_NAME || n->kind == E_CALL || n->kind == E_INDEX))
+		return cg_tuple_val(c, n);   /* a tuple of run-time values */
 	/* a run-time integer leaf */
 	if (n->type && n->type->kind == TY_SCALAR) {
 		IrScalar s;
@@ -297,11 +301,9 @@ const_of(Cg *c, IrType t, int64_t iv, double fv)
 	return t.lanes > 1 ? ir_b_splat(&c->b, t, k) : k;
 }
 
-/* v[i] of a register fragment held as a value (a vector: a `var` made by fragment_like,
- * fill or elementwise math): i must be one compile-time coordinate inside it; *lane is
- * the value's index. 0 (and a located error) otherwise. */
+/* an integer IR value known at compile time (a constant, or integer arithmetic of constants) */
 static int
-known_int(Cg *c, IrRef r, int64_t *v, int depth)
+known_int_d(Cg *c, IrRef r, int64_t *v, int depth)
 {
 	const IrInst *I = &c->f->inst[r];
 	int64_t a, b;
@@ -314,7 +316,7 @@ known_int(Cg *c, IrRef r, int64_t *v, int depth)
 	case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_DIV: case IR_OP_REM:
 	case IR_OP_SDIV: case IR_OP_SREM: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:
 	case IR_OP_SHL: case IR_OP_SHR: case IR_OP_SAR: case IR_OP_MIN: case IR_OP_MAX:
-		return known_int(c, I->ops[0], &a, depth + 1) && known_int(c, I->ops[1], &b, depth + 1) &&
+		return known_int_d(c, I->ops[0], &a, depth + 1) && known_int_d(c, I->ops[1], &b, depth + 1) &&
 		       ir_fold_binary(I->op, I->ty, a, b, v);
 	default:
 		return 0;
@@ -322,30 +324,9 @@ known_int(Cg *c, IrRef r, int64_t *v, int depth)
 }
 
 int
-cg_fragment_lane(Cg *c, Node *n, IrRef v, uint32_t *lane)
+cg_known_int(Cg *c, IrRef r, int64_t *v)
 {
-	unsigned lanes = c->f->inst[v].ty.lanes;
-	int64_t i;
-	IrRef k;
-
-	if (n->u.call.args.n != 1) {
-		cg_unsupported(c, n->span, "a fragment value indexed by more than one coordinate");
-		return 0;
-	}
-	if (!(k = cg_expr(c, n->u.call.args.v[0])))
-		return 0;
-	if (!known_int(c, k, &i, 0)) {
-		cg_unsupported(c, n->span, "a fragment value indexed at a run-time coordinate (use a compile-time one, e.g. a static for's variable)");
-		return 0;
-	}
-	if (i < 0 || i >= (int64_t)lanes) {
-		diag_error(c->d, n->u.call.args.v[0]->span, "coordinate %lld is outside the fragment (%u values)",
-		           (long long)i, lanes);
-		c->failed = 1;
-		return 0;
-	}
-	*lane = (uint32_t)i;
-	return 1;
+	return known_int_d(c, r, v, 0);
 }
 
 IrRef
@@ -396,6 +377,14 @@ cg_tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc)
 	return *t;
 }
 
+/* a shape, stride or idx2crd call: get() of it is a query of the engine (cg_view_query) */
+static int
+cg_is_query(Node *n)
+{
+	int b = n->kind == E_CALL ? cg_builtin(n->u.call.callee) : -1;
+	return b == B_SHAPE || b == B_STRIDE || b == B_IDX2CRD;
+}
+
 IrRef
 cg_call(Cg *c, Node *n)
 {
@@ -404,6 +393,15 @@ cg_call(Cg *c, Node *n)
 	int na = n->u.call.args.n, ok = 1;
 	IrRef a[3] = { 0 };
 
+	if (n->u.call.fn) {          /* a device function, inlined (codegen_fn.c) */
+		IrTuple *t = NULL;
+		return cg_fn_call(c, n, &t);
+	}
+	if (bid == B_GET && na == 2 && n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TUPLE &&
+	    !cg_is_query(n->u.call.args.v[0])) {
+		IrTuple *t = cg_tuple_val(c, n);   /* an element of a run-time tuple */
+		return t ? cg_tuple_leaf(c, t, n->type) : 0;
+	}
 	{
 		int handled = 0;
 		IrRef r = cg_mma_call(c, n, &handled);
@@ -466,6 +464,13 @@ cg_call(Cg *c, Node *n)
 		return cg_view_query(c, n);
 	if (bid == B_IDENTITY && na == 1)
 		return cg_make_identity(c, n);
+	if (bid == B_FRAGMENT && na == 2)
+		return cg_fragment(c, n);
+	if (bid == B_ELEM_LESS && na == 2)
+		return cg_elem_less_value(c, n);
+	if (bid == B_GET && na == 2 && n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR &&
+	    n->u.call.args.v[0]->type->space == SPACE_COORD)
+		return cg_coord_get(c, n);
 	if (bid == B_FRAGMENT_LIKE && (na == 1 || na == 2))
 		return cg_fragment_like(c, n);
 	if (bid == B_COPY) {
@@ -703,6 +708,11 @@ cg_expr(Cg *c, Node *n)
 		if (!v && s && s->kind == SYM_LOOP && s->node && s->node->kind == S_PIPELINE &&
 		    !strcmp(s->name, "stage"))
 			v = c->pipe_stage;
+		if (!v && s) {   /* a predicate bound lazily (for copies), used as a value */
+			Node *lz = cg_lookup_lazy(c, s);
+			if (lz && lz->kind == E_CALL && cg_builtin(lz->u.call.callee) == B_ELEM_LESS)
+				return cg_expr(c, lz);
+		}
 		if (!v)
 			cg_unsupported(c, n->span, s ? "this kind of name" : "an unresolved name");
 		return v;
@@ -810,6 +820,10 @@ cg_expr(Cg *c, Node *n)
 	case E_INDEX: {
 		IrRef t, co[8];
 		uint32_t nc;
+		if (n->u.call.callee->type && n->u.call.callee->type->kind == TY_TUPLE) {
+			IrTuple *tv = cg_tuple_val(c, n);   /* an element of a run-time tuple */
+			return tv ? cg_tuple_leaf(c, tv, n->type) : 0;
+		}
 		for (int i = 0; i < n->u.call.args.n; i++)
 			if (n->u.call.args.v[i]->kind == E_HOLE) {
 				IrRef base = cg_expr(c, n->u.call.callee);
@@ -823,15 +837,19 @@ cg_expr(Cg *c, Node *n)
 			}
 		{
 			IrRef b = cg_expr(c, n->u.call.callee);
+			Type *bt = n->u.call.callee->type;
 			uint32_t lane;
 			if (!b)
 				return 0;
-			if (b != (IrRef)-1 && c->f->inst[b].ty.kind != IR_TENSOR && c->f->inst[b].ty.lanes > 1) {
+			if (b != (IrRef)-1 && c->f->inst[b].ty.kind != IR_TENSOR &&
+			    (c->f->inst[b].ty.lanes > 1 || (bt && bt->kind == TY_TENSOR && bt->space == SPACE_REG))) {
 				if (ir_scalar_packed((IrScalar)c->f->inst[b].ty.kind)) {
 					cg_unsupported(c, n->span, "reading one fp4/fp6/bf6 value of a fragment");
 					return 0;
 				}
-				return cg_fragment_lane(c, n, b, &lane) ? ir_b_extract(&c->b, b, lane) : 0;
+				if (!cg_fragment_lane(c, n, b, &lane))
+					return 0;
+				return c->f->inst[b].ty.lanes > 1 ? ir_b_extract(&c->b, b, lane) : b;
 			}
 		}
 		if (!cg_tensor_coords(c, n, &t, co, &nc))
@@ -956,7 +974,7 @@ kernel(Cg *c, SemaKernel *k)
 			ir_func_requires(c->f, q, cg_source_text(c, k->requires.v[r]->span));
 	}
 	if (!c->failed)
-		cg_stmt(c, decl->u.kernel.body);
+		cg_kernel_block(c, decl->u.kernel.body);
 	if (!c->failed) {
 		c->b.cur = 1;
 		c->b.loc = cg_loc_of(c, decl->span);

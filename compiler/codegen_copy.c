@@ -337,6 +337,23 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 	IrRef b = cg_expr(c, p);
 	if (b && c->f->inst[b].ty.lanes == 1)
 		return cg_to_type(c, b, ir_ty(IR_I1));
+	if (b && c->f->inst[b].ty.kind == IR_I1 && !kdyn) {
+		/* a bool fragment: one bool per value of the copy, in its order */
+		unsigned l = c->f->inst[b].ty.lanes;
+		IrRef all;
+		if (l != nn) {
+			if (!c->failed)
+				diag_error(c->d, p->span, "the predicate has %u values per thread, but the copy moves %u", l, nn);
+			c->failed = 1;
+			return 0;
+		}
+		if (v != PRED_ALL)
+			return ir_b_extract(&c->b, b, (unsigned)v);
+		all = ir_b_extract(&c->b, b, 0);
+		for (unsigned i = 1; i < l; i++)
+			all = ir_b_bin(&c->b, IR_OP_AND, all, ir_b_extract(&c->b, b, i));
+		return all;
+	}
 	if (b)
 		cg_unsupported(c, p->span, "this predicate");
 	return 0;

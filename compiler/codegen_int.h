@@ -18,6 +18,7 @@ struct Binding {
 	IrRef val;
 	Node *lazy;         /* a predicate (elem_less call) or tiled copy/MMA evaluated where it is used */
 	Node *frag;         /* let/var of thr_mma.fragment_X(...): that call (retile_S/D check it) */
+	IrTuple *tup;       /* a tuple of run-time values (leaves: IrRefs or static ints), val 0 */
 	Binding *next;
 };
 
@@ -49,6 +50,10 @@ typedef struct {
 	lay_ctx lc;         /* the layout engine's context for tensor operations (codegen_view.c) */
 	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
 	uint32_t npart_atom;
+	/* inlining a device function (codegen_fn.c): its return statement leaves its value here */
+	int fn_depth;       /* calls being inlined */
+	IrRef fn_val;       /* a value returned ((IrRef)-1: none yet) */
+	IrTuple *fn_tup;    /* a tuple returned */
 } Cg;
 
 /* Values per thread a register fragment (and so a copy to or from one, a
@@ -78,7 +83,7 @@ IrRef cg_tensor_coords(Cg *c, Node *n, IrRef *t, IrRef *coords, uint32_t *nc);
 IrTuple *cg_tuple_of_node(Cg *c, Node *n);
 IrType cg_type_of(Cg *c, Node *n, int *ok);
 Node *cg_lookup_lazy(Cg *c, Symbol *s);
-int cg_fragment_lane(Cg *c, Node *n, IrRef v, uint32_t *lane);
+int cg_known_int(Cg *c, IrRef r, int64_t *v);            /* r folds to the integer *v */
 int cg_is_unsigned(ScalarKind k);
 int cg_storage_only(const Node *n);
 void cg_bind_lazy(Cg *c, Symbol *s, Node *n);
@@ -123,6 +128,26 @@ Node *cg_named_arg(Node *n, const char *name);
 Node *cg_tiled_copy_of(Cg *c, Node *base, Node **slice_call);
 int cg_is_fragment_call(const Node *n);
 
+/* codegen_fn.c: device function calls (inlined) and tuples of run-time values */
+IrRef cg_fn_call(Cg *c, Node *n, IrTuple **tup);        /* tup: where a tuple result goes, or NULL */
+IrTuple *cg_tuple_val(Cg *c, Node *n);                  /* a tuple-typed expression; NULL after an error */
+IrRef cg_tuple_leaf(Cg *c, const IrTuple *x, const Type *t);  /* a leaf as a value of type t */
+void cg_bind_pattern(Cg *c, Node *pat, IrTuple *t, int is_var);
+void cg_assign_tuple(Cg *c, Node *lhs, IrTuple *t);
+IrTuple *cg_lookup_tuple(Cg *c, Symbol *s);
+void cg_bind_tuple(Cg *c, Symbol *s, IrTuple *t);
+void cg_return(Cg *c, Node *n);
+
+/* codegen_frag.c: register fragments (reg, fragment(T, L), elements through the layout) and
+ * coordinates as values (identity elements, get(c, k), elem_less) */
+IrRef cg_reg_alloc(Cg *c, Node *st);
+IrRef cg_fragment(Cg *c, Node *n);
+int cg_fragment_lane(Cg *c, Node *n, IrRef v, uint32_t *lane);  /* the lane of element n (E_INDEX) of v */
+IrTuple *cg_coord_elem(Cg *c, Node *n);
+IrRef cg_coord_get(Cg *c, Node *n);
+IrRef cg_coord_value(Cg *c, IrRef t, Span sp);
+IrRef cg_elem_less_value(Cg *c, Node *n);
+
 /* codegen_stmt.c */
 IrRef cg_convert_packed(Cg *c, Node *n);
 int cg_carried(Cg *c, Node *body, Symbol **vars, IrRef *inits);
@@ -131,6 +156,7 @@ void cg_block(Cg *c, Node *n);
 void cg_close_loop(Cg *c, IrRef loop, Symbol **vars, const IrRef *inits, int nv, Binding *saved);
 void cg_collect_assigned(Node *n, Symbol **out, int *nout, int max);
 void cg_stmt(Cg *c, Node *n);
+void cg_kernel_block(Cg *c, Node *b);   /* a kernel's body, with its early returns */
 
 /* codegen_pipe.c */
 void cg_stmt_pipeline(Cg *c, Node *n);

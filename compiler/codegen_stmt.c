@@ -65,58 +65,6 @@ cg_convert_packed(Cg *c, Node *n)
 	return cg_to_type(c, x, ir_vec((IrScalar)t.kind, lanes));
 }
 
-/* let (a, b, ...) = idx2crd(i, (S0, S1, ...)): colexicographic split of a
- * run-time index by a flat shape (the last coordinate takes the rest). */
-static void
-destructure(Cg *c, Node *pat, Node *init)
-{
-	Node *cal = init->kind == E_CALL ? init->u.call.callee : NULL;
-	Node *shp;
-	IrRef i;
-
-	if (cal && cal->kind == E_NAME && (cg_builtin(cal) == B_ARGMAX || cg_builtin(cal) == B_ARGMIN) &&
-	    pat->u.list.n == 2) {
-		/* let (value, position) = argmax(...) (codegen_reduce.c) */
-		IrRef kv[2];
-		if (!cg_argmax(c, init, &kv[0], &kv[1]))
-			return;
-		for (int k = 0; k < 2; k++)
-			if (pat->u.list.v[k]->kind == E_NAME && pat->u.list.v[k]->u.name.sym)
-				cg_bind(c, pat->u.list.v[k]->u.name.sym, kv[k]);
-		return;
-	}
-	if (!cal || cal->kind != E_NAME || cg_builtin(cal) != B_IDX2CRD || init->u.call.args.n != 2) {
-		cg_unsupported(c, pat->span, "destructuring this value");
-		return;
-	}
-	shp = init->u.call.args.v[1];
-	if (shp->kind != E_TUPLE || shp->u.list.n != pat->u.list.n) {
-		cg_unsupported(c, shp->span, "idx2crd with a shape that is not a flat tuple of the pattern's size");
-		return;
-	}
-	if (!(i = cg_expr(c, init->u.call.args.v[0])))
-		return;
-	i = cg_to_type(c, i, ir_ty(IR_I32));
-	for (int k = 0; k < pat->u.list.n && !c->failed; k++) {
-		Node *pk = pat->u.list.v[k];
-		IrRef ck = i;
-		if (k + 1 < pat->u.list.n) {
-			IrRef sz = cg_expr(c, shp->u.list.v[k]);
-			if (!sz)
-				return;
-			sz = cg_to_type(c, sz, ir_ty(IR_I32));
-			ck = ir_b_bin(&c->b, IR_OP_REM, i, sz);
-			i = ir_b_bin(&c->b, IR_OP_DIV, i, sz);
-		}
-		if (pk->kind == E_NAME && pk->u.name.sym)
-			cg_bind(c, pk->u.name.sym, ck);
-		else if (pk->kind != E_HOLE) {
-			cg_unsupported(c, pk->span, "a nested binding pattern");
-			return;
-		}
-	}
-}
-
 void
 cg_block(Cg *c, Node *n)
 {
@@ -142,7 +90,29 @@ copy_assigned(Node *e)
 	    e->u.call.args.n > 3 || cg_builtin(e->u.call.callee) != B_COPY)
 		return NULL;
 	Node *d = e->u.call.args.v[e->u.call.args.n - 1];
-	return d->kind == E_NAME && d->u.name.sym && d->u.name.sym->kind == SYM_VAR ? d->u.name.sym : NULL;
+	return d->kind == E_NAME && d->u.name.sym && (d->u.name.sym->kind == SYM_VAR || d->u.name.sym->kind == SYM_REG)
+	       ? d->u.name.sym : NULL;
+}
+
+static void
+add_assigned(Symbol *sym, Symbol **out, int *nout, int max)
+{
+	for (int i = 0; i < *nout; i++)
+		if (out[i] == sym)
+			return;
+	if (*nout < max)
+		out[(*nout)++] = sym;
+}
+
+/* the variables of the left side of a tuple assignment */
+static void
+collect_lhs(Node *l, Symbol **out, int *nout, int max)
+{
+	if (l->kind == E_TUPLE)
+		for (int i = 0; i < l->u.list.n; i++)
+			collect_lhs(l->u.list.v[i], out, nout, max);
+	else if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR)
+		add_assigned(l->u.name.sym, out, nout, max);
 }
 
 /* variables (declared outside n) assigned somewhere inside n */
@@ -158,14 +128,18 @@ cg_collect_assigned(Node *n, Symbol **out, int *nout, int max)
 		return;
 	case S_ASSIGN: {
 		Node *l = n->u.assign.lhs;
+		if (l->kind == E_TUPLE) {   /* (a, b) = ...: each variable of it */
+			collect_lhs(l, out, nout, max);
+			return;
+		}
 		/* v[i] = e on a register fragment var replaces v's value too */
 		if (l->kind == E_INDEX && l->u.call.callee->kind == E_NAME) {
 			Symbol *fs = l->u.call.callee->u.name.sym;
-			if (fs && fs->kind == SYM_VAR && fs->type && fs->type->kind == TY_TENSOR &&
+			if (fs && (fs->kind == SYM_VAR || fs->kind == SYM_REG) && fs->type && fs->type->kind == TY_TENSOR &&
 			    fs->type->space == SPACE_REG)
 				l = l->u.call.callee;
 		}
-		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
+		if (l->kind == E_NAME && l->u.name.sym && (l->u.name.sym->kind == SYM_VAR || l->u.name.sym->kind == SYM_REG)) {
 			for (int i = 0; i < *nout; i++)
 				if (out[i] == l->u.name.sym)
 					return;
@@ -455,6 +429,114 @@ stmt_while(Cg *c, Node *n)
 	cg_close_loop(c, loop, vars, inits, nv, saved);
 }
 
+/* ---- a kernel body whose threads may return early ---- */
+
+static int
+ends_in_return(const Node *b)
+{
+	return b && b->kind == S_BLOCK && b->u.block.n && b->u.block.v[b->u.block.n - 1]->kind == S_RETURN;
+}
+
+/* an if (else if chain) with a branch ending in `return;` */
+static int
+guard_returns(const Node *st)
+{
+	for (; st && st->kind == S_IF; st = st->u.if_.els)
+		if (ends_in_return(st->u.if_.then) || (st->u.if_.els && ends_in_return(st->u.if_.els)))
+			return 1;
+	return 0;
+}
+
+static void kernel_rest(Cg *c, Node *b, int from);
+
+/* a branch of a returning if: its statements, then (unless it returns) the rest of the kernel */
+static void
+guard_branch(Cg *c, Node *blk, Node *b, int rest)
+{
+	int n = blk->u.block.n - (ends_in_return(blk) ? 1 : 0);
+
+	for (int i = 0; i < n && !c->failed; i++)
+		cg_stmt(c, blk->u.block.v[i]);
+	if (!ends_in_return(blk))
+		kernel_rest(c, b, rest);
+}
+
+static void
+guard_if(Cg *c, Node *st, Node *b, int rest)
+{
+	Binding *saved = c->env;
+	IrRef cond;
+
+	if (st->u.if_.cond->cval && st->u.if_.cond->cval->kind == VAL_BOOL) {
+		Node *taken = st->u.if_.cond->cval->i ? st->u.if_.then : st->u.if_.els;
+		if (!taken)
+			kernel_rest(c, b, rest);
+		else if (taken->kind == S_IF)
+			guard_if(c, taken, b, rest);
+		else
+			guard_branch(c, taken, b, rest);
+		return;
+	}
+	if (!(cond = cg_expr(c, st->u.if_.cond)))
+		return;
+	c->b.loc = cg_loc_of(c, st->span);
+	ir_b_if(&c->b, cg_to_type(c, cond, ir_ty(IR_I1)), 0, NULL);
+	guard_branch(c, st->u.if_.then, b, rest);
+	if (c->failed)
+		return;
+	c->env = saved;
+	ir_b_yield(&c->b, 0, NULL);
+	ir_b_else(&c->b);
+	if (!st->u.if_.els)
+		kernel_rest(c, b, rest);
+	else if (st->u.if_.els->kind == S_IF)
+		guard_if(c, st->u.if_.els, b, rest);
+	else
+		guard_branch(c, st->u.if_.els, b, rest);
+	if (c->failed)
+		return;
+	c->env = saved;
+	ir_b_yield(&c->b, 0, NULL);
+	ir_b_end(&c->b);
+}
+
+/* statements from..end of kernel body b: an if whose branch returns takes the rest of the
+ * body as its other branch (the checker allows `return;` only there and at the end) */
+static void
+kernel_rest(Cg *c, Node *b, int from)
+{
+	for (int i = from; i < b->u.block.n && !c->failed; i++) {
+		Node *st = b->u.block.v[i];
+		if (st->kind == S_IF && guard_returns(st)) {
+			guard_if(c, st, b, i + 1);
+			return;
+		}
+		if (st->kind == S_RETURN)
+			return;
+		if (st->kind == S_ALLOC && st->u.alloc.space == SPACE_LDS && c->fn_depth == 0 && cg_lookup(c, st->u.alloc.sym))
+			continue;   /* allocated before the first returning if */
+		cg_stmt(c, st);
+	}
+}
+
+void
+cg_kernel_block(Cg *c, Node *b)
+{
+	int early = 0;
+
+	for (int i = 0; i < b->u.block.n; i++)
+		early |= b->u.block.v[i]->kind == S_IF && guard_returns(b->u.block.v[i]);
+	if (!early) {
+		cg_stmt(c, b);
+		return;
+	}
+	/* LDS buffers are the workgroup's, whichever threads return: allocated first */
+	for (int i = 0; i < b->u.block.n && !c->failed; i++)
+		if (b->u.block.v[i]->kind == S_ALLOC && b->u.block.v[i]->u.alloc.space == SPACE_LDS)
+			cg_stmt(c, b->u.block.v[i]);
+	kernel_rest(c, b, 0);
+}
+
 void
 cg_stmt(Cg *c, Node *n)
 {
@@ -489,8 +571,11 @@ cg_stmt(Cg *c, Node *n)
 			}
 			return;
 		}
-		if (p->kind == E_TUPLE) {
-			destructure(c, p, n->u.let.init);
+		if (p->kind == E_TUPLE || (n->u.let.init->type && n->u.let.init->type->kind == TY_TUPLE &&
+		                           !(p->kind == E_NAME && p->u.name.sym && !p->u.name.sym->used))) {
+			IrTuple *t = cg_tuple_val(c, n->u.let.init);
+			if (t)
+				cg_bind_pattern(c, p, t, n->kind == S_VAR);
 			return;
 		}
 		if (p->kind != E_NAME && p->kind != E_HOLE) {
@@ -558,7 +643,13 @@ cg_stmt(Cg *c, Node *n)
 	case S_ASSIGN: {
 		Node *l = n->u.assign.lhs;
 		IrRef v;
-		if (l->kind == E_NAME && l->u.name.sym && l->u.name.sym->kind == SYM_VAR) {
+		if (l->kind == E_TUPLE) {
+			IrTuple *t = cg_tuple_val(c, n->u.assign.rhs);
+			if (t)
+				cg_assign_tuple(c, l, t);
+			return;
+		}
+		if (l->kind == E_NAME && l->u.name.sym && (l->u.name.sym->kind == SYM_VAR || l->u.name.sym->kind == SYM_REG)) {
 			IrRef old = cg_lookup(c, l->u.name.sym);
 			v = cg_value_of(c, cg_expr(c, n->u.assign.rhs), n->u.assign.rhs->span);
 			if (!v || !old)
@@ -588,12 +679,13 @@ cg_stmt(Cg *c, Node *n)
 			v = cg_expr(c, n->u.assign.rhs);
 			if (!v)
 				return;
-			if (cal->kind == E_NAME && cal->u.name.sym && cal->u.name.sym->kind == SYM_VAR) {
+			if (cal->kind == E_NAME && cal->u.name.sym &&
+			    (cal->u.name.sym->kind == SYM_VAR || cal->u.name.sym->kind == SYM_REG)) {
 				/* v[i] = e on a fragment var held as a value: a new value with lane i replaced */
 				IrRef old = cg_lookup(c, cal->u.name.sym);
 				uint32_t lane;
 				if (old && old != (IrRef)-1 && c->f->inst[old].ty.kind != IR_TENSOR &&
-				    c->f->inst[old].ty.lanes > 1) {
+				    (c->f->inst[old].ty.lanes > 1 || (cal->type && cal->type->kind == TY_TENSOR))) {
 					IrType et = ir_ty((IrScalar)c->f->inst[old].ty.kind);
 					if (ir_scalar_packed((IrScalar)et.kind)) {
 						cg_unsupported(c, l->span, "writing one fp4/fp6/bf6 value of a fragment");
@@ -606,7 +698,8 @@ cg_stmt(Cg *c, Node *n)
 						c->failed = 1;
 						return;
 					}
-					cg_bind(c, cal->u.name.sym, ir_b_insert(&c->b, old, cg_to_type(c, v, et), lane));
+					cg_bind(c, cal->u.name.sym, c->f->inst[old].ty.lanes > 1
+					        ? ir_b_insert(&c->b, old, cg_to_type(c, v, et), lane) : cg_to_type(c, v, et));
 					return;
 				}
 			}
@@ -649,12 +742,15 @@ cg_stmt(Cg *c, Node *n)
 		return;
 	case S_ASSUME:
 		return;
+	case S_RETURN:
+		cg_return(c, n);
+		return;
 	case S_ALLOC: {
 		IrLayout lay;
 		IrScalar el;
 		Symbol *s = n->u.alloc.sym;
-		if (n->u.alloc.space != SPACE_LDS) {
-			cg_unsupported(c, n->span, "register tensors");
+		if (n->u.alloc.space == SPACE_REG) {   /* a register fragment: cosize zeros (codegen_frag.c) */
+			cg_reg_alloc(c, n);
 			return;
 		}
 		if (!s || !s->type || !cg_scalar_of(s->type->scalar, &el) ||

@@ -104,6 +104,9 @@ cg_value_of(Cg *c, IrRef r, Span s)
 	int64_t n;
 	if (!r || !cg_is_tensor_val(c, r))
 		return r;
+	if (cg_tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY &&
+	    cg_tensor_of(c, ir_tensor_root(c->f, r))->elem != IR_I64)
+		return cg_coord_value(c, r, s);   /* rank-1 coordinates: their i32s */
 	if (cg_tensor_of(c, ir_tensor_root(c->f, r))->space == IR_SPACE_IDENTITY ||
 	    (n = cg_view_size(c, r)) <= 0) {
 		cg_unsupported(c, s, "using this tensor as a value");

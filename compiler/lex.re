@@ -156,7 +156,7 @@ keyword_or_ident(Lexer *lx, YYSTYPE *val)
 {
 	static const struct { const char *s; int tok; } kw[] = {
 		{"as", AS}, {"assume", ASSUME}, {"atom", ATOM}, {"const", CONST}, {"convert", CONVERT},
-		{"else", ELSE}, {"export", EXPORT}, {"false", FALSE}, {"for", FOR}, {"global", GLOBAL},
+		{"else", ELSE}, {"export", EXPORT}, {"false", FALSE}, {"fn", FN}, {"for", FOR}, {"global", GLOBAL},
 		{"groups", GROUPS}, {"if", IF}, {"import", IMPORT}, {"in", IN}, {"kernel", KERNEL},
 		{"lds", LDS}, {"let", LET}, {"o", COMPOSE}, {"pipeline", PIPELINE}, {"reg", REG},
 		{"requires", REQUIRES}, {"return", RETURN}, {"stages", STAGES}, {"static", STATIC},
@@ -265,6 +265,7 @@ lex_token(Lexer *lx, YYSTYPE *val, Span *loc)
 	"}" { t = close_bracket(lx, '}'); break; }
 	".." { t = DOTDOT; break; }
 	"=>" { t = ARROW; break; }
+	"->" { t = RARROW; break; }
 	"==" { t = EQ; break; }
 	"!=" { t = NE; break; }
 	"<=" { t = LE; break; }

@@ -136,6 +136,7 @@ typedef struct { NodeList pos; ParamList named; } Args;
 	ParamList params;
 	Clause *clause;
 	struct { Clause **v; int n; } clauses;
+	struct { TypeExpr **v; int n; } types;
 	struct { NodeList pos; ParamList named; } args;
 	int op;
 	MemSpace space;
@@ -147,11 +148,11 @@ typedef struct { NodeList pos; ParamList named; } Args;
 %token <str> STRING "string literal"
 %token HOLE "'_'"
 %token AS "'as'" ASSUME "'assume'" ATOM "'atom'" CONST "'const'" CONVERT "'convert'" ELSE "'else'"
-%token EXPORT "'export'" FALSE "'false'" FOR "'for'" GLOBAL "'global'" GROUPS "'groups'" IF "'if'"
+%token EXPORT "'export'" FALSE "'false'" FN "'fn'" FOR "'for'" GLOBAL "'global'" GROUPS "'groups'" IF "'if'"
 %token IMPORT "'import'" IN "'in'" KERNEL "'kernel'" LDS "'lds'" LET "'let'" PIPELINE "'pipeline'"
 %token REG "'reg'" REQUIRES "'requires'" RETURN "'return'" STAGES "'stages'" STATIC "'static'"
 %token STEP "'step'" TRUE "'true'" VAR "'var'" WAVES "'waves'" WHILE "'while'"
-%token DOTDOT "'..'" ARROW "'=>'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'"
+%token DOTDOT "'..'" ARROW "'=>'" RARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" ANDAND "'&&'" OROR "'||'"
 %token SHL "'<<'" SHR "'>>'" ADDEQ "'+='" SUBEQ "'-='" MULEQ "'*='" DIVEQ "'/='" MODEQ "'%='"
 %token COMPOSE "'o'"
 
@@ -169,10 +170,11 @@ typedef struct { NodeList pos; ParamList named; } Args;
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <node> decl kernel export atom stmt block else_opt expr postfix primary pattern
+%type <node> decl kernel fn export atom stmt block else_opt expr postfix primary pattern
 %type <node> simple_expr for_stmt pipeline waves
 %type <list> decls stmts expr_list expr_list1 requires_opt pattern_list
-%type <type> type type_opt
+%type <type> type type_opt ret_opt
+%type <types> type_list
 %type <param> param ct_param named_arg field arm
 %type <params> params params1 ct_params ct_params_opt named_args fields arms
 %type <clause> clause
@@ -202,6 +204,7 @@ decl
 		$$->u.let.pat = n; $$->u.let.type = $3; $$->u.let.init = $5;
 	}
 	| kernel
+	| fn
 	| export
 	| atom
 	| error ';' { $$ = NULL; }
@@ -217,6 +220,21 @@ kernel
 		$$->u.kernel.clauses = $7.v; $$->u.kernel.nclauses = $7.n;
 		$$->u.kernel.requires = $8; $$->u.kernel.body = $9;
 	}
+	;
+
+/* fn NAME [<ct params>] (params) [-> type] { body } */
+fn
+	: FN IDENT ct_params_opt '(' params ')' ret_opt block {
+		$$ = NEW(D_FN, @$);
+		$$->u.fn.id = $2; $$->u.fn.id_span = @2;
+		$$->u.fn.ct = $3; $$->u.fn.params = $5;
+		$$->u.fn.ret = $7; $$->u.fn.body = $8;
+	}
+	;
+
+ret_opt
+	: %empty { $$ = NULL; }
+	| RARROW type { $$ = $2; }
 	;
 
 ct_params_opt
@@ -260,6 +278,28 @@ type
 	| space IDENT '[' expr ']' {
 		$$ = ARENA_NEW(P->a, TypeExpr); $$->span = @$; $$->tensor = true; $$->space = $1;
 		$$->name = $2; $$->name_span = @2; $$->layout = $4;
+	}
+	;
+
+	| '(' type ')' { $$ = $2; }
+	| '(' type ',' type_list ')' {
+		$$ = ARENA_NEW(P->a, TypeExpr); $$->span = @$;
+		$$->nelems = $4.n + 1;
+		$$->elems = ARENA_NEWN(P->a, TypeExpr *, $$->nelems);
+		$$->elems[0] = $2;
+		memcpy($$->elems + 1, $4.v, sizeof *$$->elems * (size_t)$4.n);
+	}
+	;
+
+/* the types after the first of a tuple type */
+type_list
+	: type {
+		$$.v = ARENA_NEWN(P->a, TypeExpr *, 1); $$.v[0] = $1; $$.n = 1;
+	}
+	| type_list ',' type {
+		TypeExpr **nv = ARENA_NEWN(P->a, TypeExpr *, $1.n + 1);
+		memcpy(nv, $1.v, sizeof *nv * (size_t)$1.n);
+		nv[$1.n] = $3; $$.v = nv; $$.n = $1.n + 1;
 	}
 	;
 
@@ -374,6 +414,7 @@ stmt
 	| waves
 	| ASSUME expr ';' { $$ = NEW(S_ASSUME, @$); $$->u.expr = $2; }
 	| RETURN ';' { $$ = NEW(S_RETURN, @$); }
+	| RETURN expr ';' { $$ = NEW(S_RETURN, @$); $$->u.expr = $2; }
 	| block
 	| ';' { $$ = NULL; }
 	| error ';' { $$ = NULL; }

@@ -175,12 +175,28 @@ sym_bind(S *s, Symbol *sym)
 	push_bound(s, e, sym);
 }
 
+/* The binding of name in scope. Inside a device function's body only its own
+ * bindings (levels >= fn_base), the members and imports of its module, and
+ * the builtins (level 0) are visible: never the locals of its caller. */
 Symbol *
 sym_lookup(S *s, const char *name)
 {
 	Entry *e = entry(s, name, false);
+	Symbol *sym;
 
-	return e ? e->top : NULL;
+	if (!s->fn_module)
+		return e ? e->top : NULL;
+	sym = e ? e->top : NULL;
+	if (sym && sym->level >= s->fn_base)
+		return sym;
+	if ((sym = sema_module_member(s, s->fn_module, name)))
+		return sym;
+	for (int i = 0; i < s->fn_module->nimports; i++)
+		if (!strcmp(s->fn_module->imports[i]->name, name))
+			return s->fn_module->imports[i];
+	for (sym = e ? e->top : NULL; sym && sym->level > 0; sym = sym->shadow)
+		;
+	return sym;
 }
 
 int
@@ -245,12 +261,18 @@ static TypeExpr *
 clone_type(Arena *a, const TypeExpr *t)
 {
 	TypeExpr *r;
+	int i;
 
 	if (!t)
 		return NULL;
 	r = ARENA_NEW(a, TypeExpr);
 	*r = *t;
 	r->layout = ast_clone(a, t->layout);
+	if (t->nelems) {
+		r->elems = ARENA_NEWN(a, TypeExpr *, t->nelems);
+		for (i = 0; i < t->nelems; i++)
+			r->elems[i] = clone_type(a, t->elems[i]);
+	}
 	return r;
 }
 
@@ -278,6 +300,7 @@ ast_clone(Arena *a, const Node *n)
 		c->u.call.callee = ast_clone(a, n->u.call.callee);
 		c->u.call.args = clone_list(a, n->u.call.args);
 		c->u.call.named = clone_params(a, n->u.call.named);
+		c->u.call.fn = NULL;
 		break;
 	case E_MEMBER: c->u.member.base = ast_clone(a, n->u.member.base); break;
 	case E_CONVERT:
@@ -295,7 +318,7 @@ ast_clone(Arena *a, const Node *n)
 		c->u.assign.lhs = ast_clone(a, n->u.assign.lhs);
 		c->u.assign.rhs = ast_clone(a, n->u.assign.rhs);
 		break;
-	case S_EXPR: case S_ASSUME: c->u.expr = ast_clone(a, n->u.expr); break;
+	case S_EXPR: case S_ASSUME: case S_RETURN: c->u.expr = ast_clone(a, n->u.expr); break;
 	case S_IF:
 		c->u.if_.cond = ast_clone(a, n->u.if_.cond);
 		c->u.if_.then = ast_clone(a, n->u.if_.then);
@@ -337,6 +360,12 @@ ast_clone(Arena *a, const Node *n)
 		c->u.kernel.requires = clone_list(a, n->u.kernel.requires);
 		c->u.kernel.body = ast_clone(a, n->u.kernel.body);
 		break;
+	case D_FN:
+		c->u.fn.ct = clone_params(a, n->u.fn.ct);
+		c->u.fn.params = clone_params(a, n->u.fn.params);
+		c->u.fn.ret = clone_type(a, n->u.fn.ret);
+		c->u.fn.body = ast_clone(a, n->u.fn.body);
+		break;
 	case D_EXPORT: c->u.export.args = clone_params(a, n->u.export.args); break;
 	case D_ATOM: c->u.atom.fields = clone_params(a, n->u.atom.fields); break;
 	default: break;
@@ -348,8 +377,8 @@ ast_clone(Arena *a, const Node *n)
 
 static void check_stmt(S *s, Node *st);
 
-static void
-check_block(S *s, Node *b, bool nested)
+void
+sema_check_block(S *s, Node *b, bool nested)
 {
 	int mark = scope_mark(s), i;
 
@@ -359,8 +388,10 @@ check_block(S *s, Node *b, bool nested)
 		check_stmt(s, b->u.block.v[i]);
 	if (nested)
 		s->blocks--;
-	scope_pop(s, mark, true);
+	scope_pop(s, mark, !s->quiet);
 }
+
+#define check_block sema_check_block
 
 /* Binds a let/var pattern to a value of type t (cval v may be NULL). */
 static void
@@ -377,6 +408,8 @@ bind_pattern(S *s, Node *pat, Type *t, Value *v, SymKind k, Node *decl)
 		sym = sym_new(s, k, pat->u.name.id, pat->span, t);
 		sym->val = k == SYM_VAR ? NULL : v;
 		sym->node = decl;
+		if (k == SYM_LET && decl && decl->kind == S_LET && decl->u.let.pat == pat)
+			sym->bound = decl->u.let.init;
 		pat->u.name.sym = sym;
 		pat->type = t;
 		sym_bind(s, sym);
@@ -415,6 +448,11 @@ check_let(S *s, Node *st)
 
 	if (t->kind != TY_ERROR && !storable(t)) {
 		diag_error(s->d, st->u.let.init->span, "cannot bind a %s value", tyname(s, t));
+		t = ty_simple(TY_ERROR);
+	}
+	if (k == SYM_VAR && st->u.let.pat->kind == E_NAME && t->kind == TY_TUPLE) {
+		diag_error(s->d, st->u.let.pat->span, "a var holds a tuple by its elements: destructure it, "
+			"var (a, b) = ...");
 		t = ty_simple(TY_ERROR);
 	}
 	if (st->u.let.type && t->kind != TY_ERROR) {
@@ -466,7 +504,7 @@ check_lvalue(S *s, Node *lhs, Type *rt, Node *rhs)
 		Symbol *sym = lhs->u.name.sym;
 		if (sym->kind == SYM_VAR) {
 			mark_loop_carried(s, sym);
-		} else if (lt->kind != TY_TENSOR) {
+		} else if (lt->kind != TY_TENSOR || (sym->kind == SYM_FNPARAM && lt->space == SPACE_REG)) {
 			static const char *what[SYM_NKINDS] = {
 #define X(k, n) n,
 				SEMA_SYMS(X)
@@ -479,9 +517,36 @@ check_lvalue(S *s, Node *lhs, Type *rt, Node *rhs)
 		}
 	} else if (lhs->kind == E_INDEX) {
 		Type *bt = lhs->u.call.callee->type;
+		Node *b = lhs->u.call.callee;
+		Symbol *bs = b->kind == E_NAME ? b->u.name.sym : NULL;
 		if (bt->kind != TY_TENSOR) {
 			diag_error(s->d, lhs->span, "only tensor elements can be assigned through an index");
 			return;
+		}
+		if (bt->space == SPACE_REG) {
+			/* a register fragment is a value: v[i] = e gives its variable a new one */
+			if (bs && bs->kind == SYM_FNPARAM) {
+				diag_error(s->d, lhs->span, "'%s' is a parameter: register fragments are passed by value, so "
+					"assigning its element would change only the function's copy; return the new fragment "
+					"instead", bs->name);
+				diag_note(s->d, bs->decl, "'%s' declared here", bs->name);
+				return;
+			}
+			if (!bs || (bs->kind != SYM_VAR && bs->kind != SYM_REG)) {
+				diag_error(s->d, lhs->span, "only a register fragment held by a 'var' or declared with 'reg' "
+					"can have its elements assigned%s", bs && bs->kind == SYM_LET ? "; declare it with 'var'" : "");
+				if (bs)
+					diag_note(s->d, bs->decl, "'%s' declared here", bs->name);
+				return;
+			}
+			if (bs->kind == SYM_VAR)
+				mark_loop_carried(s, bs);
+			for (int i = 0; i < lhs->u.call.args.n; i++)
+				if (sema_holes(lhs->u.call.args.v[i])) {
+					diag_error(s->d, lhs->u.call.args.v[i]->span, "a slice of a register fragment cannot be "
+						"assigned; assign its elements one by one (static for)");
+					return;
+				}
 		}
 	} else if (lt->kind != TY_TENSOR) {
 		diag_error(s->d, lhs->span, "cannot assign to this expression");
@@ -531,6 +596,9 @@ check_alloc(S *s, Node *st)
 		if (!lv || (lv->kind != VAL_LAYOUT && lv->kind != VAL_INT && lv->kind != VAL_TUPLE)) {
 			diag_error(s->d, te->layout->span, "the layout of %s buffer must be known at compile time",
 				lds ? "an LDS" : "a register");
+		} else if (!lds) {
+			if (!sema_frag_layout_ok(s, te->layout))
+				t = ty_simple(TY_ERROR);
 		} else if (lds && s->kern) {
 			int64_t co = lv->kind == VAL_LAYOUT ? val_cosize(lv) : val_size(lv);
 			int64_t bytes = co < 0 ? -1 : co > (INT64_C(1) << 40) ? (INT64_C(1) << 40) : (co * sema_scalar_bits[t->scalar] + 7) / 8;
@@ -603,7 +671,7 @@ check_stmt(S *s, Node *st)
 		const Node *cal = st->u.expr->kind == E_CALL ? st->u.expr->u.call.callee : NULL;
 		bool atomic = cal && cal->kind == E_NAME && cal->u.name.sym && cal->u.name.sym->kind == SYM_BUILTIN &&
 		              cal->u.name.sym->type && builtins[cal->u.name.sym->type->builtin].lower == LOWER_ATOMIC;
-		if (t->kind != TY_VOID && t->kind != TY_ERROR && !atomic)   /* an atomic's old value may go unused */
+		if (t->kind != TY_VOID && t->kind != TY_ERROR && !atomic && !s->quiet)   /* an atomic's old value may go unused */
 			diag_warning(s->d, st->u.expr->span, "expression result unused");
 		break;
 	}
@@ -714,7 +782,7 @@ check_stmt(S *s, Node *st)
 			diag_error(s->d, st->u.expr->span, "this assumption is false for this instance");
 		break;
 	}
-	case S_RETURN: break;
+	case S_RETURN: sema_check_return(s, st); break;
 	default: diag_error(s->d, st->span, "not a statement");
 	}
 	s->depth--;
@@ -1214,6 +1282,7 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 			diag_error(s->d, r->span, "requirement '%s' is false for instance '%s'", ast_expr_str(s->a, r), name);
 	}
 	sk->requires = k->u.kernel.requires;
+	sema_kernel_returns(s, k->u.kernel.body);
 	check_block(s, k->u.kernel.body, false);
 	scope_pop(s, mark, false);
 	s->kern = NULL;
@@ -1254,6 +1323,7 @@ check_module(S *s, SemaModule *m, bool is_main)
 			if (!im)
 				sym->type = ty_simple(TY_ERROR);
 			sym_bind(s, sym);
+			ARENA_PUSH(s->a, m->imports, m->nimports, sym);
 			break;
 		}
 		case D_CONST: {
@@ -1289,6 +1359,15 @@ check_module(S *s, SemaModule *m, bool is_main)
 			module_sym(s, m, sym);
 			break;
 		}
+		case D_FN:
+			/* checked at each call, with the call's arguments (sema_fn.c) */
+			sym = sym_new(s, SYM_FN, d->u.fn.id, d->u.fn.id_span, ty_simple(TY_VOID));
+			sym->node = d;
+			sym->module = m;
+			sym->used = true;
+			sym_bind(s, sym);
+			module_sym(s, m, sym);
+			break;
 		case D_KERNEL:
 			sym = sym_new(s, SYM_KERNEL, d->u.kernel.id, d->u.kernel.id_span, ty_simple(TY_VOID));
 			sym->node = d;
@@ -1382,7 +1461,7 @@ check_module(S *s, SemaModule *m, bool is_main)
 		for (i = 0; i < ds->n; i++)
 			if (ds->v[i]->kind == D_EXPORT || ds->v[i]->kind == D_KERNEL) {
 				diag_error(s->d, ds->v[i]->span,
-					"imported module '%s' may declare atoms and constants only; kernels and exports belong in the main module",
+					"imported module '%s' may declare atoms, constants and functions only; kernels and exports belong in the main module",
 					m->name);
 				break;
 			}

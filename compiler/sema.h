@@ -168,7 +168,9 @@ extern const char *const sema_enum_names[EN_NENUMS];
 	X(SYM_BUILTIN, "builtin") \
 	X(SYM_MODULE,  "module") \
 	X(SYM_ATOM,    "atom") \
-	X(SYM_KERNEL,  "kernel")
+	X(SYM_KERNEL,  "kernel") \
+	X(SYM_FN,      "function")       /* .node is the D_FN, .module its module */ \
+	X(SYM_FNPARAM, "function parameter") /* .bound is the argument of this call */
 
 typedef enum {
 #define X(k, s) k,
@@ -186,19 +188,40 @@ struct Symbol {
 	Node *node;         /* declaring node (kernel, atom, alloc, ...) when there is one */
 	int index;          /* SYM_PARAM: argument position; others: unique id in the instance */
 	bool used, assigned_in_loop;
+	Node *bound;        /* SYM_LET, SYM_FNPARAM: the expression bound (a let's init, a call's argument) */
 	Symbol *shadow;     /* internal: previous binding of the same name */
 	int level;          /* internal: scope nesting level where bound */
-	struct SemaModule *module; /* SYM_MODULE */
+	struct SemaModule *module; /* SYM_MODULE: the module; SYM_FN: the module declaring it */
+	int fn_active;      /* SYM_FN, internal: calls being checked (a second one is recursion) */
+	bool fn_checked;    /* SYM_FN, internal: one call was checked (later ones warn no more) */
 };
 
 typedef struct SemaModule {
 	const char *name;
 	const char *path;   /* file as opened */
 	AstModule *ast;
-	Symbol **syms;      /* its module-level symbols (atoms, consts, kernels) */
+	Symbol **syms;      /* its module-level symbols (atoms, consts, kernels, functions) */
 	int nsyms;
+	Symbol **imports;   /* its imported modules (SYM_MODULE), what its functions' bodies may name */
+	int nimports;
 	bool loading;       /* internal: being checked (import cycles) */
 } SemaModule;
+
+/*
+ * A checked call of a device function (`fn`), in Node.u.call.fn of the E_CALL.
+ * Every call is checked with its own copy of the function (decl): its
+ * parameters bound to the call's arguments (params[i]->bound), compile-time
+ * parameters to their values, so code generation inlines decl's body with
+ * params[i] bound to the arguments' values. ret is the returned expression
+ * (the body's last statement), NULL for a function without a result.
+ */
+struct SemaFnCall {
+	Symbol *fn;             /* the SYM_FN called */
+	Node *decl;             /* the D_FN, copied and annotated for this call */
+	Symbol **params;        /* SYM_FNPARAM, in order */
+	int nparams;
+	Node *ret;              /* the value returned, or NULL */
+};
 
 /* One instance of a kernel to emit. */
 typedef struct SemaKernel {

@@ -125,7 +125,10 @@ type_str(FILE *f, const Type *t, int depth)
 	switch (t->kind) {
 	case TY_SCALAR: fputs(sema_scalar_names[t->scalar], f); break;
 	case TY_TENSOR:
-		fprintf(f, "%s %s tensor", sp[t->space], sema_scalar_names[t->scalar]);
+		if (t->space == SPACE_COORD)
+			fprintf(f, "tensor of rank-%d coordinates", t->scalar == SC_I64 ? 2 : 1);
+		else
+			fprintf(f, "%s %s tensor", sp[t->space], sema_scalar_names[t->scalar]);
 		if (t->rank >= 0)
 			fprintf(f, " of rank %d", t->rank);
 		break;
@@ -495,6 +498,12 @@ holes(const Node *e)
 	return n;
 }
 
+int
+sema_holes(const Node *e)
+{
+	return holes(e);
+}
+
 /* A coordinate: an integer, '_', or a tuple of coordinates. */
 static bool
 check_coord(S *s, Node *e)
@@ -615,6 +624,15 @@ check_binary(S *s, Node *e)
 
 	if (l->kind == TY_ERROR || r->kind == TY_ERROR)
 		return e->type = ty_simple(TY_ERROR);
+	if ((op == OP_AND || op == OP_OR) && (l->kind == TY_TENSOR || r->kind == TY_TENSOR)) {
+		/* bool fragments combine elementwise (a bool scalar broadcast) */
+		bool lb = ty_is_bool(l) || (l->kind == TY_TENSOR && l->scalar == SC_BOOL);
+		bool rb = ty_is_bool(r) || (r->kind == TY_TENSOR && r->scalar == SC_BOOL);
+		if (!lb || !rb)
+			return err(s, e, "operator '%s' needs bool operands, not '%s' and '%s'", ops, tyname(s, l),
+				tyname(s, r));
+		return e->type = ty_tensor(s, SPACE_REG, SC_BOOL, l->kind == TY_TENSOR ? l->rank : r->rank, false);
+	}
 	if (op == OP_AND || op == OP_OR) {
 		if (!ty_is_bool(l) || !ty_is_bool(r))
 			return err(s, e, "operator '%s' needs bool operands, not '%s' and '%s'", ops, tyname(s, l),
@@ -719,6 +737,8 @@ check_unary(S *s, Node *e)
 		}
 		return e->type = t;
 	case OP_NOT:
+		if (t->kind == TY_TENSOR && t->scalar == SC_BOOL)
+			return e->type = ty_tensor(s, SPACE_REG, SC_BOOL, t->rank, false);
 		if (!ty_is_bool(t))
 			return err(s, e, "operator '!' needs a bool operand, not '%s'", tyname(s, t));
 		if (v) {
@@ -1279,6 +1299,13 @@ check_builtin_type(S *s, Node *e, int b)
 			}
 			return e->type = t;
 		}
+		if (t0->kind == TY_TENSOR && t0->space == SPACE_COORD) {
+			/* get(c, k): the k-th coordinates of this thread's elements, a fragment */
+			int nc = t0->scalar == SC_I64 ? 2 : 1;
+			if (iv->i < 0 || iv->i >= nc)
+				return err(s, v[1], "coordinate %lld of rank-%d coordinates does not exist", (long long)iv->i, nc);
+			return e->type = ty_tensor(s, SPACE_REG, SC_I32, t0->rank, false);
+		}
 		if (t0->kind == TY_LAYOUT) {
 			if (t0->rank >= 0 && iv->i >= t0->rank)
 				return err(s, v[1], "mode %lld is out of range for a layout of rank %d", (long long)iv->i,
@@ -1442,10 +1469,16 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_IDENTITY:
 		if (!ty_is_inttuple(t0))
 			return err(s, v[0], "make_identity needs a shape, not '%s'", tyname(s, t0));
-		return e->type = ty_tensor(s, SPACE_REG, SC_I32, rank_of_shape(t0), false);
+		if (rank_of_shape(t0) > 2 || (t0->kind == TY_TUPLE && (t0->elems[0]->kind == TY_TUPLE ||
+		                                                       (t0->nelems > 1 && t0->elems[1]->kind == TY_TUPLE))))
+			return err(s, v[0], "make_identity takes a shape of rank 1 or 2 without nested modes, e.g. (M, N)");
+		/* coordinates as elements: i32 for rank 1, (i32, i32) for rank 2 (kept packed in an i64) */
+		return e->type = ty_tensor(s, SPACE_COORD, rank_of_shape(t0) == 2 ? SC_I64 : SC_I32, rank_of_shape(t0), false);
 	case B_ELEM_LESS:
 		if (!(ty_is_inttuple(t0) || t0->kind == TY_TENSOR) || !(ty_is_inttuple(t1) || t1->kind == TY_TENSOR))
 			return err(s, e, "elem_less needs coordinates and a shape");
+		if (t0->kind == TY_TENSOR && t0->space == SPACE_COORD && t0->scalar == SC_I64 && rank_of_shape(t1) != 2)
+			return err(s, v[1], "elem_less of rank-2 coordinates needs a shape of rank 2, e.g. (M, N)");
 		if (t0->kind == TY_TENSOR)
 			return e->type = ty_tensor(s, SPACE_REG, SC_BOOL, t0->rank, false);
 		return e->type = ty_scalar(SC_BOOL);
@@ -1465,8 +1498,11 @@ check_builtin_type(S *s, Node *e, int b)
 				tyname(s, t1));
 		if (!v[1]->cval)
 			return err(s, v[1], "a register fragment needs a static layout");
-		return e->type = ty_tensor(s, SPACE_REG, t0->scalar, t1->kind == TY_LAYOUT ? t1->rank : rank_of_shape(t1),
-					   false);
+		if (!sema_frag_layout_ok(s, v[1]))
+			return e->type = ty_simple(TY_ERROR);
+		e->type = ty_tensor(s, SPACE_REG, t0->scalar, t1->kind == TY_LAYOUT ? t1->rank : rank_of_shape(t1), false);
+		e->type->layout = v[1];
+		return e->type;
 	case B_FRAGMENT_LIKE:
 		if (t0->kind != TY_TENSOR)
 			return err(s, v[0], "fragment_like needs a tensor, not '%s'", tyname(s, t0));
@@ -1490,6 +1526,8 @@ check_builtin_type(S *s, Node *e, int b)
 			return err(s, sn, "the source of copy must be a tensor, not '%s'", tyname(s, src));
 		if (dst->kind != TY_TENSOR)
 			return err(s, dn, "the destination of copy must be a tensor, not '%s'", tyname(s, dst));
+		if (!sema_frag_dest(s, dn, "copy"))
+			return e->type = ty_simple(TY_ERROR);
 		if (src->scalar != dst->scalar)
 			return err(s, e, "copy from a '%s' tensor to a '%s' tensor; convert the source with convert<%s>",
 				sema_scalar_names[src->scalar], sema_scalar_names[dst->scalar], sema_scalar_names[dst->scalar]);
@@ -1513,6 +1551,8 @@ check_builtin_type(S *s, Node *e, int b)
 					tyname(s, v[i]->type));
 		if (t0->kind != TY_ATOM && v[3]->type->space != SPACE_REG)
 			return err(s, v[3], "the accumulator of gemm must be a register fragment");
+		if (!sema_frag_dest(s, v[3], "gemm"))
+			return e->type = ty_simple(TY_ERROR);
 		{
 			const Value *ca = atom_field(atom, "c"), *aa = atom_field(atom, "a"), *ba = atom_field(atom, "b");
 			if (ca && ca->kind == VAL_TYPE && v[3]->type->scalar != ca->scalar)
@@ -1534,6 +1574,8 @@ check_builtin_type(S *s, Node *e, int b)
 			return err(s, v[1], "fill takes a scalar value, not '%s'", tyname(s, t1));
 		if (!sema_assignable(s, t0, t1))
 			return err(s, v[1], "cannot fill a '%s' tensor with '%s'", sema_scalar_names[t0->scalar], tyname(s, t1));
+		if (!sema_frag_dest(s, v[0], "fill"))
+			return e->type = ty_simple(TY_ERROR);
 		return e->type = ty_simple(TY_VOID);
 	case B_SUM:
 		if (t0->kind != TY_TENSOR)
@@ -1930,6 +1972,15 @@ check_call(S *s, Node *e)
 			c->type = ty_simple(TY_FUNC);
 			return check_method(s, e, c);
 		}
+		{   /* module.fn(args): a function of an imported module */
+			Node *b = c->u.member.base;
+			SemaModule *m = b->kind == E_NAME && b->u.name.sym ? b->u.name.sym->module : NULL;
+			Symbol *fs = m ? sema_module_member(s, m, c->u.member.id) : NULL;
+			if (fs && fs->kind == SYM_FN) {
+				c->type = ty_simple(TY_FUNC);
+				return sema_fn_call(s, e, fs);
+			}
+		}
 	}
 	if (c->kind == E_NAME) {
 		Symbol *sym = sym_lookup(s, c->u.name.id);
@@ -1938,6 +1989,11 @@ check_call(S *s, Node *e)
 			c->u.name.sym = sym;
 			c->type = sym->type;
 			return check_builtin(s, e, sym->type->builtin);
+		}
+		if (sym && sym->kind == SYM_FN) {
+			c->u.name.sym = sym;
+			c->type = ty_simple(TY_FUNC);
+			return sema_fn_call(s, e, sym);
 		}
 	}
 	t = sema_expr(s, c);
@@ -1987,6 +2043,16 @@ check_index(S *s, Node *e)
 		return err(s, e->u.call.callee, "cannot index a value of type '%s'", tyname(s, t));
 	if (t->rank >= 0 && a->n != t->rank && a->n != 1)
 		return err(s, e, "a tensor of rank %d is indexed with %d coordinate%s", t->rank, a->n, a->n == 1 ? "" : "s");
+	if (h == 0 && t->space == SPACE_REG && !sema_frag_index(s, e, t))
+		return e->type = ty_simple(TY_ERROR);
+	if (h == 0 && t->space == SPACE_COORD && t->scalar == SC_I64) {
+		/* an element of rank-2 coordinates: the tuple (m, n) */
+		Type *c = ty_new(s, TY_TUPLE);
+		c->nelems = 2;
+		c->elems = ARENA_NEWN(s->a, Type *, 2);
+		c->elems[0] = c->elems[1] = ty_scalar(SC_I32);
+		return e->type = c;
+	}
 	if (h == 0)
 		return e->type = ty_scalar(t->scalar);
 	return e->type = ty_tensor(s, t->space, t->scalar, h, t->swizzled);
@@ -2033,6 +2099,8 @@ check_member(S *s, Node *e)
 			sym->used = true;
 			if (sym->kind == SYM_KERNEL)
 				return err(s, e, "kernel '%s' of module '%s' cannot be used as a value", id, m->name);
+			if (sym->kind == SYM_FN)
+				return err(s, e, "function '%s.%s' must be called", m->name, id);
 			if (sym->kind == SYM_ATOM && s->kern && s->kern->targets && sema_target_bit(m->name)
 			    && !(s->kern->targets & sema_target_bit(m->name)))
 				return err(s, e, "atom '%s.%s' is for %s, but kernel '%s' is only for other targets",
@@ -2115,6 +2183,8 @@ check_name(S *s, Node *e)
 		return err(s, e, "kernel '%s' cannot be used as a value", sym->name);
 	if (sym->kind == SYM_BUILTIN && sym->type->kind == TY_FUNC)
 		return err(s, e, "builtin '%s' must be called", sym->name);
+	if (sym->kind == SYM_FN)
+		return err(s, e, "function '%s' must be called", sym->name);
 	if (sym->kind == SYM_BUILTIN)
 		return err(s, e, "'%s' has members x, y and z; write %s.x", sym->name, sym->name);
 	e->cval = sym->val;
@@ -2215,6 +2285,7 @@ sema_expr(S *s, Node *e)
 	s->depth--;
 	if (!e->type)
 		e->type = t;
+	sema_frag_layout(s, e);
 	return e->type;
 }
 

@@ -35,6 +35,8 @@ FAMILIES = [
     ["sum", "abs", "square", "exp"],
     ["f32", "f16", "bf16", "i32", "u32", "i8", "i16", "fp8", "bool"],
     ["global", "lds", "reg"],
+    ["get", "elem_less"],
+    ["fragment", "fragment_like"],
 ]
 BINOPS = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&&", "||"]
 WRAPS = ["max({}, 0.5)", "min({}, 2)", "exp({})", "-({})", "select({} > 1, {}, {})", "({} * 2.0)",
@@ -44,7 +46,7 @@ FRAGMIX = ["max({}, {s})", "min({}, {s})", "max({s}, {})", "select({} > {s}, {},
            "({s} - {})", "-({})", "square({})", "select({} != {}, {}, {s})", "add({}, {s})", "mul({s}, {})"]
 KEYWORDS = {"kernel", "let", "var", "for", "in", "if", "else", "while", "static", "export", "as", "import",
             "const", "atom", "block", "grid", "requires", "global", "lds", "reg", "true", "false",
-            "return", "pipeline", "waves", "stages", "load", "compute", "step", "groups", "assume", "o"}
+            "return", "pipeline", "waves", "stages", "load", "compute", "step", "groups", "assume", "o", "fn"}
 
 
 def fragments(s):
