@@ -459,6 +459,9 @@ cg_call(Cg *c, Node *n)
 	     bid == B_FLAT_DIVIDE || bid == B_COMPOSITION || bid == B_COALESCE) && na >= 1 && na <= 2 &&
 	    n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR)
 		return cg_view_op(c, n, builtins[bid].name);
+	if (bid == B_GET && na == 2 && n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR &&
+	    n->u.call.args.v[0]->type->space == SPACE_COORD)
+		return cg_coord_get(c, n);
 	if (bid == B_SIZE || bid == B_GET || bid == B_SHAPE || bid == B_STRIDE || bid == B_RANK || bid == B_DEPTH ||
 	    bid == B_IDX2CRD)
 		return cg_view_query(c, n);
@@ -468,9 +471,6 @@ cg_call(Cg *c, Node *n)
 		return cg_fragment(c, n);
 	if (bid == B_ELEM_LESS && na == 2)
 		return cg_elem_less_value(c, n);
-	if (bid == B_GET && na == 2 && n->u.call.args.v[0]->type && n->u.call.args.v[0]->type->kind == TY_TENSOR &&
-	    n->u.call.args.v[0]->type->space == SPACE_COORD)
-		return cg_coord_get(c, n);
 	if (bid == B_FRAGMENT_LIKE && (na == 1 || na == 2))
 		return cg_fragment_like(c, n);
 	if (bid == B_COPY) {
@@ -493,8 +493,8 @@ cg_call(Cg *c, Node *n)
 	if (bid == B_SCAN && na == 2)
 		return cg_scan(c, n);
 	if (bid == B_ARGMAX || bid == B_ARGMIN) {
-		diag_error(c->d, n->span, "'%s' gives a (value, position) pair: bind it with let (v, i) = %s(...)",
-		           builtins[bid].name, builtins[bid].name);
+		diag_error(c->d, n->span, "'%s' gives a (value, position) tuple: bind it with let (v, i) = %s(...) or take get(%s(...), k)",
+		           builtins[bid].name, builtins[bid].name, builtins[bid].name);
 		c->failed = 1;
 		return 0;
 	}

@@ -471,6 +471,10 @@ cg_view_query(Cg *c, Node *n)
 	int ok = 1;
 
 	lay_clear_error(&c->lc);
+	if (n->type && n->type->kind == TY_TENSOR) {   /* a query answers with integers, never a tensor */
+		cg_unsupported(c, n->span, "this query of a tensor");
+		return 0;
+	}
 	if (cg_builtin(n->u.call.callee) == B_SIZE && n->u.call.args.n == 1 && n->u.call.args.v[0]->type &&
 	    n->u.call.args.v[0]->type->kind == TY_TENSOR && n->u.call.args.v[0]->type->space == SPACE_REG) {
 		IrRef f = cg_expr(c, n->u.call.args.v[0]);   /* size of a register fragment: its values */
