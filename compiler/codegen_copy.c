@@ -938,10 +938,13 @@ split_zfill(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn, uns
 	for (unsigned j = 0; j < nn; j += piece) {
 		IrType pt = piece > 1 ? ir_vec(S->elem, piece) : et;
 		IrRef pe[16], all = 0, co = ir_b_const(&c->b, i32, j), r;
-		for (unsigned e = 0; e < piece && e < 16; e++) {
-			if (!(pe[e] = pred_at(c, pn, (int)(j + e), nn)))
+		for (unsigned e = 0; e < piece; e++) {   /* fp4 pieces reach 32 values (128 bits) */
+			IrRef p = pred_at(c, pn, (int)(j + e), nn);
+			if (!p)
 				return;
-			all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pe[e]) : pe[e];
+			if (e < 16)
+				pe[e] = p;
+			all = all ? ir_b_bin(&c->b, IR_OP_AND, all, p) : p;
 		}
 		IrRef iff = ir_b_if(&c->b, all, 1, &pt);
 		r = ir_b_tload(&c->b, s, piece, 1, &co);
