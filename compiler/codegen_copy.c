@@ -886,6 +886,37 @@ copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a)
 		store_view(c, d, v, (unsigned)ns, rd, fd);
 }
 
+/* The split path of a piece of packed fp4 values (2 to a byte) that is not
+ * all in range: byte by byte, a byte holding an in-range value is loaded
+ * whole (it lies inside the tensor) and its out-of-range value replaced by
+ * zero; a byte of none is not read. Returns the piece, 0 on failure. */
+static IrRef
+split_bytes(Cg *c, IrRef s, Node *pn, unsigned j, unsigned piece, unsigned nn, IrRef part, IrRef zero)
+{
+	IrTensor *S = cg_tensor_of(c, s);
+	IrType bt = ir_vec(S->elem, 2), i32 = ir_ty(IR_I32);
+
+	for (unsigned e = 0; e < piece; e += 2) {
+		IrRef p0 = pred_at(c, pn, (int)(j + e), nn), p1 = p0 ? pred_at(c, pn, (int)(j + e + 1), nn) : 0;
+		if (!p1)
+			return 0;
+		IrRef co = ir_b_const(&c->b, i32, j + e);
+		IrRef iff = ir_b_if(&c->b, ir_b_bin(&c->b, IR_OP_OR, p0, p1), 1, &bt);
+		IrRef x = ir_b_tload(&c->b, s, 2, 1, &co);
+		x = ir_b_insert(&c->b, x, ir_b_select(&c->b, p0, ir_b_extract(&c->b, x, 0), zero), 0);
+		x = ir_b_insert(&c->b, x, ir_b_select(&c->b, p1, ir_b_extract(&c->b, x, 1), zero), 1);
+		ir_b_yield(&c->b, 1, &x);
+		ir_b_else(&c->b);
+		IrRef z = ir_b_splat(&c->b, bt, zero);
+		ir_b_yield(&c->b, 1, &z);
+		ir_b_end(&c->b);
+		IrRef got = ir_b_proj(&c->b, iff, 0);
+		part = ir_b_insert(&c->b, part, ir_b_extract(&c->b, got, 0), e);
+		part = ir_b_insert(&c->b, part, ir_b_extract(&c->b, got, 1), e + 1);
+	}
+	return part;
+}
+
 /* The split path of a predicated copy into LDS: per source access (the
  * atom's or the run's width, e.g. 8 bf16 for buffer_load_b128), the whole
  * access when all its values are in range, else value by value with zero
@@ -907,17 +938,24 @@ split_zfill(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn, uns
 	for (unsigned j = 0; j < nn; j += piece) {
 		IrType pt = piece > 1 ? ir_vec(S->elem, piece) : et;
 		IrRef pe[16], all = 0, co = ir_b_const(&c->b, i32, j), r;
-		for (unsigned e = 0; e < piece && e < 16; e++) {
-			if (!(pe[e] = pred_at(c, pn, (int)(j + e), nn)))
+		for (unsigned e = 0; e < piece; e++) {   /* fp4 pieces reach 32 values (128 bits) */
+			IrRef p = pred_at(c, pn, (int)(j + e), nn);
+			if (!p)
 				return;
-			all = all ? ir_b_bin(&c->b, IR_OP_AND, all, pe[e]) : pe[e];
+			if (e < 16)
+				pe[e] = p;
+			all = all ? ir_b_bin(&c->b, IR_OP_AND, all, p) : p;
 		}
 		IrRef iff = ir_b_if(&c->b, all, 1, &pt);
 		r = ir_b_tload(&c->b, s, piece, 1, &co);
 		ir_b_yield(&c->b, 1, &r);
 		ir_b_else(&c->b);
 		IrRef part = piece > 1 ? ir_b_splat(&c->b, pt, zero) : zero;
-		for (unsigned e = 0; e < piece; e++) {
+		if (ir_scalar_packed(S->elem)) {
+			if (!(part = split_bytes(c, s, pn, j, piece, nn, part, zero)))
+				return;
+		}
+		for (unsigned e = 0; e < piece && !ir_scalar_packed(S->elem); e++) {
 			IrRef ce = ir_b_const(&c->b, i32, j + e);
 			IrRef e1 = ir_b_if(&c->b, pe[e], 1, &et);
 			IrRef x = ir_b_tload(&c->b, s, 1, 1, &ce);
@@ -960,8 +998,10 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 		cg_unsupported(c, n->span, "a predicated load straight to LDS (use a buffer load and an LDS store)");
 		return;
 	}
-	if (ir_scalar_packed(S->elem)) {
-		cg_unsupported(c, n->span, "a predicated copy of fp4/fp6/bf6 elements (packed below a byte)");
+	if (ir_scalar_packed(S->elem) && (!zfill || ir_scalar_bits(S->elem) != 4)) {
+		cg_unsupported(c, n->span, zfill ? "a predicated copy of fp6/bf6 elements (packed below a byte)"
+		                                 : "a predicated copy of fp4/fp6/bf6 elements (packed below a byte) "
+		                                   "out of LDS");
 		return;
 	}
 	if (ns <= 0 || ns != cg_view_size(c, d) || cg_frag_limit(c, n->span, "this copy", ns)) {

@@ -41,7 +41,18 @@
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256_st128") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged") \
-	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128")
+	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
+	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
+	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
+
+/* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
+ * type O, without and with a bias of type O (the same kernels: a run-time flag): the
+ * 16x32 tile for M <= 16 (its requires), then the 32x32 tile for any M. */
+#define FLYOPS_SCALED_VARIANTS(X, F, E, O) \
+	X("gfx950", FLYOPS_SCALED_MM, F "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_16x32") \
+	X("gfx950", FLYOPS_SCALED_MM, F "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_32x32") \
+	X("gfx950", FLYOPS_SCALED_MM, F "+" O "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_16x32") \
+	X("gfx950", FLYOPS_SCALED_MM, F "+" O "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_32x32")
 
 /* TopK of stdlib/ops/topk.fly, f32, largest first: the register kernels for K = 2, 4, 8,
  * 16 (N <= 8192; each takes k in (K/2, K], so k is served at its next power of two),
@@ -100,6 +111,7 @@ static const char *const op_names[] = {
 /* The shape dims tuning buckets name per operator (kernel argument names). */
 static const char *const bucket_dims[FLYOPS_OP_COUNT_][4] = {
 	[FLYOPS_MM] = { "M", "N", "K" },
+	[FLYOPS_SCALED_MM] = { "M", "N", "K" },
 	[FLYOPS_RMS_NORM] = { "rows", "N" },
 	[FLYOPS_RMS_NORM_BACKWARD] = { "rows", "N" },
 };

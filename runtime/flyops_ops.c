@@ -422,9 +422,25 @@ flyops_scaled_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, cons
 		         ft_dtype_name(vout.dtype));
 	else
 		snprintf(dtypes, sizeof dtypes, "%s->%s", fmt, ft_dtype_name(vout.dtype));
-	/* a kernel adds its launch arguments here */
-	OpLaunch L = { .op = FLYOPS_SCALED_MM, .dtypes = dtypes, .layout = layout,
-	               .inputs = { &va, &vb, &vsa, &vsb, &vbias }, .ninputs = 5 };
+	if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
+		return UNSUPPORTED("scaled_mm: M = %lld, N = %lld, K = %lld: the kernels take sizes below "
+		                   "2^31", (long long)M, (long long)N, (long long)K);
+	/* stdlib/ops/scaled_mm.fly scaled_mm_{fp8,fp4}(A [M, K] values, B [N, K], SA [M, K/32],
+	 * SB [N, K/32], bias (a stride-0 [M, N] view of [N]; absent: out's pointer, never
+	 * read), C [M, N], M, N, K, K/32, has_bias); "NT" only: a row-major, b [N, K] row-major */
+	OpLaunch L = {
+		.op = FLYOPS_SCALED_MM, .dtypes = dtypes, .layout = layout,
+		.args = {
+			arg_in(&va), arg_in(&vb), arg_in(&vsa), arg_in(&vsb),
+			vbias.t ? arg_in(&vbias) : arg_alias(5), arg_out(&vout),
+			arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
+			arg_scalar(flyrt_arg_i32((int32_t)K)), arg_scalar(flyrt_arg_i32((int32_t)(K / 32))),
+			arg_scalar(flyrt_arg_i32(vbias.t != NULL)),
+		},
+		.nargs = 11, .inputs = { &va, &vb, &vsa, &vsb }, .ninputs = 4,
+	};
+	if (vbias.t)
+		L.inputs[L.ninputs++] = &vbias;
 	return ops_launch(ctx, &L, exec);
 }
 

@@ -29,7 +29,8 @@ COLS = ["op", "variant", "shape", "dtype", "device", "sample", "workgroups",
         "sampled_workgroups", "launches", "total_cycles", "total_us"]
 
 # (op, variant, shape, dtype): every mm tile at a large and a small GEMM, RMSNorm's
-# register, short-row and loop kernels (and its backward), TopK's register and radix kernels
+# register, short-row and loop kernels (and its backward), TopK's register and radix kernels,
+# the MX scaled GEMMs' tiles (bf16 out) at a large and a decode shape
 CASES = [
     ("mm", "gemm_nt_128x128", (4096, 4096, 1024), "bf16"),
     ("mm", "gemm_nt_256x128", (4096, 4096, 1024), "bf16"),
@@ -47,6 +48,10 @@ CASES = [
     ("topk", "topk_f32_reg8", (4096, 1024, 8), "f32"),
     ("topk", "topk_f32_reg16", (1024, 4096, 16), "f32"),
     ("topk", "topk_f32_radix", (64, 65536, 64), "f32"),
+    ("scaled_mm", "scaled_mm_fp8_bf16_32x32", (4096, 4096, 1024), "mxfp8"),
+    ("scaled_mm", "scaled_mm_fp4_bf16_32x32", (4096, 4096, 1024), "mxfp4"),
+    ("scaled_mm", "scaled_mm_fp8_bf16_16x32", (16, 4096, 4096), "mxfp8"),
+    ("scaled_mm", "scaled_mm_fp4_bf16_16x32", (16, 4096, 4096), "mxfp4"),
 ]
 
 

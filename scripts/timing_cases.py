@@ -9,7 +9,8 @@ A case is (op, variant, shape, dtype):
   rms_norm           shape (rows, N), dtype bf16|f16|f32, with a weight
   rms_norm_backward  shape (rows, N), as rms_norm
   topk               shape (rows, N, k), dtype f32, largest along the last dim
-Work per call (for TFLOPS / TB/s): mm 2MNK FLOP; rms_norm reads x and w, writes y and rstd;
+  scaled_mm          shape (M, N, K), dtype mxfp8|mxfp4 (the format), bf16 out, no bias
+Work per call (for TFLOPS / TB/s): mm and scaled_mm 2MNK FLOP; rms_norm reads x and w, writes y and rstd;
 its backward reads grad_y, x, w, rstd, writes grad_x and grad_w; topk reads x, writes k
 values and indices per row. These are the compulsory bytes, not the kernel's traffic."""
 
@@ -40,6 +41,15 @@ def inputs(op, shape, dtype):
     import torch
     import flyc
     g = torch.Generator().manual_seed(17)
+    if op == "scaled_mm":
+        M, N, K = shape
+        kc = K // 2 if dtype == "mxfp4" else K
+        a = torch.randint(0, 0x70, (M, kc), dtype=torch.uint8, generator=g)
+        b = torch.randint(0, 0x70, (N, kc), dtype=torch.uint8, generator=g)
+        sa = torch.randint(120, 134, (M, K // 32), dtype=torch.uint8, generator=g)
+        sb = torch.randint(120, 134, (N, K // 32), dtype=torch.uint8, generator=g)
+        return (lambda: flyc.ops.scaled_mm(a, b, sa, sb, format=dtype)), \
+            (2.0 * M * N * K, (M + N) * (kc + K // 32) + M * N * 2)
     dt = getattr(torch, DTYPES[dtype])
     e = ESIZE[dtype]
     if op == "mm":

@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import flyc  # noqa: E402
+import flyc.reference  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run  # noqa: E402
 import flyc.torch as ft  # noqa: E402
@@ -187,13 +188,19 @@ def t_ops_flyc():
     s = torch.full((32, 2), 127, dtype=torch.uint8)
     c = torch.ops.flyc.scaled_mm(a, b, s, s[:16], "mxfp8")
     check(c.shape == (32, 16) and c.dtype == BF)
+    # K % 128 == 0 and N % 32 == 0: flyc's kernel (stdlib/ops/scaled_mm.fly), the reference's bits
+    a, b = torch.randint(0, 256, (3, 64), dtype=torch.uint8), torch.randint(0, 256, (32, 64), dtype=torch.uint8)
+    s = torch.full((35, 4), 127, dtype=torch.uint8)
+    c = torch.ops.flyc.scaled_mm(a, b, s[:3], s[3:], "mxfp4", torch.float16)
+    check(torch.equal(c, flyc.reference.scaled_mm(a, b, s[:3], s[3:], "mxfp4", torch.float16)))
     g = torch.ops.flyc.grouped_mm(rnd(10, 32), rnd(3, 32, 16), torch.tensor([4, 4, 10], dtype=torch.int32))
     check(g.shape == (10, 16))
     st = ft.stats()
     # f64 (gradcheck) has no kernel: the reference; the f32 rms_norm ran flyc's kernel
     check(st["rms_norm"]["taken"] == 1 and st["rms_norm"]["declined"] > 0, st)
-    for op in ("rms_norm_backward", "attention", "attention_backward", "scaled_mm", "grouped_mm"):
+    for op in ("rms_norm_backward", "attention", "attention_backward", "grouped_mm"):
         check(op in st and st[op]["taken"] == 0 and st[op]["declined"] > 0, (op, st))
+    check(st["scaled_mm"] == {"taken": 1, "declined": 1}, st)
     # zero sizes are served by flyc itself (no kernel needed): taken
     ft.reset_stats()
     torch.ops.flyc.rms_norm(torch.zeros(0, 8), None)
