@@ -99,7 +99,11 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 			return 0;
 		}
 		per = a->bits / a->elem_bits;
-		if (!is_src || space != IR_SPACE_LDS || eb != a->elem_bits || n % per || run % per) {
+		if (!is_src) {
+			snprintf(why, wn, "it reads LDS into registers, but here the tensor is the copy's destination");
+			return 0;
+		}
+		if (space != IR_SPACE_LDS || eb != a->elem_bits || n % per || run % per) {
 			snprintf(why, wn, "a transposed read takes %u contiguous %u-bit elements per lane and access "
 			         "from LDS, and this is %u %s elements %s contiguous in runs of %lld", per,
 			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_LDS ? "in LDS" : "not in LDS",
@@ -116,14 +120,19 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 			         a->elem_bits ? a->bits / a->elem_bits : 0, a->elem_bits);
 			return 0;
 		}
-		if (!is_src || space != IR_SPACE_GLOBAL || eb != a->elem_bits || n != 8 || run % 8) {
-			snprintf(why, wn, "a transposed global load takes 8 contiguous %u-bit elements per lane from "
-			         "global memory, and this is %u %s elements %s contiguous in runs of %lld",
+		if (!is_src) {
+			snprintf(why, wn, "it reads global memory into registers, but here the tensor is the copy's "
+			         "destination");
+			return 0;
+		}
+		if (space != IR_SPACE_GLOBAL || eb != a->elem_bits || n % 8 || run % 8) {
+			snprintf(why, wn, "a transposed global load takes 8 contiguous %u-bit elements per lane and "
+			         "access from global memory, and this is %u %s elements %s contiguous in runs of %lld",
 			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_GLOBAL ? "in global memory" :
 			         space == IR_SPACE_LDS ? "in LDS" : "not in memory", (long long)run);
 			return 0;
 		}
-		return n;
+		return 8;
 	}
 	if (a->kind == CG_COPY_LDS_DMA && is_src && space == IR_SPACE_GLOBAL) {
 		if (!eb || a->bits % eb || a->bits / eb != n || run % n) {

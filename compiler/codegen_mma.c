@@ -529,16 +529,21 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 
 	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
 		return 0;
-	if (a->kind == CG_COPY_LDS_DMA || a->kind == CG_COPY_GLOBAL_TR) {
-		cg_unsupported(c, n->span, a->kind == CG_COPY_LDS_DMA ? "a copy laid out as an MMA operand with a "
-		               "load straight to LDS" : "a copy laid out as an MMA operand with a transposed global "
-		               "load (the gfx950 transposed LDS reads ds_read_b64_tr_b16/_b8/_b4 and "
-		               "ds_read_b96_tr_b6 are supported)");
+	if (a->kind == CG_COPY_LDS_DMA) {
+		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS");
 		return 0;
 	}
 	const lay_val *stv = NULL;
-	if (a->kind == CG_COPY_DS_TR && is_src) {
+	if ((a->kind == CG_COPY_DS_TR || a->kind == CG_COPY_GLOBAL_TR) && is_src) {
 		/* the lanes exchange values: each reads where the atom's src layout says */
+		IrScalar te = cg_tensor_of(c, t)->elem;
+		if (a->elem_bits && ir_scalar_bits(te) != a->elem_bits) {
+			if (!c->failed)
+				diag_error(c->d, n->span, "copy atom '%s' exchanges %u-bit elements across lanes, and this "
+				           "tensor's are %s", a->name, a->elem_bits, ir_scalar_name(te));
+			c->failed = 1;
+			return 0;
+		}
 		if (!a->src_tv || !a->dst_tv) {
 			if (!c->failed)
 				diag_error(c->d, n->span, "copy atom '%s' exchanges data across lanes but declares no "
