@@ -533,6 +533,13 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS");
 		return 0;
 	}
+	if (a->kind == CG_COPY_DS_TR && a->elem_bits == 6) {
+		/* lane q's 96-bit read would start 12q bytes into a row of the tile */
+		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with ds_read_b96_tr_b6 (its 96-bit "
+		               "reads would sit 12 bytes apart, and their alignment rule is unverified; "
+		               "ds_read_b64_tr_b16, _tr_b8 and _tr_b4 are supported)");
+		return 0;
+	}
 	const lay_val *stv = NULL;
 	if ((a->kind == CG_COPY_DS_TR || a->kind == CG_COPY_GLOBAL_TR) && is_src) {
 		/* the lanes exchange values: each reads where the atom's src layout says */
