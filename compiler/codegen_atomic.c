@@ -38,6 +38,32 @@ cg_fence(Cg *c, Node *n)
 	ir_b_fence(&c->b, scope, order);
 }
 
+/* atomic_add(T[c], v) on bf16/f16: v is 2 values, added to the pair of
+ * elements at T[c]'s address and the next one (global/ds_pk_add_bf16/f16);
+ * the old pair, as a 2-value fragment */
+static IrRef
+packed_add(Cg *c, Node *n, IrRef t, IrType et, IrRef *co, uint32_t nc)
+{
+	IrScope scope = IR_SCOPE_AGENT;
+	IrOrder order = IR_ORDER_RELAXED;
+	Node *vn = n->u.call.args.v[1];
+	IrRef val = cg_expr(c, vn);
+
+	if (!val)
+		return 0;
+	if (cg_is_tensor_val(c, val) || c->f->inst[val].ty.lanes != 2 || c->f->inst[val].ty.kind != et.kind) {
+		if (!c->failed)
+			diag_error(c->d, vn->span, "'atomic_add' of a %s element adds a pair: the value must be a register "
+			           "fragment of exactly 2 %s values, and this one has %u", ir_scalar_name((IrScalar)et.kind),
+			           ir_scalar_name((IrScalar)et.kind), cg_is_tensor_val(c, val) ? 0 : c->f->inst[val].ty.lanes);
+		c->failed = 1;
+		return 0;
+	}
+	scope_order(n, &scope, &order);
+	c->b.loc = cg_loc_of(c, n->span);
+	return ir_b_atomic(&c->b, IR_ATOMIC_FADD, t, val, 0, nc, co, scope, order);
+}
+
 /* atomic_OP(T[c], v [, desired]): the element's old value */
 IrRef
 cg_atomic(Cg *c, Node *n, int bid)
@@ -77,6 +103,8 @@ cg_atomic(Cg *c, Node *n, int bid)
 		cg_unsupported(c, n->span, "this atomic");
 		return 0;
 	}
+	if (op == IR_ATOMIC_FADD && (et.kind == IR_BF16 || et.kind == IR_F16))
+		return packed_add(c, n, t, et, co, nc);
 	if (ir_scalar_bits((IrScalar)et.kind) != 32 || (fl && op != IR_ATOMIC_FADD && op != IR_ATOMIC_XCHG &&
 	                                                 op != IR_ATOMIC_CAS)) {
 		cg_unsupported(c, n->span, "this atomic on this element type");

@@ -26,6 +26,17 @@ field_str(const Node *decl, const char *name)
 	return NULL;
 }
 
+static const Value *
+field_layout(const Node *decl, const char *name)
+{
+	for (int i = 0; i < decl->u.atom.fields.n; i++) {
+		const Param *p = decl->u.atom.fields.v[i];
+		if (!strcmp(p->name, name) && p->value && p->value->cval && p->value->cval->kind == VAL_LAYOUT)
+			return p->value->cval;
+	}
+	return NULL;
+}
+
 static int64_t
 field_int(const Node *decl, const char *name)
 {
@@ -57,6 +68,8 @@ cg_copy_atom(const Node *decl, CgCopyAtom *a)
 	a->buffer = strstr(intr, "buffer") != NULL;
 	a->elem_bits = field_int(decl, "elem_bits") > 0 ? (unsigned)field_int(decl, "elem_bits") : 0;
 	a->load = strcmp(from, "reg") != 0;   /* memory -> registers or LDS */
+	a->src_tv = field_layout(decl, "src_layout");
+	a->dst_tv = field_layout(decl, "dst_layout");
 	if (!strcmp(to, "lds") && !strcmp(from, "global"))
 		a->kind = CG_COPY_LDS_DMA;
 	else if (strstr(intr, ".ds.read.tr"))
@@ -85,14 +98,19 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 			snprintf(why, wn, "flyc has no %u-bit element type for this transposed read", a->elem_bits);
 			return 0;
 		}
-		if (!is_src || space != IR_SPACE_LDS || eb != a->elem_bits || a->bits / eb != n || run % n) {
-			snprintf(why, wn, "a transposed read takes %u contiguous %u-bit elements per lane from LDS, "
-			         "and this is %u %s elements %s contiguous in runs of %lld", a->bits / a->elem_bits,
+		per = a->bits / a->elem_bits;
+		if (!is_src) {
+			snprintf(why, wn, "it reads LDS into registers, but here the tensor is the copy's destination");
+			return 0;
+		}
+		if (space != IR_SPACE_LDS || eb != a->elem_bits || n % per || run % per) {
+			snprintf(why, wn, "a transposed read takes %u contiguous %u-bit elements per lane and access "
+			         "from LDS, and this is %u %s elements %s contiguous in runs of %lld", per,
 			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_LDS ? "in LDS" : "not in LDS",
 			         (long long)run);
 			return 0;
 		}
-		return n;
+		return per;
 	}
 	if (a->kind == CG_COPY_GLOBAL_TR) {
 		/* 8 lanes each read 8 consecutive elements, then swap them (an 8x8 transpose) */
@@ -102,14 +120,19 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 			         a->elem_bits ? a->bits / a->elem_bits : 0, a->elem_bits);
 			return 0;
 		}
-		if (!is_src || space != IR_SPACE_GLOBAL || eb != a->elem_bits || n != 8 || run % 8) {
-			snprintf(why, wn, "a transposed global load takes 8 contiguous %u-bit elements per lane from "
-			         "global memory, and this is %u %s elements %s contiguous in runs of %lld",
+		if (!is_src) {
+			snprintf(why, wn, "it reads global memory into registers, but here the tensor is the copy's "
+			         "destination");
+			return 0;
+		}
+		if (space != IR_SPACE_GLOBAL || eb != a->elem_bits || n % 8 || run % 8) {
+			snprintf(why, wn, "a transposed global load takes 8 contiguous %u-bit elements per lane and "
+			         "access from global memory, and this is %u %s elements %s contiguous in runs of %lld",
 			         a->elem_bits, n, ir_scalar_name(elem), space == IR_SPACE_GLOBAL ? "in global memory" :
 			         space == IR_SPACE_LDS ? "in LDS" : "not in memory", (long long)run);
 			return 0;
 		}
-		return n;
+		return 8;
 	}
 	if (a->kind == CG_COPY_LDS_DMA && is_src && space == IR_SPACE_GLOBAL) {
 		if (!eb || a->bits % eb || a->bits / eb != n || run % n) {
@@ -595,6 +618,35 @@ atom_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef t, unsigned nn, int64_t ru
 	return per;
 }
 
+/* a transposed read of view t into a vector of type vt: one ld_tr per `per`
+ * contiguous elements (a copy laid out as an MMA operand reads several), the
+ * pieces in the view's order; 0 after a located error */
+static IrRef
+load_tr(Cg *c, Node *n, IrRef t, IrType vt, unsigned per, int elem_bits)
+{
+	IrScalar el = (IrScalar)vt.kind;
+	IrType pt = per > 1 ? ir_vec(el, per) : ir_ty(el);
+	IrRef acc;
+
+	if (vt.lanes == per)
+		return ir_b_ld_tr(&c->b, t, vt, elem_bits);
+	acc = cg_zero_of(c, vt);
+	for (unsigned k = 0; k < vt.lanes; k += per) {
+		IrRef p = cg_view_piece(c, t, k, per, n->span), v;
+		if (!p)
+			return 0;
+		c->b.loc = cg_loc_of(c, n->span);
+		v = ir_b_ld_tr(&c->b, p, pt, elem_bits);
+		if (ir_scalar_packed(el)) {   /* fp4/fp6: whole pieces */
+			acc = ir_b_insert(&c->b, acc, v, k);
+			continue;
+		}
+		for (unsigned j = 0; j < per; j++)
+			acc = ir_b_insert(&c->b, acc, ir_b_extract(&c->b, v, j), k + j);
+	}
+	return acc;
+}
+
 /* a zero of type t (scalar or vector) */
 IrRef
 cg_zero_of(Cg *c, IrType t)
@@ -712,7 +764,7 @@ cg_copy(Cg *c, Node *n)
 			                                                  : "a predicated transposed global load");
 			return;
 		}
-		cg_bind(c, dn->u.name.sym, ir_b_ld_tr(&c->b, s, vt, (int)atom->elem_bits));
+		cg_bind(c, dn->u.name.sym, load_tr(c, n, s, vt, force, (int)atom->elem_bits));
 		return;
 	}
 	if (!pn) {

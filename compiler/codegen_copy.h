@@ -30,6 +30,8 @@ typedef struct {
 	unsigned bits;       /* bits per lane per access */
 	int buffer;          /* through a buffer descriptor (buffer_load/store, buffer ... lds) */
 	unsigned elem_bits;  /* transposed reads: the element width exchanged (16, 8, 6, 4) */
+	const Value *src_tv; /* src_layout, dst_layout: (lane, value) -> index of the atom's block, */
+	const Value *dst_tv; /* for atoms that permute data across lanes (NULL: not declared) */
 } CgCopyAtom;
 
 /* 1 and *a filled when DECL (a D_ATOM node) is a copy atom; 0 otherwise. */

@@ -206,6 +206,12 @@ int64_t cg_lay_known(const lay_val *v);                    /* a known size (>= 0
 int64_t cg_run(Cg *c, IrRef t, const lay_val *l);          /* contiguous run of layout l of view t */
 IrRef cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], IrRef lane,
                        IrRef wp, IrRef wq, Span sp);
+/* the source TV layout of a copy atom with src/dst TV layouts laid out as the
+ * operand TV layout tv (CuTe's tidfrg_S); NULL after a located error */
+const lay_val *cg_lay_copy_src_tv(Cg *c, const lay_val *tv, const lay_val *src, const lay_val *dst,
+                                  const char *atom, Span sp);
+/* elements [k, k + n) of view t, contiguous (the caller has checked its run) */
+IrRef cg_view_piece(Cg *c, IrRef t, int64_t k, int64_t n, Span sp);
 
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);
 /* the variable an expression statement assigns through gemm/fill, or NULL */

@@ -240,7 +240,7 @@ tv_of(Cg *c, const Mma *m, int k, Tv *tv, Span sp)
  * TV layout and T's extents are checked here, the view is the engine's
  * (cg_view_mma_part, codegen_view.c). */
 static IrRef
-partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps)
+partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps, const lay_val *tvl)
 {
 	Tv tv;
 	if (tv_of(c, m, k, &tv, sp))
@@ -283,7 +283,7 @@ partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps
 	IrRef wm = ir_b_bin(&c->b, IR_OP_REM, wave, ir_b_const(&c->b, i32, m->waves[0]));
 	IrRef wn = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, wave, ir_b_const(&c->b, i32, m->waves[0])),
 	                    ir_b_const(&c->b, i32, m->waves[1]));
-	return cg_view_mma_part(c, t, cg_lay_of_value(c, m->lay[k]), pq, w, lane, k == 1 ? wn : wm,
+	return cg_view_mma_part(c, t, tvl ? tvl : cg_lay_of_value(c, m->lay[k]), pq, w, lane, k == 1 ? wn : wm,
 	                        k == 2 ? wn : ir_b_const(&c->b, i32, 0), sp);
 }
 
@@ -472,7 +472,7 @@ cg_mma_call(Cg *c, Node *n, int *handled)
 	IrRef idx = t ? cg_expr(c, sl->u.call.args.v[0]) : 0;
 	if (!idx)
 		return 0;
-	IrRef v = partition(c, &m, k, t, idx, n->span, reps);
+	IrRef v = partition(c, &m, k, t, idx, n->span, reps, NULL);
 	if (!v || part)
 		return v;
 	/* a zeroed register fragment of the partition's size */
@@ -529,12 +529,40 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 
 	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
 		return 0;
-	if (a->kind == CG_COPY_LDS_DMA || a->kind == CG_COPY_DS_TR || a->kind == CG_COPY_GLOBAL_TR) {
-		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS or a "
-		               "transposed read");
+	if (a->kind == CG_COPY_LDS_DMA) {
+		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS");
 		return 0;
 	}
-	IrRef v = partition(c, &m, k, t, idx, n->span, reps);
+	if (a->kind == CG_COPY_DS_TR && a->elem_bits == 6) {
+		/* lane q's 96-bit read would start 12q bytes into a row of the tile */
+		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with ds_read_b96_tr_b6 (its 96-bit "
+		               "reads would sit 12 bytes apart, and their alignment rule is unverified; "
+		               "ds_read_b64_tr_b16, _tr_b8 and _tr_b4 are supported)");
+		return 0;
+	}
+	const lay_val *stv = NULL;
+	if ((a->kind == CG_COPY_DS_TR || a->kind == CG_COPY_GLOBAL_TR) && is_src) {
+		/* the lanes exchange values: each reads where the atom's src layout says */
+		IrScalar te = cg_tensor_of(c, t)->elem;
+		if (a->elem_bits && ir_scalar_bits(te) != a->elem_bits) {
+			if (!c->failed)
+				diag_error(c->d, n->span, "copy atom '%s' exchanges %u-bit elements across lanes, and this "
+				           "tensor's are %s", a->name, a->elem_bits, ir_scalar_name(te));
+			c->failed = 1;
+			return 0;
+		}
+		if (!a->src_tv || !a->dst_tv) {
+			if (!c->failed)
+				diag_error(c->d, n->span, "copy atom '%s' exchanges data across lanes but declares no "
+				           "src_layout and dst_layout, which a copy laid out as an MMA operand needs", a->name);
+			c->failed = 1;
+			return 0;
+		}
+		if (!(stv = cg_lay_copy_src_tv(c, cg_lay_of_value(c, m.lay[k]), cg_lay_of_value(c, a->src_tv),
+		                               cg_lay_of_value(c, a->dst_tv), a->name, n->span)))
+			return 0;
+	}
+	IrRef v = partition(c, &m, k, t, idx, n->span, reps, stv);
 	if (!v)
 		return 0;
 	IrTensor *V = cg_tensor_of(c, v), *R = cg_tensor_of(c, ir_tensor_root(c->f, v));

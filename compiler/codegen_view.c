@@ -609,3 +609,76 @@ cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const i
 		return engine_error(c, sp);
 	return view_of(c, t, lay_view(lc, lay_e_bin(lc, LAY_E_ADD, v->u.v.off, r->u.v.off), l), sp);
 }
+
+/*
+ * A copy atom whose lanes exchange data (src_layout != dst_layout, e.g. the
+ * transposed LDS reads) laid out as an MMA operand, as CuTe's
+ * TiledCopy::tidfrg_S: the registers hold the operand's TV layout tv, (lane,
+ * value) -> tile index, and lane t of an atom block reads element e at
+ *
+ *   blocks = zipped_divide(tv, [T:1, E:1])      ((T, E), (L/T, V/E))
+ *   block  = composition(blocks(_, 0), composition(right_inverse(dst), src))
+ *
+ * (the atom's T threads and E values per access: its dst layout is the
+ * reference, so ref2src maps the atom's source (thread, value) to the
+ * (thread, value) of the registers it fills). The result is regrouped to
+ * (lane, value) = ((T, L/T), (E, V/E)): lane t + T*g of block g, value e +
+ * E*j of block j. The hardware groups T consecutive lanes, which is exactly
+ * the lane mode's division by T.
+ */
+const lay_val *
+cg_lay_copy_src_tv(Cg *c, const lay_val *tv, const lay_val *src, const lay_val *dst, const char *atom, Span sp)
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *ref2src, *d, *blk, *rest, *sh[2], *st[2];
+	int64_t T, E, L, V;
+
+	lay_clear_error(lc);
+	T = cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, dst), 0)));
+	E = cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, dst), 1)));
+	L = cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, tv), 0)));
+	V = cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, tv), 1)));
+	if (T <= 0 || E <= 0 || L <= 0 || V <= 0 || L % T || V % E) {
+		if (!c->failed)
+			diag_error(c->d, sp, "copy atom '%s' exchanges data within groups of %lld lanes, %lld values "
+			           "each, and this MMA operand has %lld lanes with %lld values each (not multiples)",
+			           atom, (long long)T, (long long)E, (long long)L, (long long)V);
+		c->failed = 1;
+		return NULL;
+	}
+	ref2src = lay_composition(lc, lay_right_inverse(lc, dst), src);
+	d = ref2src ? lay_zipped_divide(lc, tv, lay_tuple2(lc, lay_layout(lc, lay_int(lc, T), lay_int(lc, 1)),
+	                                                   lay_layout(lc, lay_int(lc, E), lay_int(lc, 1)))) : NULL;
+	if (d && d->kind != LAY_LAYOUT)
+		d = NULL;
+	blk = d ? lay_composition(lc, lay_layout(lc, lay_get(lc, d->u.l.shape, 0), lay_get(lc, d->u.l.stride, 0)),
+	                          ref2src) : NULL;
+	rest = d ? lay_layout(lc, lay_get(lc, d->u.l.shape, 1), lay_get(lc, d->u.l.stride, 1)) : NULL;
+	if (!blk || !rest || blk->kind != LAY_LAYOUT || lay_rank(blk->u.l.shape) != 2 ||
+	    lay_rank(rest->u.l.shape) != 2) {
+		diag_error(c->d, sp, "%s", lc->failed ? lc->err : "this copy atom's layouts do not compose with the "
+		           "MMA operand's");
+		c->failed = 1;
+		return NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		sh[i] = lay_tuple2(lc, lay_get(lc, blk->u.l.shape, i), lay_get(lc, rest->u.l.shape, i));
+		st[i] = lay_tuple2(lc, lay_get(lc, blk->u.l.stride, i), lay_get(lc, rest->u.l.stride, i));
+	}
+	return lay_layout(lc, lay_tuple(lc, 2, sh), lay_tuple(lc, 2, st));
+}
+
+/* elements [k, k + n) of view t as a view n:1 at element k's offset (the
+ * caller has checked that they are contiguous: k a multiple of n, n dividing
+ * the view's run) */
+IrRef
+cg_view_piece(Cg *c, IrRef t, int64_t k, int64_t n, Span sp)
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *l, *o;
+
+	lay_clear_error(lc);
+	if (!(l = cg_lay_of(c, t)) || !(o = lay_apply(lc, l, lay_int(lc, k))) || o->kind != LAY_INT)
+		return engine_error(c, sp);
+	return view_of(c, t, lay_view(lc, o->u.i, lay_layout(lc, lay_int(lc, n), lay_int(lc, 1))), sp);
+}

@@ -719,7 +719,8 @@ ir_b_atomic(IrBuilder *b, IrAtomic op, IrRef t, IrRef val, IrRef desired, uint32
 	if (op == IR_ATOMIC_CAS)
 		ops[k++] = desired;
 	memcpy(ops + k, coord, sizeof *coord * ncoord);
-	r = ir_b_inst(b, IR_OP_ATOMIC, ir_ty(b->fn->tensor[T->aux].elem), k + ncoord, ops);
+	/* the value's type: the element, or a packed pair of 16-bit floats */
+	r = ir_b_inst(b, IR_OP_ATOMIC, b->fn->inst[val].ty, k + ncoord, ops);
 	b->fn->inst[r].imm[0] = op;
 	b->fn->inst[r].imm[1] = scope;
 	b->fn->inst[r].imm[2] = order;

@@ -217,9 +217,11 @@ check_inst(V *v, IrRef r, uint32_t pos, uint32_t nreg)
 			break;
 		}
 		T = &f->tensor[f->inst[ir_tensor_root(f, I->ops[0])].aux];
-		if (T->space == IR_SPACE_IDENTITY || I->ty.lanes != 1 || I->ty.kind != T->elem ||
-		    ir_scalar_bits((IrScalar)T->elem) != 32)
-			err(v, r, "atomic works on one 32-bit element of a global or LDS tensor and gives its type");
+		if (T->space == IR_SPACE_IDENTITY || I->ty.kind != T->elem ||
+		    !((I->ty.lanes == 1 && ir_scalar_bits((IrScalar)T->elem) == 32) ||
+		      (I->ty.lanes == 2 && (T->elem == IR_BF16 || T->elem == IR_F16) && I->imm[0] == IR_ATOMIC_FADD)))
+			err(v, r, "atomic works on one 32-bit element of a global or LDS tensor (or fadd on a pair of "
+			    "16-bit floats) and gives its type");
 		for (uint32_t k = 1; k < first; k++)
 			if (!ir_ty_eq(ty(v, I->ops[k]), I->ty))
 				err(v, r, "atomic value operands have the element type");

@@ -993,8 +993,24 @@ check_atomic(S *s, Node *e, int b)
 	if (tt->space == SPACE_REG)
 		return err(s, v[0], "'%s' updates an element of a global or LDS tensor, not of a register fragment", nm);
 	k = tt->scalar;
+	if ((k == SC_BF16 || k == SC_F16) && b == B_ATOMIC_ADD) {
+		/* a packed add of a pair: v[0] to T[c], v[1] to the next element in memory */
+		Type *ti = sema_expr(s, v[1]);
+		if (ti->kind == TY_ERROR)
+			return e->type = ti;
+		if (ti->kind != TY_TENSOR || ti->space != SPACE_REG || ti->scalar != k)
+			return err(s, v[1], "'atomic_add' of a %s element adds a pair: the value is a register fragment "
+				"of 2 %s values (v[0] goes to T[c], v[1] to the next element in memory), not '%s'",
+				sema_scalar_names[k], sema_scalar_names[k], tyname(s, ti));
+		if (sc && enum_arg(s, sc->value, EN_WAVE, EN_SYSTEM, "'scope'") < 0)
+			return e->type = ty_simple(TY_ERROR);
+		if (o && enum_arg(s, o->value, EN_RELAXED, EN_SEQ_CST, "'order'") < 0)
+			return e->type = ty_simple(TY_ERROR);
+		return e->type = ty_tensor(s, SPACE_REG, k, 1, false);
+	}
 	if (k != SC_I32 && k != SC_U32 && k != SC_F32)
-		return err(s, v[0], "'%s' updates i32, u32 or f32 elements, not '%s'", nm, sema_scalar_names[k]);
+		return err(s, v[0], "'%s' updates i32, u32 or f32 elements (and atomic_add pairs of bf16 or f16), "
+			"not '%s'", nm, sema_scalar_names[k]);
 	if (k == SC_F32 && b != B_ATOMIC_ADD && b != B_ATOMIC_EXCHANGE && b != B_ATOMIC_CAS)
 		return err(s, v[0], "'%s' of an f32 element is not supported: f32 has atomic_add, atomic_exchange "
 			"and atomic_cas (an ordered float maximum is atomic_max of order_key(x) on a u32 tensor)", nm);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """scripts/gemm_sim.py — run examples/gemm_bf16.fly's code object on flyc's simulator.
 
-usage: gemm_sim.py [--demo] HSACO KERNEL MxNxK [MxNxK ...]
+usage: gemm_sim.py [--demo] [--nn] HSACO KERNEL MxNxK [MxNxK ...]
 
-For each shape: random bf16 A (M x K) and B (N x K), launch through libflyrt
+For each shape: random bf16 A (M x K) and B (N x K; with --nn, for
+gemm_nn_ragged, the same B stored transposed, K x N row-major), launch through libflyrt
 (python/flyrt.py, device "sim"; grid and block from the kernel's .flyc.meta),
 compare C (M x N, bf16) with C = A * B^T computed here in double precision.
 A and B are followed by NaN guard elements, C by guard elements that
@@ -64,15 +65,16 @@ def refused(kern, M, N, K):
     return False, "%s: launched although M * K or N * K is not below 2^31" % name
 
 
-def run(kern, dev, M, N, K, seed):
+def run(kern, dev, M, N, K, seed, nn=False):
     rng = random.Random(seed)
     A = [bf16_bits(rng.uniform(-1, 1)) for _ in range(M * K)]
     B = [bf16_bits(rng.uniform(-1, 1)) for _ in range(N * K)]
+    Bs = [B[j * K + k] for k in range(K) for j in range(N)] if nn else B   # as stored
     # guards: NaN bf16 after A and B (a kernel reading past their ends gets
     # NaN, unless it zero-fills by predicates or buffer range checks), and
     # after C (must stay untouched: a ragged kernel may not store past M x N)
     a = array.array("H", A + [0x7FC0] * GUARD)
-    b = array.array("H", B + [0x7FC0] * GUARD)
+    b = array.array("H", Bs + [0x7FC0] * GUARD)
     c = array.array("H", [0xFFFF] * (M * N + GUARD))  # NaN pattern: unwritten elements fail
     name = "gemm %dx%dx%d" % (M, N, K)
     try:
@@ -116,6 +118,9 @@ def main():
     demo = bool(argv) and argv[0] == "--demo"
     if demo:
         argv = argv[1:]
+    nn = bool(argv) and argv[0] == "--nn"
+    if nn:
+        argv = argv[1:]
     if len(argv) < 3:
         print(__doc__)
         return 2
@@ -129,7 +134,7 @@ def main():
         if shape.endswith("!"):
             st, msg = refused(kern, M, N, K)
         else:
-            st, msg = run(kern, dev, M, N, K, 1000 + n)
+            st, msg = run(kern, dev, M, N, K, 1000 + n, nn)
         if demo:
             ok = ok and st is not False
             err = msg.split("max_err=")[1].split()[0] if "max_err=" in msg else None

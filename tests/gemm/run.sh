@@ -15,7 +15,7 @@ if ! out=$("$FLYC" "$FLY_TOP/examples/gemm_bf16.fly" --offload-arch=gfx950 --res
 	fail gemm/compile "$out"; exit 0
 fi
 pass gemm/compile
-if [ "$(printf '%s\n' "$out" | grep -c 'scratch 0 bytes, spills 0 VGPR / 0 SGPR')" = 5 ]; then
+if [ "$(printf '%s\n' "$out" | grep -c 'scratch 0 bytes, spills 0 VGPR / 0 SGPR')" = 6 ]; then
 	pass gemm/no-spills
 else
 	fail gemm/no-spills "$out"
@@ -35,21 +35,28 @@ shapes256w="256x256x64 512x256x128 256x512x192 256x320x64"
 # ragged in M, N and K, one element, a partial k-tile, tile multiples; K % 8 != 0
 # and the span bound refused
 shapesr="200x136x64 1x1x64 257x255x128 130x390x192 128x128x64 256x384x128 33x700x24 1x129x8 129x1x136 64x64x68 200x100x16777216!"
+# gemm_nn_ragged: B stored K x N (gemm_sim.py --nn), read from LDS by
+# ds_read_b64_tr_b16 laid out as the MMA's B; any M, N % 8 == 0, K % 8 == 0:
+# ragged in M, N and K, tiny shapes, a partial k-tile, tile multiples; N or K
+# not a multiple of 8 and the span bound refused
+shapesnn="200x136x64 8x8x8 257x264x128 130x392x192 256x384x128 33x704x24 1x128x8 129x8x136 64x64x72 1x1x64 64x64x68 200x104x16777216!"
 if [ "${FLY_SAN:-0}" = 1 ]; then
 	shapes="128x128x64 200x128x64 $big"; shapes8="256x128x64"; shapes256="256x256x128 256x256x96"; shapes256w="256x512x64"
 	shapesr="200x136x72 1x1x64"
+	shapesnn="200x136x72 8x8x8 1x1x64"
 fi
 if [ "${FLY_SLOW:-0}" = 1 ]; then
 	shapes="$shapes 512x512x256 384x256x512"; shapes8="$shapes8 512x384x256"; shapes256="$shapes256 768x768x256"
 fi
-sim() { # KERNEL SHAPES...
+sim() { # [--nn] KERNEL SHAPES...
+	nnopt=; if [ "$1" = --nn ]; then nnopt=--nn; shift; fi
 	if [ "${FLY_SAN:-0}" = 1 ]; then
 		# libflyrt.so is sanitized: the sanitizer runtimes must come first in python's process
 		asan=$(${CC:-cc} -print-file-name=libasan.so) ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
 		FLYRT_LIB=$build/libflyrt.so LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 \
-			python3 "$FLY_TOP/scripts/gemm_sim.py" "$co" "$@"
+			python3 "$FLY_TOP/scripts/gemm_sim.py" $nnopt "$co" "$@"
 	else
-		FLYRT_LIB=$build/libflyrt.so python3 "$FLY_TOP/scripts/gemm_sim.py" "$co" "$@"
+		FLYRT_LIB=$build/libflyrt.so python3 "$FLY_TOP/scripts/gemm_sim.py" $nnopt "$co" "$@"
 	fi
 }
 sim gemm_nt_128x128 $shapes >"$TMP/out" 2>&1; r1=$?
@@ -57,11 +64,13 @@ sim gemm_nt_256x128 $shapes8 >"$TMP/out8" 2>&1; r2=$?
 sim gemm_nt_256x256 $shapes256 >"$TMP/out256" 2>&1; r3=$?
 sim gemm_nt_256x256_st128 $shapes256w >"$TMP/out256w" 2>&1; r4=$?
 sim gemm_nt_ragged $shapesr >"$TMP/outr" 2>&1; r5=$?
+sim --nn gemm_nn_ragged $shapesnn >"$TMP/outnn" 2>&1; r6=$?
 sed -e 's/^PASS: gemm /PASS: gemm 8w-/' -e 's/^FAIL: gemm /FAIL: gemm 8w-/' "$TMP/out8" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm 256x256-/' -e 's/^FAIL: gemm /FAIL: gemm 256x256-/' "$TMP/out256" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm st128-/' -e 's/^FAIL: gemm /FAIL: gemm st128-/' "$TMP/out256w" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm ragged-/' -e 's/^FAIL: gemm /FAIL: gemm ragged-/' "$TMP/outr" >>"$TMP/out"
-rc=0; [ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && [ $r4 = 0 ] && [ $r5 = 0 ] || rc=1
+sed -e 's/^PASS: gemm /PASS: gemm nn-/' -e 's/^FAIL: gemm /FAIL: gemm nn-/' "$TMP/outnn" >>"$TMP/out"
+rc=0; [ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && [ $r4 = 0 ] && [ $r5 = 0 ] && [ $r6 = 0 ] || rc=1
 # "PASS: gemm 256x128x128 max_err=..." -> "PASS: gemm/256x128x128"; unsupported
 # shapes -> "PASS: gemm/200x128x64-refused"; failures keep their details
 awk '/^(PASS|FAIL): gemm / {
@@ -99,9 +108,10 @@ fi
 # 2 after its MFMAs (register-staged prefetch) while other waves may still
 # read the slot of k-tile 0, and the last iteration reads without loading
 rk=192; [ "${FLY_SAN:-0}" = 1 ] && rk=128
-for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256; do
-	name=${kern%%:*} shape=${kern#*:}x$rk
-	if out=$(FLY_SIM_RACECHECK=1 sim "$name" "$shape" 2>&1) && printf '%s\n' "$out" | grep -q '^PASS: gemm '; then
+for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256 gemm_nn_ragged:256x128; do
+	name=${kern%%:*} shape=${kern#*:}x$rk nnopt=
+	[ "$name" = gemm_nn_ragged ] && nnopt=--nn
+	if out=$(FLY_SIM_RACECHECK=1 sim $nnopt "$name" "$shape" 2>&1) && printf '%s\n' "$out" | grep -q '^PASS: gemm '; then
 		pass "gemm/racecheck-$name-$shape"
 	else
 		fail "gemm/racecheck-$name-$shape" "$(printf '%s\n' "$out" | tail -n 5)"

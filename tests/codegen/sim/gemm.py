@@ -4,7 +4,10 @@
 # tests/codegen/fly/retile_gemm.fly stores it in two kernels).
 # f32acc: C row-major f32 = C0 + A * B^T, with C0 the random f32 matrix that
 # gen writes to c0.bin (the kernel's C buffer starts as c0.bin).
-# usage: gemm.py gen M N K | check M N K f32|bf16|f32cm|bf16cm|f32acc [LDC]
+# gen ... nn writes B as a K x N row-major matrix (the NN GEMM's B, the same
+# values stored transposed); gen ... tn also A as K x M row-major
+# (fly/retile_gemm_nn.fly reads them so); the check is the same.
+# usage: gemm.py gen M N K [nn|tn] | check M N K f32|bf16|f32cm|bf16cm|f32acc [LDC]
 # Inputs are random bf16 (seeded); the check allows rounding of the sum
 # (relative 1e-5 of sum |a*b| for f32 results, one bf16 ulp for bf16 results)
 # and reports the maximum absolute error.
@@ -23,6 +26,10 @@ A = [bf16_bits(rng.uniform(-1, 1)) for _ in range(M * K)]
 B = [bf16_bits(rng.uniform(-1, 1)) for _ in range(N * K)]
 C0 = [rng.uniform(-4, 4) for _ in range(M * N)]
 if mode == 'gen':
+    if sys.argv[5:] in (['nn'], ['tn']):
+        B = [B[j * K + k] for k in range(K) for j in range(N)]
+    if sys.argv[5:] == ['tn']:
+        A = [A[i * K + k] for k in range(K) for i in range(M)]
     open('a.bin', 'wb').write(struct.pack('<%dH' % (M * K), *A))
     open('b.bin', 'wb').write(struct.pack('<%dH' % (N * K), *B))
     open('c0.bin', 'wb').write(struct.pack('<%df' % (M * N), *C0))
