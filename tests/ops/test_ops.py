@@ -545,16 +545,19 @@ def t_attention_backward():
     raises(ValueError, lambda: flyc.ops.attention_backward(rand_bf16(1, 4, 8, 15), q, k, v, o, lse),
            "[B, Hq, Sq, Dv]")
     # the reference backward against autograd in f64 (GQA, causal)
-    qd = torch.randn(1, 4, 5, 8, dtype=torch.float64, requires_grad=True)
-    kd = torch.randn(1, 2, 6, 8, dtype=torch.float64, requires_grad=True)
-    vd = torch.randn(1, 2, 6, 3, dtype=torch.float64, requires_grad=True)
+    gen = torch.Generator().manual_seed(17)
+    qd = torch.randn(1, 4, 5, 8, dtype=torch.float64, generator=gen).requires_grad_()
+    kd = torch.randn(1, 2, 6, 8, dtype=torch.float64, generator=gen).requires_grad_()
+    vd = torch.randn(1, 2, 6, 3, dtype=torch.float64, generator=gen).requires_grad_()
     o, l = reference.attention(qd, kd, vd, causal=True)
-    g = torch.randn_like(o)
+    g = torch.randn(o.shape, dtype=o.dtype, generator=gen)
     o.backward(g)
     dq, dk, dv = reference.attention_backward(g, qd.detach(), kd.detach(), vd.detach(), o.detach(), l,
                                               causal=True)
-    for got, want in ((dq, qd.grad), (dk, kd.grad), (dv, vd.grad)):   # lse is f32
-        check(torch.allclose(got, want, rtol=1e-6, atol=1e-7), "reference attention_backward")
+    # lse is f32, so P = exp(S - lse) carries its rounding (2^-24 of |lse|): over 300 seeds the
+    # error reached 1.8e-7 of |grad| + 1, so atol=1e-7 failed about one run in 75 (unseeded before)
+    for got, want in ((dq, qd.grad), (dk, kd.grad), (dv, vd.grad)):
+        check(torch.allclose(got, want, rtol=1e-6, atol=1e-6), "reference attention_backward")
 
 
 def t_outputs_checked():
