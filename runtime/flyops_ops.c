@@ -267,13 +267,14 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
 		return UNSUPPORTED("mm: M = %lld, N = %lld, K = %lld: the kernels take sizes below 2^31",
 		                   (long long)M, (long long)N, (long long)K);
-	/* the NT kernels' operands: A [M, K], B = b^T [N, K], C [M, N], all row-major
-	 * (other layouts have no kernel: ops_launch refuses them before reading these) */
+	/* the NT kernels' operands: A [M, K], B = b^T [N, K], C [M, N], all row-major; the NN
+	 * kernel's B is b itself, row-major [K, N] (T layouts of a have no kernel: ops_launch
+	 * refuses them before reading these) */
 	ft_permute(&vbt, &vb, (int[]){ 1, 0 });
 	OpLaunch L = {
 		.op = FLYOPS_MM, .dtypes = dtypes, .layout = layout,
 		.args = {
-			arg_in(&va), arg_in(&vbt), arg_out(&vout),
+			arg_in(&va), arg_in(lb == 'N' ? &vb : &vbt), arg_out(&vout),
 			arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
 			arg_scalar(flyrt_arg_i32((int32_t)K)),
 		},

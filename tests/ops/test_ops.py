@@ -88,21 +88,23 @@ def check_mm(c, a, b):
 
 def run_variant(variant, M, N, K, seed):
     g = torch.Generator().manual_seed(seed)
+    nn = "_nn_" in variant                                       # b row-major [K, N], else b = bt.t()
     a = Guarded((M, K), values=rand_bf16(M, K, gen=g))
-    bt = Guarded((N, K), values=rand_bf16(N, K, gen=g))          # B^T row-major: b = bt.t()
+    bs = Guarded((K, N) if nn else (N, K), values=rand_bf16(*((K, N) if nn else (N, K)), gen=g))
+    b = bs.view if nn else bs.view.t()
     out = Guarded((M, N))
     with flyc.ops.using_variant(variant):
-        check(flyc.ops.plan("mm", a.view, bt.view.t()) == variant)
-        r = flyc.ops.mm(a.view, bt.view.t(), out=out.view)
+        check(flyc.ops.plan("mm", a.view, b) == variant)
+        r = flyc.ops.mm(a.view, b, out=out.view)
     check(r is out.view, "mm returned another tensor than out")
-    check(a.unchanged() and bt.unchanged(), "an input was written")
+    check(a.unchanged() and bs.unchanged(), "an input was written")
     check(out.guards_intact(), "an element beside out was written")
     check(not bool(torch.isnan(out.view.float()).any()), "an element of out was not written")
-    check_mm(out.view, a.view, bt.view.t())
+    check_mm(out.view, a.view, b)
     # small integers: every f32 partial sum is exact, so the result is exactly bf16(a @ b)
     ai, bi = rand_bf16(M, K, gen=g, integer=True), rand_bf16(N, K, gen=g, integer=True)
     with flyc.ops.using_variant(variant):
-        ci = flyc.ops.mm(ai, bi.t())
+        ci = flyc.ops.mm(ai, bi.t().contiguous() if nn else bi.t())
     want = (ai.double() @ bi.double().t()).to(BF)
     check(torch.equal(ci.view(torch.int16), want.view(torch.int16)), "integer inputs: not exact")
 
@@ -113,6 +115,7 @@ SHAPES = {
     "gemm_nt_256x256": ["256x256x64", "256x512x128"],
     "gemm_nt_256x256_st128": ["256x256x64", "512x256x128"],
     "gemm_nt_ragged": ["200x136x64", "1x1x8", "257x255x128", "33x700x24", "129x1x136"],
+    "gemm_nn_ragged": ["200x136x64", "1x8x8", "257x264x128", "33x704x24", "128x128x64"],
 }
 if SAN:
     SHAPES = {v: s[:1] for v, s in SHAPES.items()}
@@ -130,7 +133,8 @@ def variant_tests():
 
 def t_variants_listed():
     check(flyc.ops.variants("mm") == ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128",
-                                      "gemm_nt_256x256", "gemm_nt_ragged"], flyc.ops.variants("mm"))
+                                      "gemm_nt_256x256", "gemm_nt_ragged", "gemm_nn_ragged"],
+          flyc.ops.variants("mm"))
     check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
     rn = flyc.ops.variants("rms_norm")
     check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
@@ -149,8 +153,9 @@ def t_default_choice():
 def t_unsupported():
     a, bt = rand_bf16(128, 64), rand_bf16(128, 64)
     cases = [
-        ("NN", (a, bt.t().contiguous()), {}, ["bf16->bf16 NN", "kernels exist for bf16->bf16 NT"]),
-        ("TN", (a.t().contiguous().t(), bt.t().contiguous()), {}, ["TN"]),
+        ("TN", (a.t().contiguous().t(), bt.t().contiguous()), {},
+         ["bf16->bf16 TN", "kernels exist for bf16->bf16 NT, bf16->bf16 NN"]),
+        ("NN N % 8", (a, rand_bf16(64, 20)), {}, ["N % 8 == 0"]),
         ("TT", (a.t().contiguous().t(), bt.t()), {}, ["TT"]),
         ("fp16", (a.half(), bt.t().half()), {}, ["f16->f16 NT"]),
         ("f32", (a.float(), bt.t().float()), {}, ["f32->f32 NT"]),
@@ -174,8 +179,8 @@ def t_unsupported():
             check(w in why, "%s: reason %r lacks %r" % (name, why, w))
         raises(flyc.Unsupported, lambda: flyc.ops.mm(*args, **kw), *words)
         check(flyc.context().launches == launches, "%s launched a kernel" % name)
-    e = raises(flyc.Unsupported, lambda: flyc.ops.mm(a, bt.t().contiguous()))
-    check(isinstance(e, flyc.Unsupported) and "NN" in e.reason)
+    e = raises(flyc.Unsupported, lambda: flyc.ops.mm(a.t().contiguous().t(), bt.t().contiguous()))
+    check(isinstance(e, flyc.Unsupported) and "TN" in e.reason)
     import flyrt
     check(isinstance(e, flyrt.Unsupported), "flyc.Unsupported is not a flyrt.Unsupported")
 
@@ -322,7 +327,8 @@ def t_variants_agree():
     outs = {}
     for v in SHAPES:
         with flyc.ops.using_variant(v):
-            outs[v] = flyc.ops.mm(a[:, :128], bt.t()).view(torch.int16)
+            b = bt.t().contiguous() if "_nn_" in v else bt.t()
+            outs[v] = flyc.ops.mm(a[:, :128], b).view(torch.int16)
     first = next(iter(outs.values()))
     check(all(torch.equal(o, first) for o in outs.values()),
           "variants differ: %s" % [v for v, o in outs.items() if not torch.equal(o, first)])
