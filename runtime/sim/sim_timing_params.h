@@ -42,13 +42,14 @@ typedef struct SimTimingDevice {
 	double f4_flops;         /* fp6/fp4 [D] */
 	double f32_flops;        /* f32/xf32 [D] */
 	double f64_flops;        /* f64 [D] */
+	double mfma_clock_mhz;   /* sustained engine clock with every matrix pipe busy (power-limited) [D] */
 } SimTimingDevice;
 
 /* The rows. The first is the default device. */
 #define SIM_TIMING_DEVICES \
-	/* name      arch       cus  MHz    GB/s    simd per slots vgpr gran lds_cu   wg banks valu trans salu lds smem  l2  hbm  l2B/c line ta bar disp launch  f16   f8    f4    f32  f64 */ \
-	X("mi355x",  "gfx950",  256, 2400.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200,  300, 800, 64.0, 64,  4, 16, 200, 2400, 1024, 2048, 4096, 64, 32) \
-	X("mi350x",  "gfx950",  256, 2200.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200,  300, 800, 64.0, 64,  4, 16, 200, 2200, 1024, 2048, 4096, 64, 32) \
-	X("rx9070xt","gfx1201", 64, 2970.0, 640.0,  2,   1,  16,  1536, 24, 65536,   16, 32,   1,   4,    1,  64, 200,  300, 800, 64.0, 64,  1, 16, 200, 2970, 512,  1024, 1024, 32, 2)
+	/* name      arch       cus  MHz    GB/s    simd per slots vgpr gran lds_cu   wg banks valu trans salu lds smem  l2  hbm  l2B/c line ta bar disp launch  f16   f8    f4    f32  f64  mclk */ \
+	X("mi355x",  "gfx950",  256, 2400.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200,  300, 800, 64.0, 64,  4, 16, 200, 2400, 1024, 2048, 4096, 64, 32, 1438.0) \
+	X("mi350x",  "gfx950",  256, 2200.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200,  300, 800, 64.0, 64,  4, 16, 200, 2200, 1024, 2048, 4096, 64, 32, 1318.0) \
+	X("rx9070xt","gfx1201", 64, 2970.0, 640.0,  2,   1,  16,  1536, 24, 65536,   16, 32,   1,   4,    1,  64, 200,  300, 800, 64.0, 64,  1, 16, 200, 2970, 512,  1024, 1024, 32, 2,  2970.0)
 
 #endif
