@@ -7,6 +7,7 @@ gfx950 (256 CUs), and check the committed calibration tables (docs/simulator.md
     /usr/bin/python3 scripts/timing-calibrate.py AITER [--smoke] [--published]
                      [--model] [--fit] [--limit=N] [--jobs=N]
     /usr/bin/python3 scripts/timing-calibrate.py AITER --fit-sim=N [--params=FILE] [--search=KEY=V1,V2]
+                     [--with=ID,...]
     /usr/bin/python3 scripts/timing-calibrate.py --check
 
 AITER is a copy of the ROCm/aiter repository: a bare git directory (as the fetch
@@ -39,7 +40,8 @@ Steps (default: all of --published --smoke --model --fit):
                over --search=KEY=V1,V2,... (repeatable: the cartesian product, one pass
                per point; keys are columns of sim_timing_params.h); report the committed
                and every point's error on fitting and held-out rows. --params=FILE adds
-               FLY_SIM_TIMING_PARAMS assignments to every point; FIT_SIM_DUMP=FILE writes
+               FLY_SIM_TIMING_PARAMS assignments to every point; --with=ID,ID adds rows
+               of those families by id (e.g. the 8192x8192 ones); FIT_SIM_DUMP=FILE writes
                every pass's figures as JSON. Reads published.tsv, not aiter's CSVs.
   --check      no aiter needed: verify the committed tables (format, every row's
                set is the one its shape hashes to, modeled rows match published
@@ -614,9 +616,11 @@ def fit_sim_pass(root, rows, params, tag=""):
 def sim_us(t, mclk, launch):
     """A row's modeled us with mfma_clock_mhz and launch_cycles replaced (the formula of
     sim_tm_end: us = cu_cycles / eff_clock + launch_cycles / clock_mhz, the effective clock
-    moving from clock_mhz toward mfma_clock_mhz with the chip's matrix activity)."""
+    moving from clock_mhz toward mfma_clock_mhz with the chip's matrix activity: MFMA busy
+    x workgroups / (workgroups per CU, rounded up, x CUs))."""
     clk = t["clock_mhz"]
-    act = t["mfma_busy"] * min(t["workgroups"], t["cus"]) / t["cus"]
+    per_cu = -(-t["workgroups"] // t["cus"])
+    act = t["mfma_busy"] * t["workgroups"] / (per_cu * t["cus"])
     return t["cu_cycles"] / (clk - (clk - mclk) * act) + launch / clk
 
 
@@ -654,13 +658,14 @@ def fit_inner(got):
     return best
 
 
-def fit_sim(root, n, params=None, search=None):
+def fit_sim(root, n, params=None, search=None, extra=()):
     """--fit-sim=N: fit the timing model's own constants on the N least-work rows of the
     bf16 families that run in timing-only mode (pf3, tile256: the split-K "clean" kernels
     spin on a semaphore that workgroups outside the sample never release). Each point of
     the search (search: [(key, [values])], the cartesian product, one pass of flyc-sim per
     point; none: one pass) runs every row once (timing-only, sample_of) with
-    FLY_SIM_TIMING_PARAMS = params plus the point's assignments; from each pass
+    FLY_SIM_TIMING_PARAMS = params plus the point's assignments (extra: ids of more rows
+    of those families to run, e.g. the large 8192x8192 ones); from each pass
     mfma_clock_mhz and launch_cycles are fitted without rerunning (fit_inner: us is
     cu_cycles / eff_clock + launch_cycles / clock). The point with the least fitting loss
     wins. Reports the committed constants' error and every point's, on the fitting and
@@ -672,7 +677,7 @@ def fit_sim(root, n, params=None, search=None):
             r[c] = int(r[c])
         r["us"] = float(r["us"])
     rows.sort(key=lambda r: (r["M"] * r["N"] * r["K"], r["id"]))
-    rows = rows[:n]
+    rows = rows[:n] + [r for r in rows[n:] if r["id"] in extra]
     base = open(params).read() if params else ""
     points = [[]]
     for key, vals in search or []:
@@ -979,7 +984,8 @@ def main(argv):
             if o.startswith("--search="):
                 key, _, vals = o[len("--search="):].partition("=")
                 search.append((key, [v for v in vals.split(",") if v]))
-        return 0 if fit_sim(root, n, prm[0] if prm else None, search) else 1
+        extra = {int(x) for o in opts if o.startswith("--with=") for x in o[len("--with="):].split(",") if x}
+        return 0 if fit_sim(root, n, prm[0] if prm else None, search, extra) else 1
     steps = {o for o in opts if o in ("--published", "--smoke", "--model", "--fit")}
     if not steps:
         steps = {"--published", "--smoke", "--model", "--fit"}

@@ -647,8 +647,10 @@ static void replay_cu(const ReplayCtx *cx, const int *wgs, int n, CuResult *res)
 						double b = (double)e->val;
 						double s0 = l2_free > (double)t ? l2_free : (double)t;
 						l2_free = s0 + b / dv->l2_bytes_cycle;
+						/* a stored line is written back to DRAM (compulsory); a loaded
+						 * one misses L2 at the launch's ratio */
 						double h0 = hbm_free > (double)t ? hbm_free : (double)t;
-						hbm_free = h0 + b * cx->miss / cx->hbm_per_cycle;
+						hbm_free = h0 + b * (e->cls == TM_VSTORE ? 1.0 : cx->miss) / cx->hbm_per_cycle;
 						double done = (l2_free > hbm_free ? l2_free : hbm_free) + lat;
 						fifo_push(w, e->aux, (int64_t)(done + 0.999));
 						break;
@@ -834,10 +836,11 @@ void sim_tm_end(SimTmRun *r, int (*alloc_of)(void *, uint64_t, uint64_t *, uint6
 	out->cu_cycles = (uint64_t)worst;
 	out->cycles = (uint64_t)worst + (uint64_t)dv->launch_cycles;
 	out->mfma_busy = simd_cycles > 0 ? (double)busy_m / simd_cycles : 0;
-	/* the clock under load: the chip's matrix activity (busy share x share of CUs
-	 * with work) moves it from the peak clock toward mfma_clock_mhz, linearly; the
+	/* the clock under load: the chip's matrix activity (busy share x share of the
+	 * CU-time with work: workgroups / (per_cu x CUs), the last round's idle CUs
+	 * counted) moves it from the peak clock toward mfma_clock_mhz, linearly; the
 	 * launch overhead runs at the peak clock */
-	double act = out->mfma_busy * (double)active / (double)dv->cus;
+	double act = out->mfma_busy * (double)r->nwg / ((double)per_cu * (double)dv->cus);
 	out->eff_clock_mhz = dv->clock_mhz - (dv->clock_mhz - dv->mfma_clock_mhz) * act;
 	out->us = (double)worst / out->eff_clock_mhz + (double)dv->launch_cycles / dv->clock_mhz;
 	out->valu_busy = simd_cycles > 0 ? (double)busy_v / simd_cycles : 0;

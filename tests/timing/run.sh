@@ -80,7 +80,8 @@ for l in open(sys.argv[2]):
     r=json.loads(l); d[r['name']]=r
 dv=d['mi355x']; clk, m = dv['clock_mhz'], dv['mfma_clock_mhz']
 assert j['mfma_busy'] > 0.9, j
-eff = clk - (clk - m) * j['mfma_busy'] * min(j['workgroups'], j['cus']) / j['cus']
+per_cu = -(-j['workgroups'] // j['cus'])
+eff = clk - (clk - m) * j['mfma_busy'] * j['workgroups'] / (per_cu * j['cus'])
 assert abs(j['eff_clock_mhz'] - eff) < 0.1, (j['eff_clock_mhz'], eff)
 assert j['eff_clock_mhz'] < m + 0.1 * (clk - m), j
 us = j['cu_cycles'] / eff + (j['cycles'] - j['cu_cycles']) / clk

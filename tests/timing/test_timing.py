@@ -34,7 +34,7 @@ def check(ok, name, detail=""):
 def consistent(t, name):
     missing = [k for k in SIM_KEYS + LIB_KEYS if k not in t]
     ok = not missing and t["cycles"] > 0 and t["us"] > 0 and \
-        abs(t["us"] - t["cu_cycles"] / t["eff_clock_mhz"] - (t["cycles"] - t["cu_cycles"]) / t["clock_mhz"])
+        abs(t["us"] - t["cu_cycles"] / t["eff_clock_mhz"] - (t["cycles"] - t["cu_cycles"]) / t["clock_mhz"]) \
             < 1e-3 + 1e-6 * t["us"] and 0 < t["eff_clock_mhz"] <= t["clock_mhz"] and \
         0 <= t["mfma_busy"] <= 1 and 0 <= t["valu_busy"] <= 1 and 0 <= t["lds_busy"] <= 1 and \
         1 <= t["sampled_workgroups"] <= t["workgroups"] and t["cus"] > 0 and \
