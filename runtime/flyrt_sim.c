@@ -269,6 +269,7 @@ last_of(flyrt_device *dev, flyrt_timing *out, SimTiming *raw)
 	snprintf(out->kernel, sizeof out->kernel, "%s", s->last_kernel);
 	out->cus = t->cus;
 	out->clock_mhz = t->clock_mhz;
+	out->eff_clock_mhz = t->eff_clock_mhz;
 	out->hbm_gbps = t->hbm_gbps;
 	out->workgroups = t->workgroups;
 	out->sampled_workgroups = t->sampled_workgroups;

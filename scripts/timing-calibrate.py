@@ -6,7 +6,8 @@ gfx950 (256 CUs), and check the committed calibration tables (docs/simulator.md
 
     /usr/bin/python3 scripts/timing-calibrate.py AITER [--smoke] [--published]
                      [--model] [--fit] [--limit=N] [--jobs=N]
-    /usr/bin/python3 scripts/timing-calibrate.py AITER --fit-sim=N [--params=FILE]
+    /usr/bin/python3 scripts/timing-calibrate.py AITER --fit-sim=N [--params=FILE] [--search=KEY=V1,V2]
+                     [--with=ID,...]
     /usr/bin/python3 scripts/timing-calibrate.py --check
 
 AITER is a copy of the ROCm/aiter repository: a bare git directory (as the fetch
@@ -32,12 +33,16 @@ Steps (default: all of --published --smoke --model --fit):
                model's own once flyc-sim has it) on the fitting set, write modeled.tsv,
                tests/timing/calib/fit.tsv (constants) and errors.tsv (per family
                and set: n, median and max |modeled/published - 1|).
-  --fit-sim=N  fit the timing model's own launch_cycles (cycles = cu_cycles +
-               launch_cycles) on the N least-work rows of the bf16 families that run in
-               timing-only mode (pf3, tile256), each run once through flyc-sim; report the
-               committed and the fitted constant's error on fitting and held-out rows.
-               --params=FILE runs them with FLY_SIM_TIMING_PARAMS=FILE (other constants
-               set by hand or by an outer search). Reads published.tsv, not aiter's CSVs.
+  --fit-sim=N  fit the timing model's own constants on the N least-work rows of the
+               bf16 families that run in timing-only mode (pf3, tile256), each run
+               through flyc-sim: mfma_clock_mhz and launch_cycles from every pass without
+               rerunning (us = cu_cycles / eff_clock + launch_cycles / clock), and a grid
+               over --search=KEY=V1,V2,... (repeatable: the cartesian product, one pass
+               per point; keys are columns of sim_timing_params.h); report the committed
+               and every point's error on fitting and held-out rows. --params=FILE adds
+               FLY_SIM_TIMING_PARAMS assignments to every point; --with=ID,ID adds rows
+               of those families by id (e.g. the 8192x8192 ones); FIT_SIM_DUMP=FILE writes
+               every pass's figures as JSON. Reads published.tsv, not aiter's CSVs.
   --check      no aiter needed: verify the committed tables (format, every row's
                set is the one its shape hashes to, modeled rows match published
                rows, errors.tsv recomputed from modeled.tsv).
@@ -575,25 +580,12 @@ def model(root, rows, limit=None):
     return out
 
 
-def fit_sim(root, n, params=None):
-    """--fit-sim=N: fit the timing model's own constant launch_cycles (the one constant a
-    launch's cycles depend on linearly: cycles = cu_cycles + launch_cycles) on the N
-    least-work rows of the bf16 families that run in timing-only mode (pf3, tile256: the
-    split-K "clean" kernels spin on a semaphore that workgroups outside the sample never
-    release), each run once through flyc-sim (timing-only, sample_of) with
-    FLY_SIM_TIMING_PARAMS=params when given; report the error of the committed constants
-    and of the fitted one on the fitting and the held-out rows separately."""
+def fit_sim_pass(root, rows, params, tag=""):
+    """One pass of --fit-sim: every row through flyc-sim's timing-only mode with
+    FLY_SIM_TIMING_PARAMS=params (None: the committed table); [(row, json)]."""
     sys.path.insert(0, os.path.join(TOP, "python"))
     import flyrt
     sim = os.path.join(TOP, "build", "bin", "flyc-sim")
-    _, pub, _ = read_tsv(os.path.join(CALIB, "published.tsv"))
-    rows = [r for r in pub if r["family"] in ("pf3", "tile256")]
-    for r in rows:
-        for c in ("id", "M", "N", "K", "splitk"):
-            r[c] = int(r[c])
-        r["us"] = float(r["us"])
-    rows.sort(key=lambda r: (r["M"] * r["N"] * r["K"], r["id"]))
-    rows = rows[:n]
     env = dict(os.environ)
     if params:
         env["FLY_SIM_TIMING_PARAMS"] = params
@@ -613,31 +605,116 @@ def fit_sim(root, n, params=None):
             with open(js) as f:
                 t = json.load(f)
             got.append((r, t))
-            print("fit-sim row %d %s %s M=%d N=%d K=%d: published %.2f us, modeled %.2f us (cu %d cycles)"
-                  % (r["id"], r["set"], r["kernel"], r["M"], r["N"], r["K"], r["us"], t["us"], t["cu_cycles"]))
+            print("fit-sim%s row %d %s %s M=%d N=%d K=%d: published %.2f us, modeled %.2f us (cu %d cycles, "
+                  "MFMA busy %.2f)" % (tag, r["id"], r["set"], r["kernel"], r["M"], r["N"], r["K"], r["us"],
+                                       t["us"], t["cu_cycles"], t["mfma_busy"]))
             sys.stdout.flush()
         dev.close()
-    if not got:
-        return None
-    clock = got[0][1]["clock_mhz"]
-    base = got[0][1]["cycles"] - got[0][1]["cu_cycles"]
+    return got
 
-    def err(L, which):
-        e = [abs((t["cu_cycles"] + L) / clock / r["us"] - 1) for r, t in got if r["set"] == which]
-        return (len(e), statistics.median(e) if e else 0, max(e) if e else 0)
 
-    def loss(L):
-        return sum(math.log((t["cu_cycles"] + L) / clock / r["us"]) ** 2 for r, t in got if r["set"] == "fit")
+def sim_us(t, mclk, launch):
+    """A row's modeled us with mfma_clock_mhz and launch_cycles replaced (the formula of
+    sim_tm_end: us = cu_cycles / eff_clock + launch_cycles / clock_mhz, the effective clock
+    moving from clock_mhz toward mfma_clock_mhz with the chip's matrix activity: MFMA busy
+    x workgroups / (workgroups per CU, rounded up, x CUs))."""
+    clk = t["clock_mhz"]
+    per_cu = -(-t["workgroups"] // t["cus"])
+    act = t["mfma_busy"] * t["workgroups"] / (per_cu * t["cus"])
+    return t["cu_cycles"] / (clk - (clk - mclk) * act) + launch / clk
 
-    best = min(range(0, 200001, 50), key=loss)
-    out = {"launch_cycles_committed": base, "launch_cycles_fitted": best, "rows": len(got)}
-    for name, L in (("committed", base), ("fitted", best)):
-        for which in ("fit", "held"):
-            k, med, mx = err(L, which)
-            out["%s_%s" % (name, which)] = (k, med, mx)
-            print("launch_cycles=%d (%s): %s rows n=%d median %.1f%% max %.1f%%"
-                  % (L, name, which, k, 100 * med, 100 * mx))
+
+def sim_errors(got, us_of):
+    """{set: (n, median, max)} of |modeled/published - 1| per set and per family."""
+    out = {}
+    for key in ("fit", "held", "tile256/fit", "tile256/held", "pf3/fit", "pf3/held"):
+        fam, _, which = key.rpartition("/")
+        e = [abs(us_of(t) / r["us"] - 1) for r, t in got
+             if r["set"] == which and (not fam or r["family"] == fam)]
+        out[key] = (len(e), statistics.median(e) if e else 0, max(e) if e else 0)
     return out
+
+
+def fit_inner(got):
+    """The constants a pass's figures give without another pass: mfma_clock_mhz and
+    launch_cycles, by a grid search minimising the sum of log^2(modeled/published) over
+    the fitting rows."""
+    fit = [(r, t) for r, t in got if r["set"] == "fit"]
+
+    def loss(m, L):
+        return sum(math.log(sim_us(t, m, L) / r["us"]) ** 2 for r, t in fit)
+    best = None
+    for m in range(1000, 2401, 20):
+        for L in range(0, 40001, 400):
+            x = loss(m, L)
+            if best is None or x < best[0]:
+                best = (x, m, L)
+    _, m0, L0 = best
+    for m in range(m0 - 20, m0 + 21, 2):          # refine
+        for L in range(max(0, L0 - 400), L0 + 401, 50):
+            x = loss(m, L)
+            if x < best[0]:
+                best = (x, m, L)
+    return best
+
+
+def fit_sim(root, n, params=None, search=None, extra=()):
+    """--fit-sim=N: fit the timing model's own constants on the N least-work rows of the
+    bf16 families that run in timing-only mode (pf3, tile256: the split-K "clean" kernels
+    spin on a semaphore that workgroups outside the sample never release). Each point of
+    the search (search: [(key, [values])], the cartesian product, one pass of flyc-sim per
+    point; none: one pass) runs every row once (timing-only, sample_of) with
+    FLY_SIM_TIMING_PARAMS = params plus the point's assignments (extra: ids of more rows
+    of those families to run, e.g. the large 8192x8192 ones); from each pass
+    mfma_clock_mhz and launch_cycles are fitted without rerunning (fit_inner: us is
+    cu_cycles / eff_clock + launch_cycles / clock). The point with the least fitting loss
+    wins. Reports the committed constants' error and every point's, on the fitting and
+    the held-out rows separately (the held-out rows never choose anything)."""
+    _, pub, _ = read_tsv(os.path.join(CALIB, "published.tsv"))
+    rows = [r for r in pub if r["family"] in ("pf3", "tile256")]
+    for r in rows:
+        for c in ("id", "M", "N", "K", "splitk"):
+            r[c] = int(r[c])
+        r["us"] = float(r["us"])
+    rows.sort(key=lambda r: (r["M"] * r["N"] * r["K"], r["id"]))
+    rows = rows[:n] + [r for r in rows[n:] if r["id"] in extra]
+    base = open(params).read() if params else ""
+    points = [[]]
+    for key, vals in search or []:
+        points = [p + [(key, v)] for p in points for v in vals]
+    results = []
+
+    def show(name, errs):
+        for k in ("fit", "held", "tile256/fit", "tile256/held", "pf3/fit", "pf3/held"):
+            c, med, mx = errs[k]
+            print("%s: %s rows n=%d median %.1f%% max %.1f%%" % (name, k, c, 100 * med, 100 * mx))
+
+    with tempfile.TemporaryDirectory() as ptmp:
+        for i, pt in enumerate(points):
+            pfile = None
+            if base or pt:
+                pfile = os.path.join(ptmp, "p%d.txt" % i)
+                with open(pfile, "w") as f:
+                    f.write(base + "\n" + "".join("%s = %s\n" % kv for kv in pt))
+            tag = " [%s]" % ", ".join("%s=%s" % kv for kv in pt) if pt else ""
+            got = fit_sim_pass(root, rows, pfile, tag)
+            if not got:
+                return None
+            if i == 0 and not pt:
+                show("as run (the table%s)" % (" + " + params if params else ""), sim_errors(got, lambda t: t["us"]))
+            loss, m, L = fit_inner(got)
+            errs = sim_errors(got, lambda t, m=m, L=L: sim_us(t, m, L))
+            show("point%s, fitted mfma_clock_mhz=%d launch_cycles=%d (loss %.3f)" % (tag, m, L, loss), errs)
+            results.append({"point": pt, "mfma_clock_mhz": m, "launch_cycles": L, "loss": loss, "errors": errs,
+                            "rows": [(r["id"], r["set"], r["family"], r["us"], t) for r, t in got]})
+    best = min(results, key=lambda x: x["loss"])
+    print("best: %s mfma_clock_mhz=%d launch_cycles=%d" % (
+        ", ".join("%s=%s" % kv for kv in best["point"]) or "(no search)", best["mfma_clock_mhz"], best["launch_cycles"]))
+    dump = os.environ.get("FIT_SIM_DUMP")
+    if dump:
+        with open(dump, "w") as f:
+            json.dump(results, f)
+    return best
 
 
 # ---- the roofline baseline and its fit ---------------------------------------------------
@@ -902,7 +979,13 @@ def main(argv):
     if fs:
         prm = [o.split("=", 1)[1] for o in opts if o.startswith("--params=")]
         n = int(fs[0].split("=", 1)[1]) if "=" in fs[0] else 40
-        return 0 if fit_sim(root, n, prm[0] if prm else None) else 1
+        search = []
+        for o in opts:
+            if o.startswith("--search="):
+                key, _, vals = o[len("--search="):].partition("=")
+                search.append((key, [v for v in vals.split(",") if v]))
+        extra = {int(x) for o in opts if o.startswith("--with=") for x in o[len("--with="):].split(",") if x}
+        return 0 if fit_sim(root, n, prm[0] if prm else None, search, extra) else 1
     steps = {o for o in opts if o in ("--published", "--smoke", "--model", "--fit")}
     if not steps:
         steps = {"--published", "--smoke", "--model", "--fit"}

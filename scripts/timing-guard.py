@@ -8,8 +8,9 @@ sample) through flyc.ops; tests/timing/guard.tsv holds the committed figures.
     /usr/bin/python3 scripts/timing-guard.py --check          # what tests/timing/run.sh runs
     /usr/bin/python3 scripts/timing-guard.py --check --subset FILE   # only FILE's rows
 
---check fails (exit 1, one FAIL line per row) when a row's modelled cycles (summed over
-the call's launches) moved by more than ±2%, when its workgroups or launches changed, and
+--check fails (exit 1, one FAIL line per row) when a row's modelled cycles or µs (summed
+over the call's launches; µs is not cycles / clock since the clock under matrix load) moved
+by more than ±2%, when its workgroups or launches changed, and
 (without --subset, checked first, before anything runs) when the file's rows are not
 exactly the cases below. A change of the
 compiler, the kernels or the timing model that moves a figure on purpose regenerates the
@@ -86,7 +87,7 @@ def read(path):
 
 def write(path):
     out = ["# tests/timing/guard.tsv — modelled time of flyc's standard-library kernels, written by",
-           "# scripts/timing-guard.py --write; checked (±2% of total_cycles) by --check in",
+           "# scripts/timing-guard.py --write; checked (±2% of total_cycles and of total_us) by --check in",
            "# tests/timing/run.sh. The simulator's timing model, device %s, timing-only, %d" % (DEVICE, SAMPLE),
            "# sampled workgroups per launch; total_* sum the call's launches.",
            "\t".join(COLS)]
@@ -124,6 +125,11 @@ def check(path, subset):
         got = measure(r["op"], r["variant"], tc.parse_shape(r["shape"]), r["dtype"])
         old, new = int(r["total_cycles"]), int(got["total_cycles"])
         moved = (new - old) / old if old else float("inf")
+        # the time too: us is not cycles / clock (the clock under matrix load)
+        uold, unew = float(r["total_us"]), float(got["total_us"])
+        umoved = (unew - uold) / uold if uold else float("inf")
+        if abs(umoved) > abs(moved) + 1e-3:   # beyond the rounding of the file's us
+            moved = umoved
         name = "%s %s %s" % (r["variant"], r["shape"], r["dtype"])
         if abs(moved) > TOL or got["workgroups"] != r["workgroups"] or got["launches"] != r["launches"]:
             print("FAIL: timing/guard: %s: %d cycles (%s us), the guard has %d (%s us): %+.1f%% "

@@ -326,7 +326,7 @@ typedef struct {
 	double clock_mhz, hbm_gbps;
 	uint64_t workgroups, sampled_workgroups;
 	uint64_t cycles;           /* device cycles of the launch, launch overhead included */
-	double us;                 /* cycles / clock */
+	double us;                 /* CU cycles / eff_clock_mhz + launch cycles / clock_mhz */
 	double mfma_busy, valu_busy, lds_busy;   /* 0..1, share of the pipe cycles in use */
 	uint64_t lds_bank_conflict_cycles;       /* extra LDS cycles from bank conflicts */
 	uint64_t hbm_bytes, l2_bytes;            /* modelled DRAM and L2->CU bytes */
@@ -334,6 +334,7 @@ typedef struct {
 	uint64_t total_launches;   /* timed launches since flyrt_device_set_timing / reset */
 	uint64_t total_cycles;     /* their cycles, summed */
 	double total_us;           /* their us, summed */
+	double eff_clock_mhz;      /* the clock under the launch's matrix load (docs/simulator.md) */
 } flyrt_timing;
 
 /* Turn timing on for every later launch on a simulated device (cfg NULL: off), and

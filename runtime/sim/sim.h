@@ -110,6 +110,7 @@ typedef struct {
 	uint64_t cu_cycles;              /* cycles of the modelled CU (before launch overhead) */
 	uint64_t stall[SIM_NSTALL];      /* wave-cycles stalled, summed over the sampled waves */
 	uint64_t wave_instructions;      /* instructions of the sampled waves */
+	double eff_clock_mhz;            /* the clock under the launch's matrix load: us = cu_cycles / it + launch cycles / clock_mhz */
 } SimTiming;
 
 /* Turn timing on for the device's next launches (cfg NULL: off). Returns 0,

@@ -26,8 +26,8 @@
 #include "sim/sim_timing_params.h"
 
 static const SimTimingDevice builtin[] = {
-#define X(n, a, cu, mhz, bw, simd, per, slots, vf, vg, ldscu, wg, banks, valu, trans, salu, ldsl, smeml, l2l, hbml, l2b, line, ta, bar, disp, launch, f16, f8, f4, f32, f64) \
-	{ n, a, cu, mhz, bw, simd, per, slots, vf, vg, ldscu, wg, banks, valu, trans, salu, ldsl, smeml, l2l, hbml, l2b, line, ta, bar, disp, launch, f16, f8, f4, f32, f64 },
+#define X(n, a, cu, mhz, bw, simd, per, slots, vf, vg, ldscu, wg, banks, valu, trans, salu, ldsl, smeml, l2l, hbml, l2b, line, ta, bar, disp, launch, f16, f8, f4, f32, f64, mclk) \
+	{ n, a, cu, mhz, bw, simd, per, slots, vf, vg, ldscu, wg, banks, valu, trans, salu, ldsl, smeml, l2l, hbml, l2b, line, ta, bar, disp, launch, f16, f8, f4, f32, f64, mclk },
 	SIM_TIMING_DEVICES
 #undef X
 };
@@ -47,7 +47,7 @@ static const struct { const char *key; size_t off; int dbl; } param_keys[] = {
 	P(trans_cycles, 0), P(salu_cycles, 0), P(lds_latency, 0), P(smem_latency, 0), P(l2_latency, 0),
 	P(hbm_latency, 0), P(l2_bytes_cycle, 1), P(line_bytes, 0), P(vmem_issue, 0), P(barrier_cycles, 0),
 	P(dispatch_cycles, 0), P(launch_cycles, 0), P(f16_flops, 1), P(f8_flops, 1), P(f4_flops, 1),
-	P(f32_flops, 1), P(f64_flops, 1),
+	P(f32_flops, 1), P(f64_flops, 1), P(mfma_clock_mhz, 1),
 #undef P
 };
 static SimTimingDevice devices[NDEV];
@@ -239,7 +239,8 @@ void sim_tm_classify(const SimArch *arch, SimInst *in)
 	case TM_TRANS: in->tcyc = (uint16_t)dv->trans_cycles; break;
 	case TM_SALU: case TM_BRANCH: case TM_SMEM: in->tcyc = (uint16_t)dv->salu_cycles; break;
 	case TM_MFMA: { double f; in->tcyc = (uint16_t)matrix_cycles(dv, in->mnem, 0, 0, &f); break; }
-	case TM_NOP: in->tcyc = (uint16_t)((in->raw[0] & 0xf) + 1); break;
+	case TM_NOP:   /* N+1 wait states, one issue turn each (docs/simulator.md, "Timing model") */
+		in->tcyc = (uint16_t)(((in->raw[0] & 0xf) + 1) * (dv->issue_period > 1 ? dv->issue_period : 1)); break;
 	case TM_SLEEP: in->tcyc = (uint16_t)(64 * ((in->raw[0] & 0x7f) ? (in->raw[0] & 0x7f) : 1)); break;
 	case TM_WAIT: in->twait = wait_thresholds(arch, in); break;
 	default: break;
@@ -646,8 +647,10 @@ static void replay_cu(const ReplayCtx *cx, const int *wgs, int n, CuResult *res)
 						double b = (double)e->val;
 						double s0 = l2_free > (double)t ? l2_free : (double)t;
 						l2_free = s0 + b / dv->l2_bytes_cycle;
+						/* a stored line is written back to DRAM (compulsory); a loaded
+						 * one misses L2 at the launch's ratio */
 						double h0 = hbm_free > (double)t ? hbm_free : (double)t;
-						hbm_free = h0 + b * cx->miss / cx->hbm_per_cycle;
+						hbm_free = h0 + b * (e->cls == TM_VSTORE ? 1.0 : cx->miss) / cx->hbm_per_cycle;
 						double done = (l2_free > hbm_free ? l2_free : hbm_free) + lat;
 						fifo_push(w, e->aux, (int64_t)(done + 0.999));
 						break;
@@ -832,8 +835,14 @@ void sim_tm_end(SimTmRun *r, int (*alloc_of)(void *, uint64_t, uint64_t *, uint6
 	free(list);
 	out->cu_cycles = (uint64_t)worst;
 	out->cycles = (uint64_t)worst + (uint64_t)dv->launch_cycles;
-	out->us = (double)out->cycles / dv->clock_mhz;
 	out->mfma_busy = simd_cycles > 0 ? (double)busy_m / simd_cycles : 0;
+	/* the clock under load: the chip's matrix activity (busy share x share of the
+	 * CU-time with work: workgroups / (per_cu x CUs), the last round's idle CUs
+	 * counted) moves it from the peak clock toward mfma_clock_mhz, linearly; the
+	 * launch overhead runs at the peak clock */
+	double act = out->mfma_busy * (double)r->nwg / ((double)per_cu * (double)dv->cus);
+	out->eff_clock_mhz = dv->clock_mhz - (dv->clock_mhz - dv->mfma_clock_mhz) * act;
+	out->us = (double)worst / out->eff_clock_mhz + (double)dv->launch_cycles / dv->clock_mhz;
 	out->valu_busy = simd_cycles > 0 ? (double)busy_v / simd_cycles : 0;
 	out->lds_busy = cu_cycles > 0 ? (double)busy_l / cu_cycles : 0;
 	sim_tm_free(r);
@@ -845,13 +854,13 @@ int sim_timing_json(const SimTiming *t, char *buf, size_t n)
 	return snprintf(buf, n,
 	        "{\"device\": \"%s\", \"arch\": \"%s\", \"cus\": %d, \"clock_mhz\": %.1f, \"hbm_gbps\": %.1f, "
 	        "\"workgroups\": %llu, \"sampled_workgroups\": %llu, \"wgs_per_cu\": %d, \"waves_per_simd\": %d, "
-	        "\"waves_per_wg\": %d, \"cycles\": %llu, \"cu_cycles\": %llu, \"us\": %.3f, \"mfma_busy\": %.4f, "
+	        "\"waves_per_wg\": %d, \"cycles\": %llu, \"cu_cycles\": %llu, \"eff_clock_mhz\": %.1f, \"us\": %.3f, \"mfma_busy\": %.4f, "
 	        "\"valu_busy\": %.4f, \"lds_busy\": %.4f, \"lds_bank_conflict_cycles\": %llu, \"hbm_bytes\": %llu, "
 	        "\"l2_bytes\": %llu, \"mfma_flops\": %.0f, \"wave_instructions\": %llu, "
 	        "\"stalls\": {\"vmcnt\": %llu, \"lgkmcnt\": %llu, \"barrier\": %llu, \"pipe\": %llu, \"nop\": %llu}}\n",
 	        t->device, t->arch, t->cus, t->clock_mhz, t->hbm_gbps, (unsigned long long)t->workgroups,
 	        (unsigned long long)t->sampled_workgroups, t->wgs_per_cu, t->waves_per_simd, t->waves_per_wg,
-	        (unsigned long long)t->cycles, (unsigned long long)t->cu_cycles, t->us, t->mfma_busy, t->valu_busy, t->lds_busy,
+	        (unsigned long long)t->cycles, (unsigned long long)t->cu_cycles, t->eff_clock_mhz, t->us, t->mfma_busy, t->valu_busy, t->lds_busy,
 	        (unsigned long long)t->lds_bank_conflict_cycles, (unsigned long long)t->hbm_bytes,
 	        (unsigned long long)t->l2_bytes, t->mfma_flops, (unsigned long long)t->wave_instructions,
 	        (unsigned long long)t->stall[SIM_STALL_VMCNT], (unsigned long long)t->stall[SIM_STALL_LGKMCNT],
@@ -870,10 +879,10 @@ int sim_timing_device_json(const char *name, char *buf, size_t n)
 	        "\"lds_latency\": %d, \"smem_latency\": %d, \"l2_latency\": %d, \"hbm_latency\": %d, "
 	        "\"l2_bytes_cycle\": %.2f, \"line_bytes\": %d, \"vmem_issue\": %d, \"barrier_cycles\": %d, "
 	        "\"dispatch_cycles\": %d, \"launch_cycles\": %d, \"f16_flops\": %.0f, \"f8_flops\": %.0f, "
-	        "\"f4_flops\": %.0f, \"f32_flops\": %.0f, \"f64_flops\": %.0f}\n",
+	        "\"f4_flops\": %.0f, \"f32_flops\": %.0f, \"f64_flops\": %.0f, \"mfma_clock_mhz\": %.1f}\n",
 	        d->name, d->arch, d->cus, d->clock_mhz, d->hbm_gbps, d->simds, d->issue_period, d->wave_slots,
 	        d->vgpr_file, d->vgpr_gran, d->lds_cu, d->max_wg_cu, d->lds_banks, d->valu_cycles, d->trans_cycles,
 	        d->salu_cycles, d->lds_latency, d->smem_latency, d->l2_latency, d->hbm_latency, d->l2_bytes_cycle,
 	        d->line_bytes, d->vmem_issue, d->barrier_cycles, d->dispatch_cycles, d->launch_cycles, d->f16_flops,
-	        d->f8_flops, d->f4_flops, d->f32_flops, d->f64_flops);
+	        d->f8_flops, d->f4_flops, d->f32_flops, d->f64_flops, d->mfma_clock_mhz);
 }

@@ -29,26 +29,27 @@ typedef struct SimTimingDevice {
 	int salu_cycles;         /* SALU [A] */
 	int lds_latency;         /* LDS issue to data, after the bank cycles [A] */
 	int smem_latency;        /* scalar load to data (scalar cache hit) [A] */
-	int l2_latency;          /* vector load to data, L2 hit [A] */
-	int hbm_latency;         /* vector load to data, L2 miss [A] */
+	int l2_latency;          /* vector load to data, L2 hit, loaded [A, gfx950 rows fitted] */
+	int hbm_latency;         /* vector load to data, L2 miss, loaded [A, gfx950 rows fitted] */
 	double l2_bytes_cycle;   /* L2 -> CU bytes per cycle, per CU [D] */
 	int line_bytes;          /* request granule counted by the memory model [A] */
 	int vmem_issue;          /* cycles a vector memory instruction holds the CU's address unit [A] */
 	int barrier_cycles;      /* from the last wave's arrival to the release [A] */
 	int dispatch_cycles;     /* from a workgroup slot freeing to the next workgroup's first issue [A] */
-	int launch_cycles;       /* once per launch (front end, first dispatch, drain) [A] */
+	int launch_cycles;       /* once per launch (front end, first dispatch, drain) [A, gfx950 rows fitted] */
 	double f16_flops;        /* matrix FLOP per cycle per SIMD: f16/bf16 [D] */
 	double f8_flops;         /* fp8/bf8/int8 [D] */
 	double f4_flops;         /* fp6/fp4 [D] */
 	double f32_flops;        /* f32/xf32 [D] */
 	double f64_flops;        /* f64 [D] */
+	double mfma_clock_mhz;   /* engine clock with every matrix pipe busy (power-limited) [D, fitted] */
 } SimTimingDevice;
 
 /* The rows. The first is the default device. */
 #define SIM_TIMING_DEVICES \
-	/* name      arch       cus  MHz    GB/s    simd per slots vgpr gran lds_cu   wg banks valu trans salu lds smem  l2  hbm  l2B/c line ta bar disp launch  f16   f8    f4    f32  f64 */ \
-	X("mi355x",  "gfx950",  256, 2400.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200,  300, 800, 64.0, 64,  4, 16, 200, 2400, 1024, 2048, 4096, 64, 32) \
-	X("mi350x",  "gfx950",  256, 2200.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200,  300, 800, 64.0, 64,  4, 16, 200, 2200, 1024, 2048, 4096, 64, 32) \
-	X("rx9070xt","gfx1201", 64, 2970.0, 640.0,  2,   1,  16,  1536, 24, 65536,   16, 32,   1,   4,    1,  64, 200,  300, 800, 64.0, 64,  1, 16, 200, 2970, 512,  1024, 1024, 32, 2)
+	/* name      arch       cus  MHz    GB/s    simd per slots vgpr gran lds_cu   wg banks valu trans salu lds smem  l2  hbm  l2B/c line ta bar disp launch  f16   f8    f4    f32  f64  mclk */ \
+	X("mi355x",  "gfx950",  256, 2400.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200, 1000,1200, 64.0, 64,  4, 16, 200, 12150,1024, 2048, 4096, 64, 32, 1360.0) \
+	X("mi350x",  "gfx950",  256, 2200.0, 8000.0, 4,   4,  8,   512, 8,   163840,  16, 64,   4,   16,   1,  64, 200, 1000,1200, 64.0, 64,  4, 16, 200, 11138,1024, 2048, 4096, 64, 32, 1247.0) \
+	X("rx9070xt","gfx1201", 64, 2970.0, 640.0,  2,   1,  16,  1536, 24, 65536,   16, 32,   1,   4,    1,  64, 200,  300, 800, 64.0, 64,  1, 16, 200, 2970, 512,  1024, 1024, 32, 2,  2970.0)
 
 #endif

@@ -492,9 +492,9 @@ int main(int argc, char **argv)
 			char ferr[512] = "";
 			if (fio_write_file(timing_file, js, strlen(js), ferr, sizeof ferr)) { fprintf(stderr, "flyc-sim: cannot write %s: %s\n", timing_file, ferr); rc = 1; }
 		} else fputs(js, stdout);
-		fprintf(stderr, "flyc-sim: timing on %s (%d CUs, %.0f MHz): %.3f us, %llu cycles; %llu of %llu workgroups timed, "
+		fprintf(stderr, "flyc-sim: timing on %s (%d CUs, %.0f MHz, %.0f under this load): %.3f us, %llu cycles; %llu of %llu workgroups timed, "
 		        "%d per CU; MFMA busy %.1f%%, VALU busy %.1f%%, LDS busy %.1f%%; %llu LDS bank-conflict cycles; %.3f MB HBM, %.3f MB L2\n",
-		        tm.device, tm.cus, tm.clock_mhz, tm.us, (unsigned long long)tm.cycles, (unsigned long long)tm.sampled_workgroups,
+		        tm.device, tm.cus, tm.clock_mhz, tm.eff_clock_mhz, tm.us, (unsigned long long)tm.cycles, (unsigned long long)tm.sampled_workgroups,
 		        (unsigned long long)tm.workgroups, tm.wgs_per_cu, 100 * tm.mfma_busy, 100 * tm.valu_busy, 100 * tm.lds_busy,
 		        (unsigned long long)tm.lds_bank_conflict_cycles, tm.hbm_bytes / 1e6, tm.l2_bytes / 1e6);
 		if (tm.mfma_flops > 0)

@@ -6,6 +6,10 @@ gfx950 (wave64), each in a short (N) and a long (2N) form so a test can take the
 difference and cancel the fixed costs:
   k_mfma16_N:  N dependent v_mfma_f32_16x16x32_bf16 (one wave)
   k_mfma32_N:  N dependent v_mfma_f32_32x32x16_bf16 (one wave)
+  k_nop_N:     N s_nop 7 (8 wait states each)
+  k_mfmavalu_N: N x (v_mfma_f32_32x32x16_bf16, s_nop 7, s_nop 3, v_add_f32 reading the
+               MFMA's result): the 12 wait states LLVM's hazard recognizer requires
+               between an 8-pass XDL write and a VALU read on gfx950 (NumPasses + 4)
   k_ldsfree_N: 16 waves, N ds_read_b32 each, lane l at dword l (no conflict)
   k_ldsconf_N: the same at dword 2l (lanes l and l+32 share a bank: 2-way)
   k_lds128_N:  one wave, N ds_read_b128 at byte 128*l (8-way per phase, the
@@ -62,6 +66,9 @@ for n in (N, 2 * N):
     if arch == "gfx950":
         kernel(f"k_mfma16_{n}", ["v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], v[8:11], v[0:3]"] * n, 12)
         kernel(f"k_mfma32_{n}", ["v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]"] * n, 24)
+        kernel(f"k_nop_{n}", ["s_nop 7"] * n, 4)
+        kernel(f"k_mfmavalu_{n}", ["v_mfma_f32_32x32x16_bf16 v[0:15], v[16:19], v[20:23], v[0:15]",
+                                   "s_nop 7", "s_nop 3", "v_add_f32 v24, v0, v15"] * n, 28)
         pre = ["v_and_b32 v0, 63, v0"]
         kernel(f"k_ldsfree_{n}", pre + ["v_lshlrev_b32 v1, 2, v0"] + ["ds_read_b32 v2, v1"] * n + ["s_waitcnt lgkmcnt(0)"], 4, 1024)
         kernel(f"k_ldsconf_{n}", pre + ["v_lshlrev_b32 v1, 3, v0"] + ["ds_read_b32 v2, v1"] * n + ["s_waitcnt lgkmcnt(0)"], 4, 1024)

@@ -57,6 +57,39 @@ within() {
 # amdgpu-facts.md section 5: 16x16x32 bf16 16 cycles, 32x32x16 bf16 32)
 d=$(delta mfma16 gfx950 k_mfma16 64 cu_cycles); within "timing/mfma-16x16x32-bf16: $N more cost $N x 16" "$d" $((N * 16)) $((N * 16 + 4))
 d=$(delta mfma32 gfx950 k_mfma32 64 cu_cycles); within "timing/mfma-32x32x16-bf16: $N more cost $N x 32" "$d" $((N * 32)) $((N * 32 + 4))
+# s_nop N is N+1 wait states, one issue turn each (issue_period cycles on gfx950):
+# LLVM's gfx940 hazard table asks NumPasses + 3 wait states between an XDL write
+# and a VALU read, which only covers the MFMA's passes (4 cycles each) if a wait
+# state is a turn of 4 cycles
+per=$(dev mi355x issue_period)
+d=$(delta nop gfx950 k_nop 64 cu_cycles); within "timing/s_nop-7-costs-8-issue-turns: $N more cost $N x 8 x $per" "$d" $((N * 8 * per)) $((N * 8 * per))
+# a VALU reading an MFMA's result waits through the 12 wait states the code puts
+# between them (8-pass 32x32x16: MFMA turn, 8 + 4 nop turns, VALU turn = 14 turns,
+# more than the MFMA's 32 cycles; the old model, a cycle per wait state, gave 32)
+d=$(delta mfmavalu gfx950 k_mfmavalu 64 cu_cycles); within "timing/mfma-result-read-by-valu-waits-its-wait-states: $N more cost $N x 14 x $per" "$d" $((N * 14 * per)) $((N * 14 * per + 4))
+# the clock under matrix load (power-limited, docs/simulator.md): 1024 one-wave
+# workgroups of an MFMA chain fill every SIMD of the 256 CUs, so the clock is
+# near mfma_clock_mhz; us = cu_cycles / eff_clock + launch_cycles / clock; an
+# LDS-only kernel runs at the peak clock
+tm gfx950 k_ldsfree_$((2 * N)) 1024 "$TMP/lf.json"
+"$SIM" "$TMP/kgfx950.hsaco" k_mfma32_64 --raw-kernarg --grid=1024 --block=64 buf=64 --timing="$TMP/clk.json" >"$TMP/clk.log" 2>&1
+if "$PY" -c "
+import json,sys
+j=json.load(open(sys.argv[1])); d={}
+for l in open(sys.argv[2]):
+    r=json.loads(l); d[r['name']]=r
+dv=d['mi355x']; clk, m = dv['clock_mhz'], dv['mfma_clock_mhz']
+assert j['mfma_busy'] > 0.9, j
+per_cu = -(-j['workgroups'] // j['cus'])
+eff = clk - (clk - m) * j['mfma_busy'] * j['workgroups'] / (per_cu * j['cus'])
+assert abs(j['eff_clock_mhz'] - eff) < 0.1, (j['eff_clock_mhz'], eff)
+assert j['eff_clock_mhz'] < m + 0.1 * (clk - m), j
+us = j['cu_cycles'] / eff + (j['cycles'] - j['cu_cycles']) / clk
+assert abs(j['us'] - us) < 2e-3, (j['us'], us)
+l=json.load(open(sys.argv[3]))
+assert l['mfma_busy'] == 0 and l['eff_clock_mhz'] == clk and abs(l['us'] - l['cycles'] / clk) < 2e-3, l
+" "$TMP/clk.json" "$TMP/devices.json" "$TMP/lf.json" 2>"$TMP/clk.err"; then pass "timing/clock-under-matrix-load ($(jget "$TMP/clk.json" eff_clock_mhz) MHz at MFMA busy $(jget "$TMP/clk.json" mfma_busy)); LDS-only at the peak clock"
+else fail timing/clock-under-matrix-load "$(cat "$TMP/clk.err" "$TMP/clk.log")"; fi
 # WMMA on gfx1201 wave32: 16x16x16 f16 16 cycles
 d=$(delta wmma gfx1201 k_wmma 32 cu_cycles); within "timing/wmma-16x16x16-f16 (gfx1201 wave32): $N more cost $N x 16" "$d" $((N * 16)) $((N * 16 + 2))
 
@@ -92,13 +125,13 @@ for k in ['device','cus','clock_mhz','workgroups','sampled_workgroups','cycles',
     assert k in j, k
 assert j['device']=='mi355x' and j['cus']==256 and j['clock_mhz']==2400.0, j
 assert 0 <= j['mfma_busy'] <= 1 and 0 <= j['valu_busy'] <= 1
-assert abs(j['us'] - j['cycles']/j['clock_mhz']) < 1e-3 * j['us'] + 1e-3
+assert abs(j['us'] - j['cu_cycles']/j['eff_clock_mhz'] - (j['cycles'] - j['cu_cycles'])/j['clock_mhz']) < 1e-3 * j['us'] + 1e-3
 for k in ['vmcnt','lgkmcnt','barrier','pipe']: assert k in j['stalls'], k
 " "$TMP/lc.json" 2>"$TMP/keys.err"; then pass timing/json-keys; else fail timing/json-keys "$(cat "$TMP/keys.err")"; fi
 expect_out timing/unknown-device 2 "unknown --device 'bogus'.*mi355x" -- "$SIM" "$TMP/kgfx950.hsaco" k_mfma16_32 --raw-kernarg --grid=1 --block=64 buf=64 --device=bogus
 expect_out timing/bad-sample 2 "bad --timing-sample=0" -- "$SIM" "$TMP/kgfx950.hsaco" k_mfma16_32 --raw-kernarg --grid=1 --block=64 buf=64 --timing-sample=0
 expect_out timing/device-arch-mismatch 1 "timing device rx9070xt models gfx1201 code, the kernel is gfx950" -- "$SIM" "$TMP/kgfx950.hsaco" k_mfma16_32 --raw-kernarg --grid=1 --block=64 buf=64 --device=rx9070xt
-expect_out timing/summary-on-stderr 0 "timing on rx9070xt \(64 CUs, 2970 MHz\)" -- "$SIM" "$TMP/kgfx1201.hsaco" k_wmma_32 --raw-kernarg --grid=1 --block=32 buf=64 --timing=$TMP/x.json
+expect_out timing/summary-on-stderr 0 "timing on rx9070xt \(64 CUs, 2970 MHz, 2970 under this load\)" -- "$SIM" "$TMP/kgfx1201.hsaco" k_wmma_32 --raw-kernarg --grid=1 --block=32 buf=64 --timing=$TMP/x.json
 
 if [ ! -f "$GEMM" ]; then fail "timing/gemm" "not built: $GEMM"; exit 0; fi
 # gemm ARGS for M N K

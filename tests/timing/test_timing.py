@@ -34,12 +34,13 @@ def check(ok, name, detail=""):
 def consistent(t, name):
     missing = [k for k in SIM_KEYS + LIB_KEYS if k not in t]
     ok = not missing and t["cycles"] > 0 and t["us"] > 0 and \
-        abs(t["us"] - t["cycles"] / t["clock_mhz"]) < 1e-3 + 1e-6 * t["us"] and \
+        abs(t["us"] - t["cu_cycles"] / t["eff_clock_mhz"] - (t["cycles"] - t["cu_cycles"]) / t["clock_mhz"]) \
+            < 1e-3 + 1e-6 * t["us"] and 0 < t["eff_clock_mhz"] <= t["clock_mhz"] and \
         0 <= t["mfma_busy"] <= 1 and 0 <= t["valu_busy"] <= 1 and 0 <= t["lds_busy"] <= 1 and \
         1 <= t["sampled_workgroups"] <= t["workgroups"] and t["cus"] > 0 and \
         t["cu_cycles"] < t["cycles"] and t["total_cycles"] >= t["cycles"] and \
         all(k in t["stalls"] for k in ("vmcnt", "lgkmcnt", "barrier", "pipe", "nop"))
-    check(ok, "%s: positive cycles, us = cycles / clock, shares in 0..1, every key" % name,
+    check(ok, "%s: positive cycles, us = cu_cycles / clock under load + launch / clock, shares in 0..1, every key" % name,
           "missing %s; %s" % (missing, t))
 
 
