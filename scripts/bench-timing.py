@@ -12,6 +12,7 @@ the peaks taken from the device row (flyc-sim --timing-devices, i.e.
 runtime/sim/sim_timing_params.h):
     peak_bf16_mfma = cus x simds x f16_flops x clock   (mi355x: 256 x 4 x 1024 x 2.4 GHz = 2.52 PFLOPS)
     peak_hbm       = hbm_gbps                          (mi355x: 8.0 TB/s)
+    (scaled_mm: 2x the bf16 peak for MXFP8, 4x for MXFP4)
 These are the model's figures, good to the calibration's error (docs/simulator.md
 "Calibration"), not measurements.
 
@@ -22,7 +23,8 @@ perf-gate bands (M x N = 8192x32, 32768x2048, 8192x4096, 2048x8192, 512x16384, 1
 the backward at 8192x32, 8192x4096, 2048x8192, 16x32768; fp32 at 8192x4096; the fp16 kernels are the bf16 ones' twins and model the same
 within 1%, so they are left out); topk — the register kernels' (4096 rows x N = 4096,
 k = 2, 4, 8, 16; radix selection also at k = 8) and radix selection's (64 rows x 32768,
-k = 64, 256). --quick: one shape per operator."""
+k = 64, 256); mm also NN (b row-major) at the same shapes; scaled_mm, MXFP8 and MXFP4 with bf16
+out, at 16x4096x4096 (decode), 4096^3 and 8192^3. --quick: one shape per operator."""
 
 import json
 import os
@@ -37,6 +39,11 @@ DEVICE, SAMPLE = "mi355x", 8
 
 MM = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
       (2048, 14336, 4096), (2048, 4096, 14336)]
+# the MFMA peak of MX formats against bf16's: AMD's MI355X figures (2.5 PFLOPS bf16, 5 fp8,
+# 10 fp4 dense; the fp4 rate is the f4 calibration row's 4096 FLOP per SIMD and cycle)
+MX_PEAK = {"mxfp8": 2, "mxfp4": 4}
+# MX GEMMs: a decode shape (the 16-row tile) and two square ones
+MX = [(16, 4096, 4096), (4096, 4096, 4096), (8192, 8192, 8192)]
 NORM = [(8192, 32), (32768, 2048), (8192, 4096), (2048, 8192), (512, 16384), (16, 32768)]
 NORM_BWD = [(8192, 32), (8192, 4096), (2048, 8192), (16, 32768)]
 TOPK = [(4096, 4096, 2), (4096, 4096, 4), (4096, 4096, 8), (4096, 4096, 16),
@@ -49,6 +56,10 @@ def cases(quick):
     out = []
     for s in MM[:1] if quick else MM:
         out.append(("mm", s, "bf16"))
+        out.append(("mm", s, "bf16:NN"))
+    for s in MX[:1] if quick else MX:
+        out.append(("scaled_mm", s, "mxfp8"))
+        out.append(("scaled_mm", s, "mxfp4"))
     for op, shapes in (("rms_norm", NORM), ("rms_norm_backward", NORM_BWD)):
         for s in [(8192, 4096)] if quick else shapes:
             out.append((op, s, "bf16"))
@@ -60,6 +71,10 @@ def cases(quick):
 
 
 def wanted(op, variant, shape, dtype):
+    if op == "mm":                        # a variant serves one layout
+        return ("_nn_" in variant) == dtype.endswith(":NN")
+    if op == "scaled_mm":                 # the format's kernels, bf16 out
+        return ("_%s_bf16_" % dtype[2:]) in variant
     if op.startswith("rms_norm"):
         return ("_%s_" % dtype) in variant
     if variant == "topk_f32_radix":
@@ -89,7 +104,7 @@ def main(argv):
     t0, n, best = time.time(), 0, {}
     for op, shape, dtype in cases(quick):
         prepared = tc.inputs(op, shape, dtype)
-        for v in flyc.ops.variants(op, "gfx950"):
+        for v in dict.fromkeys(flyc.ops.variants(op, "gfx950")):   # a name serves several keys
             if not wanted(op, v, shape, dtype):
                 continue
             try:
@@ -99,7 +114,7 @@ def main(argv):
             if not t.get("total_launches"):
                 continue
             us = t["total_us"]
-            roof = max(t["flop"] / pflops, t["bytes"] / pbw) * 1e6
+            roof = max(t["flop"] / (pflops * MX_PEAK.get(dtype, 1)), t["bytes"] / pbw) * 1e6
             thr = ("%7.1f TFLOPS" % (t["flop"] / us / 1e6)) if t["flop"] else ("%7.2f TB/s" % (t["bytes"] / us / 1e6))
             print("%-18s %-26s %-16s %-5s %10.2f %14s %7.1f%%"
                   % (op, v, tc.shape_text(shape), dtype, us, thr, 100 * roof / us))

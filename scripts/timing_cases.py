@@ -5,7 +5,7 @@ shared by scripts/timing-guard.py (the regression guard) and scripts/bench-timin
 PYTHONPATH holding python/ (the scripts set both from FLY_BUILD / the repository).
 
 A case is (op, variant, shape, dtype):
-  mm                 shape (M, N, K), dtype bf16; NT: a [M, K], b = [N, K]^T
+  mm                 shape (M, N, K), dtype bf16 (NT: a [M, K], b = [N, K]^T) or bf16:NN (b [K, N])
   rms_norm           shape (rows, N), dtype bf16|f16|f32, with a weight
   rms_norm_backward  shape (rows, N), as rms_norm
   topk               shape (rows, N, k), dtype f32, largest along the last dim
@@ -50,12 +50,13 @@ def inputs(op, shape, dtype):
         sb = torch.randint(120, 134, (N, K // 32), dtype=torch.uint8, generator=g)
         return (lambda: flyc.ops.scaled_mm(a, b, sa, sb, format=dtype)), \
             (2.0 * M * N * K, (M + N) * (kc + K // 32) + M * N * 2)
+    dtype, _, layout = dtype.partition(":")
     dt = getattr(torch, DTYPES[dtype])
     e = ESIZE[dtype]
     if op == "mm":
         M, N, K = shape
         a = torch.randn(M, K, generator=g).to(dt)
-        b = torch.randn(N, K, generator=g).to(dt).t()
+        b = torch.randn(K, N, generator=g).to(dt) if layout == "NN" else torch.randn(N, K, generator=g).to(dt).t()
         return (lambda: flyc.ops.mm(a, b)), (2.0 * M * N * K, (M * K + N * K + M * N) * e)
     if op == "rms_norm":
         rows, n = shape
