@@ -31,8 +31,8 @@
 /* X(arch, op, dtypes, layout, code object, variant) — default order per (arch, op, key).
  * gfx950 bf16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's FlyDSL
  * default tile), larger tiles when the tuning database prefers them, the predicated
- * kernel for shapes that are not tile multiples; NN (b row-major) by the predicated kernel
- * that reads B's MMA operand with ds_read_b64_tr_b16. gfx1201 (sim:gfx1201 or an RDNA4 card):
+ * kernel for shapes that are not tile multiples; NN, TN and TT by predicated kernels that
+ * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16. gfx1201 (sim:gfx1201 or an RDNA4 card):
  * gemm.fly's WMMA kernel, 128x128 tiles (tile multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
 	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
@@ -43,6 +43,8 @@
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "NN", "gemm", "gemm_nn_ragged") \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "TN", "gemm", "gemm_tn_ragged") \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "TT", "gemm", "gemm_tt_ragged") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")

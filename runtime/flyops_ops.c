@@ -210,7 +210,7 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
           const DLTensor *out, flyops_exec *exec)
 {
 	static const char op[] = "mm";
-	FtView va, vb, vbias, vout, vbt;
+	FtView va, vb, vbias, vout, vat, vbt;
 	int plan = plan_of(exec);
 	char want[96], dtypes[48], layout[3];
 
@@ -267,14 +267,15 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX)
 		return UNSUPPORTED("mm: M = %lld, N = %lld, K = %lld: the kernels take sizes below 2^31",
 		                   (long long)M, (long long)N, (long long)K);
-	/* the NT kernels' operands: A [M, K], B = b^T [N, K], C [M, N], all row-major; the NN
-	 * kernel's B is b itself, row-major [K, N] (T layouts of a have no kernel: ops_launch
-	 * refuses them before reading these) */
+	/* the kernels' operands as they lie, each a compact row-major view when staged: a
+	 * ('N', [M, K]) or a^T ('T', [K, M]: column-major a); b ('N', [K, N]) or b^T ('T',
+	 * [N, K]: column-major b); C [M, N] row-major */
+	ft_permute(&vat, &va, (int[]){ 1, 0 });
 	ft_permute(&vbt, &vb, (int[]){ 1, 0 });
 	OpLaunch L = {
 		.op = FLYOPS_MM, .dtypes = dtypes, .layout = layout,
 		.args = {
-			arg_in(&va), arg_in(lb == 'N' ? &vb : &vbt), arg_out(&vout),
+			arg_in(la == 'T' ? &vat : &va), arg_in(lb == 'N' ? &vb : &vbt), arg_out(&vout),
 			arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
 			arg_scalar(flyrt_arg_i32((int32_t)K)),
 		},

@@ -88,23 +88,27 @@ def check_mm(c, a, b):
 
 def run_variant(variant, M, N, K, seed):
     g = torch.Generator().manual_seed(seed)
-    nn = "_nn_" in variant                                       # b row-major [K, N], else b = bt.t()
-    a = Guarded((M, K), values=rand_bf16(M, K, gen=g))
-    bs = Guarded((K, N) if nn else (N, K), values=rand_bf16(*((K, N) if nn else (N, K)), gen=g))
-    b = bs.view if nn else bs.view.t()
+    la, lb = variant.split("_")[1].upper()                       # gemm_nt_*: a N (row-major), b T
+    # storage in the variant's layout: a [M, K] or, for T, [K, M] seen transposed; b [K, N]
+    # or, for T, [N, K] seen transposed
+    a_s = Guarded((M, K) if la == "N" else (K, M), values=rand_bf16(*((M, K) if la == "N" else (K, M)), gen=g))
+    bs = Guarded((K, N) if lb == "N" else (N, K), values=rand_bf16(*((K, N) if lb == "N" else (N, K)), gen=g))
+    a = a_s.view if la == "N" else a_s.view.t()
+    b = bs.view if lb == "N" else bs.view.t()
     out = Guarded((M, N))
     with flyc.ops.using_variant(variant):
-        check(flyc.ops.plan("mm", a.view, b) == variant)
-        r = flyc.ops.mm(a.view, b, out=out.view)
+        check(flyc.ops.plan("mm", a, b) == variant)
+        r = flyc.ops.mm(a, b, out=out.view)
     check(r is out.view, "mm returned another tensor than out")
-    check(a.unchanged() and bs.unchanged(), "an input was written")
+    check(a_s.unchanged() and bs.unchanged(), "an input was written")
     check(out.guards_intact(), "an element beside out was written")
     check(not bool(torch.isnan(out.view.float()).any()), "an element of out was not written")
-    check_mm(out.view, a.view, b)
+    check_mm(out.view, a, b)
     # small integers: every f32 partial sum is exact, so the result is exactly bf16(a @ b)
     ai, bi = rand_bf16(M, K, gen=g, integer=True), rand_bf16(N, K, gen=g, integer=True)
     with flyc.ops.using_variant(variant):
-        ci = flyc.ops.mm(ai, bi.t().contiguous() if nn else bi.t())
+        ci = flyc.ops.mm(ai if la == "N" else ai.t().contiguous().t(),
+                         bi.t().contiguous() if lb == "N" else bi.t())
     want = (ai.double() @ bi.double().t()).to(BF)
     check(torch.equal(ci.view(torch.int16), want.view(torch.int16)), "integer inputs: not exact")
 
@@ -116,6 +120,8 @@ SHAPES = {
     "gemm_nt_256x256_st128": ["256x256x64", "512x256x128"],
     "gemm_nt_ragged": ["200x136x64", "1x1x8", "257x255x128", "33x700x24", "129x1x136"],
     "gemm_nn_ragged": ["200x136x64", "1x8x8", "257x264x128", "33x704x24", "128x128x64"],
+    "gemm_tn_ragged": ["200x136x64", "8x8x3", "264x256x20", "40x704x24", "128x128x64"],
+    "gemm_tt_ragged": ["200x136x64", "8x1x8", "264x255x128", "40x700x24", "128x128x64"],
 }
 if SAN:
     SHAPES = {v: s[:1] for v, s in SHAPES.items()}
@@ -133,8 +139,8 @@ def variant_tests():
 
 def t_variants_listed():
     check(flyc.ops.variants("mm") == ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128",
-                                      "gemm_nt_256x256", "gemm_nt_ragged", "gemm_nn_ragged"],
-          flyc.ops.variants("mm"))
+                                      "gemm_nt_256x256", "gemm_nt_ragged", "gemm_nn_ragged",
+                                      "gemm_tn_ragged", "gemm_tt_ragged"], flyc.ops.variants("mm"))
     check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
     rn = flyc.ops.variants("rms_norm")
     check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
@@ -153,11 +159,11 @@ def t_default_choice():
 def t_unsupported():
     a, bt = rand_bf16(128, 64), rand_bf16(128, 64)
     cases = [
-        ("TN", (a.t().contiguous().t(), bt.t().contiguous()), {},
-         ["bf16->bf16 TN", "kernels exist for bf16->bf16 NT, bf16->bf16 NN"]),
         ("NN N % 8", (a, rand_bf16(64, 20)), {}, ["N % 8 == 0"]),
-        ("TT", (a.t().contiguous().t(), bt.t()), {}, ["TT"]),
-        ("fp16", (a.half(), bt.t().half()), {}, ["f16->f16 NT"]),
+        ("TN M % 8", (rand_bf16(64, 20).t(), rand_bf16(64, 128)), {}, ["M % 8 == 0"]),
+        ("TT M % 8", (rand_bf16(64, 20).t(), bt.t()), {}, ["M % 8 == 0"]),
+        ("fp16", (a.half(), bt.t().half()), {}, ["f16->f16 NT", "kernels exist for bf16->bf16 NT, "
+                                                  "bf16->bf16 NN, bf16->bf16 TN, bf16->bf16 TT"]),
         ("f32", (a.float(), bt.t().float()), {}, ["f32->f32 NT"]),
         ("f64", (a.double(), bt.t().double()), {}, ["f64->f64"]),
         ("f32 out", (a, bt.t()), {"out_dtype": torch.float32}, ["bf16->f32"]),
@@ -179,8 +185,8 @@ def t_unsupported():
             check(w in why, "%s: reason %r lacks %r" % (name, why, w))
         raises(flyc.Unsupported, lambda: flyc.ops.mm(*args, **kw), *words)
         check(flyc.context().launches == launches, "%s launched a kernel" % name)
-    e = raises(flyc.Unsupported, lambda: flyc.ops.mm(a.t().contiguous().t(), bt.t().contiguous()))
-    check(isinstance(e, flyc.Unsupported) and "TN" in e.reason)
+    e = raises(flyc.Unsupported, lambda: flyc.ops.mm(a.half(), bt.t().half()))
+    check(isinstance(e, flyc.Unsupported) and "f16" in e.reason)
     import flyrt
     check(isinstance(e, flyrt.Unsupported), "flyc.Unsupported is not a flyrt.Unsupported")
 
@@ -327,8 +333,10 @@ def t_variants_agree():
     outs = {}
     for v in SHAPES:
         with flyc.ops.using_variant(v):
-            b = bt.t().contiguous() if "_nn_" in v else bt.t()
-            outs[v] = flyc.ops.mm(a[:, :128], b).view(torch.int16)
+            la, lb = v.split("_")[1].upper()
+            x = a[:, :128] if la == "N" else a[:, :128].t().contiguous().t()
+            y = bt.t().contiguous() if lb == "N" else bt.t()
+            outs[v] = flyc.ops.mm(x, y).view(torch.int16)
     first = next(iter(outs.values()))
     check(all(torch.equal(o, first) for o in outs.values()),
           "variants differ: %s" % [v for v, o in outs.items() if not torch.equal(o, first)])
