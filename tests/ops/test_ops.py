@@ -303,6 +303,27 @@ def t_out_overlaps_input():
     check(torch.equal(bt2.t().view(torch.int16), want.view(torch.int16)), "out = b")
 
 
+def t_transposed_reads_race_free():
+    # the NN/TN/TT kernels' transposed LDS reads and their 2-stage ring under the simulator's
+    # LDS race check (FLY_SIM_RACECHECK, read when the device opens: a race fails the launch,
+    # as tests/pingpong's mis-phased export shows), ragged in M, N and K
+    code = ("import sys, torch; sys.path.insert(0, %r); import flyc\n"
+            "g = torch.Generator().manual_seed(3)\n"
+            "for v, la, lb in (('gemm_nn_ragged', 'N', 'N'), ('gemm_tn_ragged', 'T', 'N'), ('gemm_tt_ragged', 'T', 'T')):\n"
+            "    M, N, K = 136, 200, 136\n"
+            "    a = torch.randn(K, M, generator=g).to(torch.bfloat16).t() if la == 'T' else torch.randn(M, K, generator=g).to(torch.bfloat16)\n"
+            "    b = torch.randn(K, N, generator=g).to(torch.bfloat16) if lb == 'N' else torch.randn(N, K, generator=g).to(torch.bfloat16).t()\n"
+            "    with flyc.ops.using_variant(v):\n"
+            "        c = flyc.ops.mm(a, b)\n"
+            "    err = float((c.double() - a.double() @ b.double()).abs().max())\n"
+            "    assert err < 0.5, (v, err)\n"
+            "print('ok')\n"
+            % os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, FLY_SIM_RACECHECK="1"))
+    check(p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-800:])
+
+
 def t_deterministic():
     g = torch.Generator().manual_seed(11)
     a, bt = rand_bf16(256, 128, gen=g), rand_bf16(256, 128, gen=g)
@@ -638,6 +659,7 @@ def main():
               ("outputs/checked", t_outputs_checked)]
     if not SAN:
         tests.append(("mm/deterministic across runs and FLY_SIM_THREADS", t_deterministic))
+        tests.append(("mm/NN, TN, TT under the LDS race check", t_transposed_reads_race_free))
     return run("ops", tests)
 
 
