@@ -71,8 +71,8 @@ def cases(quick):
 
 
 def wanted(op, variant, shape, dtype):
-    if op == "mm":                        # a variant serves one layout
-        return ("_nn_" in variant) == dtype.endswith(":NN")
+    if op == "mm":                        # a variant serves one layout: gemm_nt_*, gemm_nn_*, ...
+        return variant.split("_")[1].upper() == (dtype.partition(":")[2] or "NT")
     if op == "scaled_mm":                 # the format's kernels, bf16 out
         return ("_%s_bf16_" % dtype[2:]) in variant
     if op.startswith("rms_norm"):
