@@ -173,7 +173,7 @@ typedef struct { NodeList pos; ParamList named; } Args;
 %type <node> decl kernel fn export atom stmt block else_opt expr postfix primary pattern
 %type <node> simple_expr for_stmt pipeline waves
 %type <list> decls stmts expr_list expr_list1 requires_opt pattern_list
-%type <type> type type_opt ret_opt
+%type <type> type type_opt ret_opt atom_type
 %type <types> type_list
 %type <param> param ct_param named_arg field arm
 %type <params> params params1 ct_params ct_params_opt named_args fields arms
@@ -251,6 +251,13 @@ ct_params
 ct_param
 	: IDENT ':' type { $$ = param(P, $1, @1, $3, NULL); }
 	| IDENT ':' type '=' simple_expr { $$ = param(P, $1, @1, $3, $5); }
+	| IDENT ':' atom_type { $$ = param(P, $1, @1, $3, NULL); }
+	| IDENT ':' atom_type '=' simple_expr { $$ = param(P, $1, @1, $3, $5); }
+	;
+
+/* the type of an atom parameter: the keyword 'atom', kept as the type name "atom" */
+atom_type
+	: ATOM { $$ = ARENA_NEW(P->a, TypeExpr); $$->span = @$; $$->name = "atom"; $$->name_span = @1; }
 	;
 
 simple_expr

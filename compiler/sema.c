@@ -1068,6 +1068,56 @@ find_define(S *s, const char *name)
 	return r;
 }
 
+/* An atom parameter (MMA: atom = gfx950.mfma_f32_32x32x16_bf16): its value is an atom
+ * named by an export argument, -D NAME=MODULE.ATOM or the default, bound as the atom
+ * itself, so tiled_mma(MMA, ...) and tiled_copy(MMA, ...) see the named atom. */
+static void
+bind_atom_param(S *s, KernInfo *ki, Param *p, Node *given)
+{
+	const SemaDefine *def = given ? NULL : find_define(s, p->name);
+	Node *src = given ? given : p->value;
+	Value *v = NULL;
+	Type *t = ty_simple(TY_ERROR);
+	Symbol *sym;
+
+	if (def) {
+		const char *dot = strchr(def->value, '.');
+		Symbol *ms = NULL, *as = NULL;
+		if (dot) {
+			char mod[64];
+			snprintf(mod, sizeof mod, "%.*s", (int)(dot - def->value), def->value);
+			ms = sym_lookup(s, mod);
+		}
+		if (ms && ms->kind == SYM_MODULE && ms->module)
+			as = sema_module_member(s, ms->module, dot + 1);
+		if (as && as->kind == SYM_ATOM)
+			v = as->val;
+		else
+			diag_error(s->d, SPAN_NONE, "-D %s=%s: not an atom (write MODULE.ATOM, e.g. "
+			           "gfx950.mfma_f32_32x32x16_f16, with the module imported)", def->name, def->value);
+	} else if (src) {
+		v = sema_const(s, src, given ? "an export argument" : "the default of a compile-time parameter");
+		if (v && v->kind != VAL_ATOM) {
+			diag_error(s->d, src->span, "'%s' is an atom parameter; this value is not an atom", p->name);
+			v = NULL;
+		}
+	} else {
+		diag_error(s->d, p->span, "compile-time parameter '%s' of kernel '%s' has no value; give it a "
+		           "default, pass -D %s=MODULE.ATOM, or export an instance", p->name,
+		           ki->decl->u.kernel.id, p->name);
+	}
+	if (v) {
+		t = ty_new(s, TY_ATOM);
+		t->atom = v->atom;
+	}
+	sym = sym_new(s, v ? SYM_ATOM : SYM_CTPARAM, p->name, p->span, t);
+	sym->val = v;
+	sym->node = v ? v->atom : NULL;
+	sym->used = true;
+	sym_bind(s, sym);
+	ARENA_PUSH(s->a, s->kern->ct, s->kern->nct, sym);
+}
+
 static void
 instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 {
@@ -1086,20 +1136,25 @@ instantiate(S *s, KernInfo *ki, const char *name, Node *exp)
 	for (i = 0; i < k->u.kernel.ct.n; i++) {
 		Param *p = k->u.kernel.ct.v[i];
 		bool is_type = !p->type->tensor && !strcmp(p->type->name, "type");
-		Type *t = is_type ? ty_new(s, TY_TYPE) : sema_type_expr(s, p->type);
+		Type *t;
 		Value *v = NULL;
 		Node *given = NULL;
 		const SemaDefine *def;
 		Symbol *sym;
-		if (t->kind != TY_ERROR && !is_type &&
-		    !(ty_is_bool(t) || (t->kind == TY_SCALAR && t->scalar == SC_INT))) {
-			diag_error(s->d, p->type->span, "compile-time parameters are 'int', 'bool' or 'type', not '%s'",
-				tyname(s, t));
-			t = ty_simple(TY_ERROR);
-		}
 		for (j = 0; exp && j < exp->u.export.args.n; j++)
 			if (!strcmp(exp->u.export.args.v[j]->name, p->name))
 				given = exp->u.export.args.v[j]->value;
+		if (!p->type->tensor && !strcmp(p->type->name, "atom")) {
+			bind_atom_param(s, ki, p, given);
+			continue;
+		}
+		t = is_type ? ty_new(s, TY_TYPE) : sema_type_expr(s, p->type);
+		if (t->kind != TY_ERROR && !is_type &&
+		    !(ty_is_bool(t) || (t->kind == TY_SCALAR && t->scalar == SC_INT))) {
+			diag_error(s->d, p->type->span, "compile-time parameters are 'int', 'bool', 'type' or 'atom', "
+				"not '%s'", tyname(s, t));
+			t = ty_simple(TY_ERROR);
+		}
 		if (is_type) {
 			/* a type parameter: an element type such as bf16, bound as a type name */
 			Node *src = given ? given : p->value;

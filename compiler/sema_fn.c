@@ -140,20 +140,54 @@ named_arg(const Node *call, const char *name)
 	return NULL;
 }
 
+/* an atom parameter of a function: the atom passed by name (f(x, MMA=gfx950.mfma_...)) or
+ * the default, bound as that atom */
+static bool
+bind_atom_ctparam(S *s, Node *call, Node *fd, Param *p, Type *t, Value *v)
+{
+	Symbol *sym;
+
+	if (!v && p->value && !(v = sema_const(s, p->value, "the default of a compile-time parameter")))
+		return false;
+	if (!v) {
+		diag_error(s->d, call->span, "compile-time parameter '%s' of function '%s' has no value; pass it "
+			"by name (%s(..., %s=gfx950.mfma_f32_32x32x16_bf16)) or give it a default", p->name,
+			fd->u.fn.id, fd->u.fn.id, p->name);
+		diag_note(s->d, p->span, "'%s' declared here", p->name);
+		return false;
+	}
+	if (v->kind != VAL_ATOM) {
+		const Param *a = named_arg(call, p->name);
+		diag_error(s->d, a ? a->value->span : p->value->span, "'%s' is an atom parameter; this value is "
+			"not an atom", p->name);
+		return false;
+	}
+	t->atom = v->atom;
+	sym = sym_new(s, SYM_ATOM, p->name, p->span, t);
+	sym->val = v;
+	sym->node = v->atom;
+	sym->used = true;
+	sym_bind(s, sym);
+	return true;
+}
+
 /* the function's compile-time parameter p, bound for this call; false after an error */
 static bool
 bind_ctparam(S *s, Node *call, Node *fd, Param *p, Value *given)
 {
 	bool is_type = !p->type->tensor && p->type->name && !strcmp(p->type->name, "type");
-	Type *t = is_type ? ty_new(s, TY_TYPE) : sema_type_expr(s, p->type);
+	bool is_atom = !p->type->tensor && p->type->name && !strcmp(p->type->name, "atom");
+	Type *t = is_type ? ty_new(s, TY_TYPE) : is_atom ? ty_new(s, TY_ATOM) : sema_type_expr(s, p->type);
 	Value *v = given;
 	Symbol *sym;
 
 	if (t->kind == TY_ERROR)
 		return false;
+	if (is_atom)
+		return bind_atom_ctparam(s, call, fd, p, t, v);
 	if (!is_type && !(ty_is_bool(t) || (t->kind == TY_SCALAR && t->scalar == SC_INT))) {
-		diag_error(s->d, p->type->span, "compile-time parameters are 'int', 'bool' or 'type', not '%s'",
-			tyname(s, t));
+		diag_error(s->d, p->type->span, "compile-time parameters are 'int', 'bool', 'type' or 'atom', "
+			"not '%s'", tyname(s, t));
 		return false;
 	}
 	if (is_type && !v) {

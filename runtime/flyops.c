@@ -29,26 +29,40 @@
 #include "flyops_internal.h"
 
 /* X(arch, op, dtypes, layout, code object, variant) — default order per (arch, op, key).
- * gfx950 bf16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's FlyDSL
- * default tile), larger tiles when the tuning database prefers them, the predicated
+ * gfx950 bf16 and f16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's
+ * FlyDSL default tile), larger tiles when the tuning database prefers them, the predicated
  * kernel for shapes that are not tile multiples; NN, TN and TT by predicated kernels that
- * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16.
+ * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16;
+ * an f32 output by the predicated kernels.
  * gfx1201 (sim:gfx1201 or an RDNA4 card): gemm.fly's WMMA kernel, 128x128 tiles (tile
  * multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
 	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
 	FLYOPS_TOPK_VARIANTS(X) \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_128x128") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x128") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256_st128") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_256x256") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_ragged") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NN", "gemm", "gemm_nn_ragged") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "TN", "gemm", "gemm_tn_ragged") \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "TT", "gemm", "gemm_tt_ragged") \
+	FLYOPS_MM_VARIANTS(X, "bf16", "gemm_nt_", "") FLYOPS_MM_VARIANTS(X, "f16", "gemm_nt_f16_", "_f16") \
+	FLYOPS_MM_F32_VARIANTS(X, "bf16", "_bf16_f32") FLYOPS_MM_F32_VARIANTS(X, "f16", "_f16_f32") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
+
+/* Dense GEMMs of stdlib/ops/gemm.fly with operands and output of type T (bf16 kernels
+ * have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P), then
+ * the predicated kernel per layout (suffix S). */
+#define FLYOPS_MM_VARIANTS(X, T, P, S) \
+	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "128x128") \
+	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x128") \
+	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x256_st128") \
+	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x256") \
+	FLYOPS_MM_RAGGED(X, T "->" T, S)
+
+/* ... and with an f32 output: the predicated kernels only */
+#define FLYOPS_MM_F32_VARIANTS(X, T, S) FLYOPS_MM_RAGGED(X, T "->f32", S)
+
+#define FLYOPS_MM_RAGGED(X, K, S) \
+	X("gfx950", FLYOPS_MM, K, "NT", "gemm", "gemm_nt_ragged" S) \
+	X("gfx950", FLYOPS_MM, K, "NN", "gemm", "gemm_nn_ragged" S) \
+	X("gfx950", FLYOPS_MM, K, "TN", "gemm", "gemm_tn_ragged" S) \
+	X("gfx950", FLYOPS_MM, K, "TT", "gemm", "gemm_tt_ragged" S)
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
  * type O, without and with a bias of type O (the same kernels: a run-time flag): the

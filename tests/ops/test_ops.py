@@ -1,10 +1,11 @@
 """tests/ops/test_ops.py — flyc.ops on the simulator (run by tests/ops/run.sh with
 /usr/bin/python3, which has Debian's torch 1.13 and numpy).
 
-mm runs every gfx950 bf16 NT variant of stdlib/ops/gemm.fly through the operator layer
-on several shapes: each output must be within 1 bf16 ulp of an f64-accumulated
-reference plus K * 2^-24 * sum|a*b|, and exact (bitwise the bf16 rounding of the exact
-product) for small integer inputs; operands are views into NaN-filled storage whose
+mm runs every gfx950 variant of stdlib/ops/gemm.fly (bf16 and f16 operands, the
+operands' dtype or f32 out, four layouts) through the operator layer on several shapes:
+each output must be within 1 ulp of the output dtype of an f64-accumulated reference plus
+K * 2^-24 * sum|a*b|, and exact (bitwise the output rounding of the exact product) for
+small integer inputs; operands are views into NaN-filled storage whose
 guard elements must stay untouched. Then the calls mm refuses (layouts, dtypes, bias,
 shapes every variant's requires refuses) and the malformed ones, hostile strides,
 offsets, overlap and sizes, determinism across runs and simulator thread counts, and the
@@ -57,28 +58,31 @@ class Guarded:
 
     def guards_intact(self):
         g = ~self.mask
-        return bool(torch.equal(self.buf[g].view(torch.int16) if self.buf.dtype == BF else self.buf[g],
-                                self.before[g].view(torch.int16) if self.buf.dtype == BF else self.before[g]))
+        bits = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[self.buf.element_size()]
+        return bool(torch.equal(self.buf[g].view(bits), self.before[g].view(bits)))
 
     def unchanged(self):
         return bool(torch.equal(self.buf.view(torch.int16), self.before.view(torch.int16)))
 
 
-def rand_bf16(*shape, gen=None, integer=False):
+def rand_bf16(*shape, gen=None, integer=False, dtype=BF):
     if integer:
-        return torch.randint(-3, 4, shape, generator=gen).to(BF)
-    return (torch.rand(shape, generator=gen) * 2 - 1).to(BF)
+        return torch.randint(-3, 4, shape, generator=gen).to(dtype)
+    return (torch.rand(shape, generator=gen) * 2 - 1).to(dtype)
 
 
-def bf16_ulp(x):
-    e = torch.floor(torch.log2(x.abs().clamp(min=2.0 ** -126)))
-    return torch.pow(2.0, e - 7)
+MANTISSA = {BF: 7, torch.float16: 10, torch.float32: 23}
+
+
+def ulp(x, dtype=BF):
+    e = torch.floor(torch.log2(x.abs().clamp(min=2.0 ** -14 if dtype == torch.float16 else 2.0 ** -126)))
+    return torch.pow(2.0, e - MANTISSA[dtype])
 
 
 def check_mm(c, a, b):
     ref = a.double() @ b.double()
     mag = a.double().abs() @ b.double().abs()
-    tol = bf16_ulp(ref) + a.shape[1] * 2.0 ** -24 * mag
+    tol = ulp(ref, c.dtype) + a.shape[1] * 2.0 ** -24 * mag
     err = (c.double() - ref).abs()
     bad = ~(err <= tol)
     check(not bool(bad.any()), "%d of %d outputs outside the bound (max error %g)"
@@ -86,18 +90,26 @@ def check_mm(c, a, b):
     return float(err.max())
 
 
+def variant_dtypes(variant):
+    """(operand dtype, output dtype) of a gemm.fly variant: _f16 operands, _f32 output"""
+    t = torch.float16 if "_f16" in variant else BF
+    return t, torch.float32 if variant.endswith("_f32") else t
+
+
 def run_variant(variant, M, N, K, seed):
     g = torch.Generator().manual_seed(seed)
     la, lb = variant.split("_")[1].upper()                       # gemm_nt_*: a N (row-major), b T
+    T, O = variant_dtypes(variant)
     # storage in the variant's layout: a [M, K] or, for T, [K, M] seen transposed; b [K, N]
     # or, for T, [N, K] seen transposed
-    a_s = Guarded((M, K) if la == "N" else (K, M), values=rand_bf16(*((M, K) if la == "N" else (K, M)), gen=g))
-    bs = Guarded((K, N) if lb == "N" else (N, K), values=rand_bf16(*((K, N) if lb == "N" else (N, K)), gen=g))
+    sa, sb = (M, K) if la == "N" else (K, M), (K, N) if lb == "N" else (N, K)
+    a_s = Guarded(sa, dtype=T, values=rand_bf16(*sa, gen=g, dtype=T))
+    bs = Guarded(sb, dtype=T, values=rand_bf16(*sb, gen=g, dtype=T))
     a = a_s.view if la == "N" else a_s.view.t()
     b = bs.view if lb == "N" else bs.view.t()
-    out = Guarded((M, N))
+    out = Guarded((M, N), dtype=O)
     with flyc.ops.using_variant(variant):
-        check(flyc.ops.plan("mm", a, b) == variant)
+        check(flyc.ops.plan("mm", a, b, out=out.view) == variant)
         r = flyc.ops.mm(a, b, out=out.view)
     check(r is out.view, "mm returned another tensor than out")
     check(a_s.unchanged() and bs.unchanged(), "an input was written")
@@ -105,12 +117,12 @@ def run_variant(variant, M, N, K, seed):
     check(not bool(torch.isnan(out.view.float()).any()), "an element of out was not written")
     check_mm(out.view, a, b)
     # small integers: every f32 partial sum is exact, so the result is exactly bf16(a @ b)
-    ai, bi = rand_bf16(M, K, gen=g, integer=True), rand_bf16(N, K, gen=g, integer=True)
+    ai, bi = rand_bf16(M, K, gen=g, integer=True, dtype=T), rand_bf16(N, K, gen=g, integer=True, dtype=T)
     with flyc.ops.using_variant(variant):
         ci = flyc.ops.mm(ai if la == "N" else ai.t().contiguous().t(),
-                         bi.t().contiguous() if lb == "N" else bi.t())
-    want = (ai.double() @ bi.double().t()).to(BF)
-    check(torch.equal(ci.view(torch.int16), want.view(torch.int16)), "integer inputs: not exact")
+                         bi.t().contiguous() if lb == "N" else bi.t(), out_dtype=O)
+    want = (ai.double() @ bi.double().t()).to(O)
+    check(ci.dtype == O and torch.equal(ci, want), "integer inputs: not exact")
 
 
 SHAPES = {
@@ -122,6 +134,23 @@ SHAPES = {
     "gemm_nn_ragged": ["200x136x64", "1x8x8", "257x264x128", "33x704x24", "128x128x64"],
     "gemm_tn_ragged": ["200x136x64", "8x8x3", "264x256x20", "40x704x24", "128x128x64"],
     "gemm_tt_ragged": ["200x136x64", "8x1x8", "264x255x128", "40x700x24", "128x128x64"],
+    # f16 operands (the same kernels with the f16 MFMA atom), f32 outputs
+    "gemm_nt_f16_128x128": ["128x256x128"],
+    "gemm_nt_f16_256x128": ["256x128x64"],
+    "gemm_nt_f16_256x256": ["256x256x64"],
+    "gemm_nt_f16_256x256_st128": ["256x256x64"],
+    "gemm_nt_ragged_f16": ["200x136x64", "1x1x8", "33x255x24"],
+    "gemm_nn_ragged_f16": ["200x136x64", "1x8x8", "33x264x24"],
+    "gemm_tn_ragged_f16": ["200x136x64", "8x8x3", "40x256x20"],
+    "gemm_tt_ragged_f16": ["200x136x64", "8x1x8", "40x255x24"],
+    "gemm_nt_ragged_bf16_f32": ["200x136x64", "1x1x8"],
+    "gemm_nn_ragged_bf16_f32": ["200x136x64", "1x8x8"],
+    "gemm_tn_ragged_bf16_f32": ["200x136x64", "8x8x3"],
+    "gemm_tt_ragged_bf16_f32": ["200x136x64", "8x1x8"],
+    "gemm_nt_ragged_f16_f32": ["136x200x72", "1x1x8"],
+    "gemm_nn_ragged_f16_f32": ["136x200x72", "1x8x8"],
+    "gemm_tn_ragged_f16_f32": ["136x200x72", "8x8x3"],
+    "gemm_tt_ragged_f16_f32": ["136x200x72", "8x1x8"],
 }
 if SAN:
     SHAPES = {v: s[:1] for v, s in SHAPES.items()}
@@ -138,9 +167,12 @@ def variant_tests():
 
 
 def t_variants_listed():
-    check(flyc.ops.variants("mm") == ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128",
-                                      "gemm_nt_256x256", "gemm_nt_ragged", "gemm_nn_ragged",
-                                      "gemm_tn_ragged", "gemm_tt_ragged"], flyc.ops.variants("mm"))
+    mm = ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128", "gemm_nt_256x256",
+          "gemm_nt_ragged", "gemm_nn_ragged", "gemm_tn_ragged", "gemm_tt_ragged"]
+    mm += [v.replace("gemm_nt_", "gemm_nt_f16_") for v in mm[:4]] + [v + "_f16" for v in mm[4:]]
+    mm += [v + "_bf16_f32" for v in mm[4:8]] + [v + "_f16_f32" for v in mm[4:8]]
+    check(flyc.ops.variants("mm") == mm, flyc.ops.variants("mm"))
+    check(set(mm) == set(SHAPES), "a variant without test shapes")
     check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
     rn = flyc.ops.variants("rms_norm")
     check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
@@ -162,12 +194,11 @@ def t_unsupported():
         ("NN N % 8", (a, rand_bf16(64, 20)), {}, ["N % 8 == 0"]),
         ("TN M % 8", (rand_bf16(64, 20).t(), rand_bf16(64, 128)), {}, ["M % 8 == 0"]),
         ("TT M % 8", (rand_bf16(64, 20).t(), bt.t()), {}, ["M % 8 == 0"]),
-        ("fp16", (a.half(), bt.t().half()), {}, ["f16->f16 NT", "kernels exist for bf16->bf16 NT, "
+        ("f32", (a.float(), bt.t().float()), {}, ["f32->f32 NT", "kernels exist for bf16->bf16 NT, "
                                                   "bf16->bf16 NN, bf16->bf16 TN, bf16->bf16 TT"]),
-        ("f32", (a.float(), bt.t().float()), {}, ["f32->f32 NT"]),
         ("f64", (a.double(), bt.t().double()), {}, ["f64->f64"]),
-        ("f32 out", (a, bt.t()), {"out_dtype": torch.float32}, ["bf16->f32"]),
         ("bias", (a, bt.t()), {"bias": rand_bf16(128)}, ["bf16+bf16->bf16"]),
+        ("f16 bias", (a.half(), bt.t().half()), {"bias": rand_bf16(128).half()}, ["f16+f16->f16"]),
         ("int", (torch.ones(4, 4, dtype=torch.int32), torch.ones(4, 4, dtype=torch.int32)), {},
          ["floating-point"]),
         ("K % 8", (rand_bf16(128, 60), rand_bf16(128, 60).t()), {}, ["K % 8 == 0"]),
@@ -185,8 +216,8 @@ def t_unsupported():
             check(w in why, "%s: reason %r lacks %r" % (name, why, w))
         raises(flyc.Unsupported, lambda: flyc.ops.mm(*args, **kw), *words)
         check(flyc.context().launches == launches, "%s launched a kernel" % name)
-    e = raises(flyc.Unsupported, lambda: flyc.ops.mm(a.half(), bt.t().half()))
-    check(isinstance(e, flyc.Unsupported) and "f16" in e.reason)
+    e = raises(flyc.Unsupported, lambda: flyc.ops.mm(a.float(), bt.t().float()))
+    check(isinstance(e, flyc.Unsupported) and "f32" in e.reason)
     import flyrt
     check(isinstance(e, flyrt.Unsupported), "flyc.Unsupported is not a flyrt.Unsupported")
 
@@ -349,18 +380,24 @@ def t_deterministic():
 
 def t_variants_agree():
     # every variant accumulates an output over K in the same order (docs/ops.md)
+    # (per operand and output dtype)
     g = torch.Generator().manual_seed(13)
-    a, bt = rand_bf16(256, 256, gen=g), rand_bf16(256, 128, gen=g)
-    outs = {}
+    a, bt = rand_bf16(256, 256, gen=g, dtype=torch.float32), rand_bf16(256, 128, gen=g, dtype=torch.float32)
+    groups = {}
     for v in SHAPES:
-        with flyc.ops.using_variant(v):
-            la, lb = v.split("_")[1].upper()
-            x = a[:, :128] if la == "N" else a[:, :128].t().contiguous().t()
-            y = bt.t().contiguous() if lb == "N" else bt.t()
-            outs[v] = flyc.ops.mm(x, y).view(torch.int16)
-    first = next(iter(outs.values()))
-    check(all(torch.equal(o, first) for o in outs.values()),
-          "variants differ: %s" % [v for v, o in outs.items() if not torch.equal(o, first)])
+        groups.setdefault(variant_dtypes(v), []).append(v)
+    check(len(groups) == 4, groups)
+    for (T, O), vs in groups.items():
+        outs = {}
+        for v in vs:
+            with flyc.ops.using_variant(v):
+                la, lb = v.split("_")[1].upper()
+                x = a[:, :128].to(T) if la == "N" else a[:, :128].to(T).t().contiguous().t()
+                y = bt.t().to(T).contiguous() if lb == "N" else bt.to(T).t()
+                outs[v] = flyc.ops.mm(x, y, out_dtype=O)
+        first = next(iter(outs.values()))
+        check(len(outs) >= 4 and all(torch.equal(o, first) for o in outs.values()),
+              "variants differ: %s" % [v for v, o in outs.items() if not torch.equal(o, first)])
 
 
 def t_plan_writes_nothing():
@@ -378,7 +415,11 @@ def t_plan_writes_nothing():
 def t_numpy():
     x = np.ones((4, 16), np.float32)
     ok, why = flyc.ops.supported("mm", np.ones((8, 8), np.float16), np.ones((8, 8), np.float16).T)
-    check(not ok and "f16->f16" in why, why)
+    check(ok and why == "variant gemm_nt_ragged_f16", why)
+    z = flyc.ops.mm(np.full((8, 16), 0.5, np.float16), np.ones((16, 8), np.float16))
+    check(isinstance(z, np.ndarray) and z.dtype == np.float16 and np.all(z == 8.0), z)
+    ok, why = flyc.ops.supported("mm", np.ones((8, 8)), np.ones((8, 8)).T)
+    check(not ok and "f64->f64" in why, why)
     y, r = flyc.ops.rms_norm(x, np.ones(16, np.float32))
     check(isinstance(y, np.ndarray) and y.dtype == np.float32 and np.allclose(y, 1.0) and
           np.allclose(r, 1 / math.sqrt(1 + np.finfo(np.float32).eps)), (y, r))
@@ -389,9 +430,12 @@ def t_numpy():
     check(y.shape == (0, 16) and r.shape == (0, 1) and r.dtype == np.float32)
     z = flyc.ops.mm(np.ones((3, 0), np.float32), np.ones((0, 2), np.float32))
     check(isinstance(z, np.ndarray) and (z == 0).all() and z.shape == (3, 2))
-    neg = np.ones((8, 8), np.float16)[::-1]
+    # negative strides (reversed rows): staged through compact buffers, exact for small integers
+    neg = (np.arange(64).reshape(8, 8) % 5 - 2).astype(np.float16)[::-1]
     ok, why = flyc.ops.supported("mm", neg, neg.T)
-    check(not ok and "f16" in why, why)
+    check(ok and why == "variant gemm_nt_ragged_f16", why)
+    z = flyc.ops.mm(neg, neg.T)
+    check(z.dtype == np.float16 and np.array_equal(z, neg.astype(np.float64) @ neg.T.astype(np.float64)), z)
     raises(flyc.Unsupported, lambda: flyc.ops.mm(np.ones((2, 2), ">f4"), np.ones((2, 2), ">f4")),
            "numpy dtype")
 

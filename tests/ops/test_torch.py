@@ -62,6 +62,23 @@ def t_taken():
     check(flyc.context().launches == launches + 6, "six calls, six launches")
 
 
+def t_taken_fp16():
+    # fp16 operands within PyTorch's gate run gemm.fly's f16 kernels (128x128 tiles here)
+    ft.reset_stats()
+    a, w = rnd(256, 128, dtype=torch.float16, seed=7), rnd(256, 128, dtype=torch.float16, seed=8)
+    want = flyc.ops.mm(a, w.t())
+    check(flyc.ops.plan("mm", a, w.t()) == "gemm_nt_f16_128x128", flyc.ops.plan("mm", a, w.t()))
+    with ft.enabled():
+        got = [a @ w.t(), F.linear(a, w)]
+    for g in got:
+        check(g.dtype == torch.float16 and torch.equal(g, want), "a taken fp16 call differs from flyc.ops.mm")
+    ref = a.double() @ w.t().double()
+    ulp = torch.pow(2.0, torch.floor(torch.log2(ref.abs().clamp(min=2.0 ** -14))) - 10)
+    mag = a.double().abs() @ w.t().double().abs()
+    check(bool(((want.double() - ref).abs() <= ulp + 128 * 2.0 ** -24 * mag).all()), "outside the bound")
+    check(ft.stats() == {"mm": {"taken": 2, "declined": 0}}, ft.stats())
+
+
 def t_declined():
     ft.reset_stats()
     a, w = rnd(128, 128, seed=3), rnd(128, 128, seed=4)
@@ -94,7 +111,7 @@ def t_cond_without_launching():
     check(not ft.mm_cond(a, w), "NN taken")
     check(not ft.mm_cond(a[:, :120], w[:, :120].t()), "K % 32 taken")
     check(ft.mm_gate(rnd(200, 128), w.t())[0] and ft.mm_cond(rnd(200, 128), w.t()), "ragged M declined")
-    check(not ft.mm_cond(a.half(), w.t().half()), "fp16 taken: no kernel")
+    check(ft.mm_cond(a.half(), w.t().half()), "fp16 declined")
     check(ft.mm_gate(a.half(), w.t().half())[0], "fp16 is within PyTorch's gate")
     ok, why = ft.mm_gate(rnd(257 * 128)[1:1 + 256 * 128].view(256, 128), w.t())
     check(not ok and "16 bytes" in why, why)
@@ -261,6 +278,7 @@ def t_rms_norm_gate():
 
 def main():
     tests = [("flyc.torch: NT matrix products are taken", t_taken),
+             ("flyc.torch: fp16 NT matrix products are taken", t_taken_fp16),
              ("flyc.torch: other calls fall through to ATen", t_declined),
              ("flyc.torch: conds decide without launching", t_cond_without_launching),
              ("flyc.torch: torch.topk taken (functional, out=) within the gate, else ATen", t_topk_taken),
