@@ -42,6 +42,7 @@
 	FLYOPS_MM_VARIANTS(X, "bf16", "gemm_nt_", "") FLYOPS_MM_VARIANTS(X, "f16", "gemm_nt_f16_", "_f16") \
 	FLYOPS_MM_F32_VARIANTS(X, "bf16", "_bf16_f32") FLYOPS_MM_F32_VARIANTS(X, "f16", "_f16_f32") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
+	X("gfx1201", FLYOPS_MM, "f16->f16", "NT", "gemm", "gemm_nt_wmma_f16_128x128") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
 

@@ -173,7 +173,8 @@ def t_variants_listed():
     mm += [v + "_bf16_f32" for v in mm[4:8]] + [v + "_f16_f32" for v in mm[4:8]]
     check(flyc.ops.variants("mm") == mm, flyc.ops.variants("mm"))
     check(set(mm) == set(SHAPES), "a variant without test shapes")
-    check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm", "gfx1201"))
+    check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128", "gemm_nt_wmma_f16_128x128"],
+          flyc.ops.variants("mm", "gfx1201"))
     rn = flyc.ops.variants("rms_norm")
     check(len(rn) == 36 and rn[:3] == ["rms_norm_bf16_r16", "rms_norm_bf16_r64", "rms_norm_bf16_n2048"], rn)
     check(flyc.ops.variants("topk") == ["topk_f32_reg2", "topk_f32_reg4", "topk_f32_reg8",
@@ -649,15 +650,18 @@ def t_outputs_checked():
 
 # ---- gfx1201 (run again by run.sh with FLY_DEVICE=sim:gfx1201) -------------------------
 
-SHAPES_1201 = {"gemm_nt_wmma_128x128": ["128x128x32", "256x384x96", "128x256x64"]}
+SHAPES_1201 = {"gemm_nt_wmma_128x128": ["128x128x32", "256x384x96", "128x256x64"],
+               "gemm_nt_wmma_f16_128x128": ["128x128x32", "256x128x96"]}
 if SAN:
     SHAPES_1201 = {v: s[:1] for v, s in SHAPES_1201.items()}
 
 
 def t_1201_variants():
-    check(flyc.ops.variants("mm") == ["gemm_nt_wmma_128x128"], flyc.ops.variants("mm"))
+    check(flyc.ops.variants("mm") == ["gemm_nt_wmma_128x128", "gemm_nt_wmma_f16_128x128"],
+          flyc.ops.variants("mm"))
     a, b = rand_bf16(256, 128), rand_bf16(128, 128).t()
     check(flyc.ops.plan("mm", a, b) == "gemm_nt_wmma_128x128", flyc.ops.plan("mm", a, b))
+    check(flyc.ops.plan("mm", a.half(), b.half()) == "gemm_nt_wmma_f16_128x128")
 
 
 def t_1201_refused():
