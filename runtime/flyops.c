@@ -41,6 +41,7 @@
 	FLYOPS_TOPK_VARIANTS(X) \
 	FLYOPS_MM_VARIANTS(X, "bf16", "gemm_nt_", "") FLYOPS_MM_VARIANTS(X, "f16", "gemm_nt_f16_", "_f16") \
 	FLYOPS_MM_F32_VARIANTS(X, "bf16", "_bf16_f32") FLYOPS_MM_F32_VARIANTS(X, "f16", "_f16_f32") \
+	FLYOPS_MM_SPLITK_VARIANTS(X) \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
 	X("gfx1201", FLYOPS_MM, "f16->f16", "NT", "gemm", "gemm_nt_wmma_f16_128x128") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
@@ -55,6 +56,17 @@
 	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x256_st128") \
 	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x256") \
 	FLYOPS_MM_RAGGED(X, T "->" T, S)
+
+/* split-K for few rows (runtime/flyops_ops.c mm_split): gemm_nt_splitk per operand type,
+ * then gemm_splitk_sum per output type */
+#define FLYOPS_MM_SPLITK_VARIANTS(X) \
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT_splitk", "gemm", "gemm_nt_splitk") \
+	X("gfx950", FLYOPS_MM, "bf16->f32", "NT_splitk", "gemm", "gemm_nt_splitk") \
+	X("gfx950", FLYOPS_MM, "f16->f16", "NT_splitk", "gemm", "gemm_nt_splitk_f16") \
+	X("gfx950", FLYOPS_MM, "f16->f32", "NT_splitk", "gemm", "gemm_nt_splitk_f16") \
+	X("gfx950", FLYOPS_MM, "f32->bf16", "splitk_sum", "gemm", "gemm_splitk_sum_bf16") \
+	X("gfx950", FLYOPS_MM, "f32->f16", "splitk_sum", "gemm", "gemm_splitk_sum_f16") \
+	X("gfx950", FLYOPS_MM, "f32->f32", "splitk_sum", "gemm", "gemm_splitk_sum_f32")
 
 /* ... and with an f32 output: the predicated kernels only */
 #define FLYOPS_MM_F32_VARIANTS(X, T, S) FLYOPS_MM_RAGGED(X, T "->f32", S)
@@ -168,12 +180,19 @@ flyops_variants(flyops_op op, const char *arch, const char **names, int max)
 
 	if ((unsigned)op >= FLYOPS_OP_COUNT_ || !arch || (max > 0 && !names))
 		return -1;
-	for (int i = 0; i < NVARIANTS; i++)
-		if (variants[i].op == op && !strcmp(variants[i].arch, arch)) {
-			if (n < max)
-				names[n] = variants[i].variant;
-			n++;
-		}
+	for (int i = 0; i < NVARIANTS; i++) {
+		int seen = 0;
+		if (variants[i].op != op || strcmp(variants[i].arch, arch))
+			continue;
+		for (int j = 0; j < i && !seen; j++)   /* a kernel serving several keys: once */
+			seen = variants[j].op == op && !strcmp(variants[j].arch, arch) &&
+			       !strcmp(variants[j].variant, variants[i].variant);
+		if (seen)
+			continue;
+		if (n < max)
+			names[n] = variants[i].variant;
+		n++;
+	}
 	return n;
 }
 

@@ -205,6 +205,88 @@ arg_scalar(flyrt_arg a)
 
 /* ---- mm --------------------------------------------------------------------------- */
 
+/* Split-K (docs/ops.md "mm"): for few rows and a long K, gemm_nt_splitk of
+ * stdlib/ops/gemm.fly runs ceil(M/32) x ceil(N/64) tiles x S ranges of KS k-tiles (64
+ * each) into f32 partial sums, and gemm_splitk_sum adds them in range order. Chosen when
+ * the variant is forced, or with no forced variant when M <= 64 and S >= 2 for
+ * S = min(ceil(4 CUs / tiles), k-tiles / 4, 16): about 4 workgroups per CU (the kernel
+ * fits 6), every range at least 4 k-tiles (modelled on MI355X at 16x4096x4096: 28 us
+ * total; with 1 workgroup per CU 39 us, with 8 and ranges of 2 k-tiles 37 us). 1 and
+ * (KS, S) when split, else 0. */
+enum { SPLIT_BM = 32, SPLIT_BN = 64, SPLIT_BK = 64, SPLIT_MAX_M = 64, SPLIT_MIN_KT = 4,
+       SPLIT_MAX_S = 16 };
+
+static int
+has_key(const char *arch, flyops_op op, const char *dtypes, const char *layout, const char *variant)
+{
+	const OpVariant *v;
+	for (int i = 0; (v = ops_variant_at(i)); i++)
+		if (v->op == op && !strcmp(v->arch, arch) && !strcmp(v->dtypes, dtypes) &&
+		    !strcmp(v->layout, layout) && (!variant || !strcmp(v->variant, variant)))
+			return 1;
+	return 0;
+}
+
+static int
+mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64_t M, int64_t N,
+         int64_t K, int32_t *ks, int32_t *s)
+{
+	const char *arch = flyrt_device_arch(ctx->dev);
+	int64_t kt = (K + SPLIT_BK - 1) / SPLIT_BK;
+	int64_t tiles = (M + SPLIT_BM - 1) / SPLIT_BM * ((N + SPLIT_BN - 1) / SPLIT_BN);
+	int64_t cus = flyrt_device_cus(ctx->dev), S;
+
+	if (!has_key(arch, FLYOPS_MM, dtypes, "NT_splitk", exec ? exec->variant : NULL))
+		return 0;
+	S = (4 * cus + tiles - 1) / tiles;
+	S = S < kt / SPLIT_MIN_KT ? S : kt / SPLIT_MIN_KT;
+	S = S < SPLIT_MAX_S ? S : SPLIT_MAX_S;
+	if (!(exec && exec->variant) && (M > SPLIT_MAX_M || S < 2))
+		return 0;
+	S = S < 1 ? 1 : S;
+	*ks = (int32_t)((kt + S - 1) / S);
+	*s = (int32_t)((kt + *ks - 1) / *ks);
+	return M * N * *s < INT32_MAX;
+}
+
+/* The two launches of split-K: partial sums into a device buffer P [S, M, N] (f32), then
+ * their sum into out. a is [M, K] row-major, bt [N, K] row-major (b^T). */
+static flyrt_status
+mm_splitk(flyops_context *ctx, flyops_exec *exec, const FtView *a, const FtView *bt,
+          const FtView *out, const char *dtypes, int64_t M, int64_t N, int64_t K, int32_t KS,
+          int32_t S)
+{
+	int plan = plan_of(exec);
+	flyrt_deviceptr part = 0;
+	size_t bytes = (size_t)(M * N * S) * 4;
+	flyrt_status st;
+	char sum_key[24];
+
+	if (!plan && (st = flyrt_malloc(ctx->dev, bytes, &part)) != FLYRT_SUCCESS)
+		return ops_refail(st, "mm: split-K's partial sums (%zu bytes)", bytes);
+	OpLaunch L = { .op = FLYOPS_MM, .dtypes = dtypes, .layout = "NT_splitk",
+	               .args = { arg_in(a), arg_in(bt), { .is_ptr = 1, .scratch = 1, .output = 1, .dev = part },
+	                         arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)K)), arg_scalar(flyrt_arg_i32(KS)),
+	                         arg_scalar(flyrt_arg_i32(S)) },
+	               .nargs = 8, .inputs = { a, bt }, .ninputs = 2 };
+	st = ops_launch(ctx, &L, exec);
+	if (st == FLYRT_SUCCESS && !plan) {
+		flyops_exec sub = { .variant = NULL };
+		snprintf(sum_key, sizeof sum_key, "f32->%s", ft_dtype_name(out->dtype));
+		OpLaunch R = { .op = FLYOPS_MM, .dtypes = sum_key, .layout = "splitk_sum",
+		               .args = { { .is_ptr = 1, .scratch = 1, .dev = part }, arg_out(out),
+		                         arg_scalar(flyrt_arg_i32((int32_t)(M * N))), arg_scalar(flyrt_arg_i32(S)) },
+		               .nargs = 4, .inputs = { a, bt }, .ninputs = 2 };
+		st = ops_launch(ctx, &R, &sub);
+	}
+	if (part) {
+		flyrt_synchronize(ctx->dev);   /* the kernels are done with part */
+		flyrt_free(ctx->dev, part);
+	}
+	return st;
+}
+
 flyrt_status
 flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTensor *bias,
           const DLTensor *out, flyops_exec *exec)
@@ -272,6 +354,9 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	 * [N, K]: column-major b); C [M, N] row-major */
 	ft_permute(&vat, &va, (int[]){ 1, 0 });
 	ft_permute(&vbt, &vb, (int[]){ 1, 0 });
+	int32_t KS, S;
+	if (la == 'N' && lb == 'T' && !vbias.t && mm_split(ctx, exec, dtypes, M, N, K, &KS, &S))
+		return mm_splitk(ctx, exec, &va, &vbt, &vout, dtypes, M, N, K, KS, S);
 	OpLaunch L = {
 		.op = FLYOPS_MM, .dtypes = dtypes, .layout = layout,
 		.args = {

@@ -23,7 +23,8 @@ perf-gate bands (M x N = 8192x32, 32768x2048, 8192x4096, 2048x8192, 512x16384, 1
 the backward at 8192x32, 8192x4096, 2048x8192, 16x32768; fp32 at 8192x4096; the fp16 kernels are the bf16 ones' twins and model the same
 within 1%, so they are left out); topk — the register kernels' (4096 rows x N = 4096,
 k = 2, 4, 8, 16; radix selection also at k = 8) and radix selection's (64 rows x 32768,
-k = 64, 256); mm also NN (b row-major) at the same shapes; scaled_mm, MXFP8 and MXFP4 with bf16
+k = 64, 256); mm also NN (b row-major) at the same shapes, and decode shapes (M = 1, 16, 64 at
+N = K = 4096: split-K); scaled_mm, MXFP8 and MXFP4 with bf16
 out, at 16x4096x4096 (decode), 4096^3 and 8192^3. --quick: one shape per operator."""
 
 import json
@@ -39,6 +40,8 @@ DEVICE, SAMPLE = "mi355x", 8
 
 MM = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
       (2048, 14336, 4096), (2048, 4096, 14336)]
+# decode shapes (few rows): split-K against the one-pass kernels
+MM_DECODE = [(1, 4096, 4096), (16, 4096, 4096), (64, 4096, 4096)]
 # the MFMA peak of MX formats against bf16's: AMD's MI355X figures (2.5 PFLOPS bf16, 5 fp8,
 # 10 fp4 dense; the fp4 rate is the f4 calibration row's 4096 FLOP per SIMD and cycle)
 MX_PEAK = {"mxfp8": 2, "mxfp4": 4}
@@ -57,6 +60,8 @@ def cases(quick):
     for s in MM[:1] if quick else MM:
         out.append(("mm", s, "bf16"))
         out.append(("mm", s, "bf16:NN"))
+    for s in [] if quick else MM_DECODE:
+        out.append(("mm", s, "bf16"))
     for s in MX[:1] if quick else MX:
         out.append(("scaled_mm", s, "mxfp8"))
         out.append(("scaled_mm", s, "mxfp4"))
@@ -71,8 +76,10 @@ def cases(quick):
 
 
 def wanted(op, variant, shape, dtype):
-    if op == "mm":                        # a variant serves one layout: gemm_nt_*, gemm_nn_*, ...
-        return variant.split("_")[1].upper() == (dtype.partition(":")[2] or "NT")
+    if op == "mm":                        # a variant serves one layout (gemm_nt_*, gemm_nn_*, ...)
+        t, _, lay = dtype.partition(":")  # and one operand dtype (_f16), output the operands'
+        return (variant.split("_")[1].upper() == (lay or "NT") and ("_f16" in variant) == (t == "f16")
+                and not variant.endswith("_f32"))
     if op == "scaled_mm":                 # the format's kernels, bf16 out
         return ("_%s_bf16_" % dtype[2:]) in variant
     if op.startswith("rms_norm"):

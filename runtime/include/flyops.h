@@ -161,8 +161,9 @@ flyrt_status flyops_attention_backward(flyops_context *ctx, const DLTensor *grad
 
 /* The name of an operator ("mm"), NULL outside the table. */
 const char *flyops_op_name(flyops_op op);
-/* The variants of operator `op` for processor `arch` in default preference order: writes
- * at most max names and returns the count (0: no kernel yet), -1 for a bad parameter. */
+/* The variants of operator `op` for processor `arch` in default preference order (a
+ * kernel serving several dtype/layout keys once, where it first appears): writes at most
+ * max names and returns the count (0: no kernel yet), -1 for a bad parameter. */
 int flyops_variants(flyops_op op, const char *arch, const char **names, int max);
 
 #ifdef __cplusplus

@@ -565,6 +565,8 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 			DLTensor C = { dc, dev, 2, bf, shC, NULL, 0 };
 			for (int v = 0; v < nv && !rc; v++) {
 				flyops_exec ex = { NULL, 1, names[v], "" };
+				if (!ops_find_variant(arch, op, dtypes, layout, names[v]))
+					continue;   /* another key's kernel (split-K's, fp16's) */
 				double *t = calloc((size_t)reps, sizeof *t);
 				if (flyops_mm(ctx, &A, &B, NULL, &C, &ex) != FLYRT_SUCCESS) {
 					free(t);

@@ -171,8 +171,10 @@ def t_variants_listed():
           "gemm_nt_ragged", "gemm_nn_ragged", "gemm_tn_ragged", "gemm_tt_ragged"]
     mm += [v.replace("gemm_nt_", "gemm_nt_f16_") for v in mm[:4]] + [v + "_f16" for v in mm[4:]]
     mm += [v + "_bf16_f32" for v in mm[4:8]] + [v + "_f16_f32" for v in mm[4:8]]
-    check(flyc.ops.variants("mm") == mm, flyc.ops.variants("mm"))
     check(set(mm) == set(SHAPES), "a variant without test shapes")
+    mm += ["gemm_nt_splitk", "gemm_nt_splitk_f16", "gemm_splitk_sum_bf16", "gemm_splitk_sum_f16",
+           "gemm_splitk_sum_f32"]
+    check(flyc.ops.variants("mm") == mm, flyc.ops.variants("mm"))
     check(flyc.ops.variants("mm", "gfx1201") == ["gemm_nt_wmma_128x128", "gemm_nt_wmma_f16_128x128"],
           flyc.ops.variants("mm", "gfx1201"))
     rn = flyc.ops.variants("rms_norm")
@@ -399,6 +401,65 @@ def t_variants_agree():
         first = next(iter(outs.values()))
         check(len(outs) >= 4 and all(torch.equal(o, first) for o in outs.values()),
               "variants differ: %s" % [v for v, o in outs.items() if not torch.equal(o, first)])
+
+
+SPLITK = [(1, 256, 2048, BF, BF), (16, 136, 4104, BF, BF), (33, 64, 1000, torch.float16, torch.float16),
+          (64, 520, 1032, BF, torch.float32), (5, 72, 776, torch.float16, torch.float32)]
+if SAN:
+    SPLITK = SPLITK[:2]
+
+
+def run_splitk(M, N, K, T, O, seed):
+    # split-K: M <= 64 and a long K are split by default (S ranges of k-tiles, f32 partials
+    # added in range order); the K tail, ragged M and N, every output dtype
+    g = torch.Generator().manual_seed(seed)
+    a_s = Guarded((M, K), dtype=T, values=rand_bf16(M, K, gen=g, dtype=T))
+    bs = Guarded((N, K), dtype=T, values=rand_bf16(N, K, gen=g, dtype=T))
+    out = Guarded((M, N), dtype=O)
+    want = "gemm_nt_splitk_f16" if T == torch.float16 else "gemm_nt_splitk"
+    check(flyc.ops.plan("mm", a_s.view, bs.view.t(), out=out.view) == want)
+    launches = flyc.context().launches
+    r = flyc.ops.mm(a_s.view, bs.view.t(), out=out.view)
+    check(r is out.view and flyc.context().launches == launches + 2, "not two launches into out")
+    check(a_s.unchanged() and bs.unchanged() and out.guards_intact(), "a guard or input was written")
+    check(not bool(torch.isnan(out.view.float()).any()), "an element of out was not written")
+    check_mm(out.view, a_s.view, bs.view.t())
+    again = flyc.ops.mm(a_s.view, bs.view.t(), out_dtype=O)
+    check(torch.equal(again, out.view), "two runs differ")
+    ai, bi = rand_bf16(M, K, gen=g, integer=True, dtype=T), rand_bf16(N, K, gen=g, integer=True, dtype=T)
+    ci = flyc.ops.mm(ai, bi.t(), out_dtype=O)
+    check(torch.equal(ci, (ai.double() @ bi.double().t()).to(O)), "integer inputs: not exact")
+
+
+def t_splitk_choice():
+    a, b = rand_bf16(16, 4096), rand_bf16(4096, 4096).t()
+    check(flyc.ops.plan("mm", a, b) == "gemm_nt_splitk", flyc.ops.plan("mm", a, b))
+    check(flyc.ops.plan("mm", rand_bf16(65, 4096), b) == "gemm_nt_ragged", "M = 65 split")
+    check(flyc.ops.plan("mm", rand_bf16(16, 128), rand_bf16(4096, 128).t()) == "gemm_nt_ragged", "K = 128 split")
+    check(flyc.ops.plan("mm", a, rand_bf16(4096, 4096)) == "gemm_nn_ragged", "NN split")
+    with flyc.ops.using_variant("gemm_nt_ragged"):          # forcing another variant: no split
+        check(flyc.ops.plan("mm", a, b) == "gemm_nt_ragged")
+    x, y = rand_bf16(130, 24), rand_bf16(40, 24).t()
+    with flyc.ops.using_variant("gemm_nt_splitk"):          # forcing split-K: any NT shape
+        c = flyc.ops.mm(x, y)
+    check(c.shape == (130, 40))
+    check_mm(c, x, y)
+    with flyc.ops.using_variant("gemm_splitk_sum_bf16"):    # the reduction is not a product
+        raises(ValueError, lambda: flyc.ops.mm(rand_bf16(8, 64), rand_bf16(8, 64).t()), "no variant")
+    # the sum order is fixed: the same bits on 1 and 2 simulator threads; both kernels
+    # under the LDS race check
+    code = ("import sys, torch; sys.path.insert(0, %r); import flyc; torch.manual_seed(0); "
+            "x = (torch.rand(16, 2048) * 2 - 1).to(torch.bfloat16); "
+            "y = (torch.rand(256, 2048) * 2 - 1).to(torch.bfloat16); "
+            "print(flyc.ops.plan('mm', x, y.t()), flyc.ops.mm(x, y.t()).view(torch.int16).sum().item())"
+            % os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    outs = []
+    for th in ("1", "2"):
+        env = dict(os.environ, FLY_SIM_THREADS=th, FLY_SIM_RACECHECK="1")
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        check(p.returncode == 0, p.stderr[-800:])
+        outs.append(p.stdout.strip())
+    check(outs[0] == outs[1] and outs[0].startswith("gemm_nt_splitk "), outs)
 
 
 def t_plan_writes_nothing():
@@ -694,6 +755,10 @@ def main():
         return main_1201()
     tests = [("mm/variants listed", t_variants_listed), ("mm/default choice", t_default_choice)]
     tests += variant_tests()
+    tests += [("mm/splitk/%dx%dx%d %s->%s" % (M, N, K, str(T)[6:], str(O)[6:]),
+               lambda M=M, N=N, K=K, T=T, O=O, n=n: run_splitk(M, N, K, T, O, 900 + n))
+              for n, (M, N, K, T, O) in enumerate(SPLITK)]
+    tests.append(("mm/splitk chosen for few rows and a long K, forced, deterministic", t_splitk_choice))
     tests += [("mm/unsupported with reasons", t_unsupported), ("mm/span bound", t_span_bound),
               ("mm/malformed calls", t_malformed), ("mm/zero sizes", t_zero_sizes),
               ("mm/hostile strides, offsets and outs", t_hostile_layouts),
