@@ -143,6 +143,11 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 			                                          : "not in memory");
 			return 0;
 		}
+		if (a->bits != 32 && a->bits != 96 && a->bits != 128) {
+			snprintf(why, wn, "a load straight to LDS moves 32, 96 or 128 bits per lane, and this atom "
+			         "declares %u", a->bits);
+			return 0;
+		}
 		per = eb && !(a->bits % eb) ? a->bits / eb : 0;
 		if (!per || n % per || run % per) {
 			snprintf(why, wn, "a load straight to LDS moves %u contiguous bits per thread and access, and "
@@ -728,6 +733,14 @@ cg_copy(Cg *c, Node *n)
 			copy_views(c, n, s, d, atom);
 		return;
 	}
+	if (atom && atom->kind == CG_COPY_LDS_DMA) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' loads global memory straight to LDS, and this copy's %s "
+			           "is a register fragment (load it with a buffer or global load atom)", atom->name,
+			           s_view ? "destination" : "source");
+		c->failed = 1;
+		return;
+	}
 	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
 		cg_unsupported(c, n->span, "a copy other than between a tensor view and a register fragment");
 		return;
@@ -921,9 +934,9 @@ copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns,
 				diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
 			else if (!c->failed)
 				diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: in access %u of %u per "
-				           "thread, %s%s", a->name, j / per, ns / per, why, ndup ? " (a copy laid out "
-				           "as an MMA operand that loads straight to LDS needs the LDS tile in fragment "
-				           "order: docs/language.md 9.4)" : "");
+				           "thread, %s%s", a->name, j / per, ns / per, why, ndup ? " (a load straight to LDS "
+				           "laid out as an MMA operand needs an LDS layout that puts each access's lanes "
+				           "side by side: the tile in fragment order, docs/language.md 9.4)" : "");
 			c->failed = 1;
 			return;
 		}
