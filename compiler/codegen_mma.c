@@ -24,7 +24,10 @@
  *
  * Copies laid out as an operand (tiled_copy(atom, of=mma.X), CuTe's
  * make_tiled_copy_A/B/C) partition exactly as partition_X, and retile_S/D of
- * an MMA fragment is the fragment itself; see the end of this file.
+ * an MMA fragment is the fragment itself; see the end of this file. Loads
+ * straight to LDS laid out as an operand partition both sides so too; the
+ * destination's view is recorded with the waves that hold the same values
+ * (cg_mma_dups), whose accesses codegen_copy.c deals out among them.
  */
 #include <stdio.h>
 #include <stdlib.h>
