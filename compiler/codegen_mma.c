@@ -287,7 +287,7 @@ partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps
 	IrRef wn = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, wave, ir_b_const(&c->b, i32, m->waves[0])),
 	                    ir_b_const(&c->b, i32, m->waves[1]));
 	if (dup)   /* the waves holding the same values: A's differ in wn, B's in wm */
-		*dup = k == 0 ? wn : k == 1 ? wm : ir_b_const(&c->b, i32, 0);
+		*dup = k == 0 ? wn : k == 1 ? wm : 0;
 	return cg_view_mma_part(c, t, tvl ? tvl : cg_lay_of_value(c, m->lay[k]), pq, w, lane, k == 1 ? wn : wm,
 	                        k == 2 ? wn : ir_b_const(&c->b, i32, 0), sp);
 }
