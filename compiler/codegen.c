@@ -889,6 +889,8 @@ kernel(Cg *c, SemaKernel *k)
 	c->env = NULL;
 	c->part_atom = NULL;
 	c->npart_atom = 0;
+	c->dup_part = NULL;
+	c->ndup_part = c->capdup_part = 0;
 	l = cg_loc_of(c, decl->span);
 	c->f = ir_func_new(c->m, k->name, l);
 	c->b = ir_builder(c->f);

@@ -90,8 +90,7 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
               int space, int is_src, char *why, size_t wn)
 {
 	unsigned eb = ir_scalar_bits(elem), per;
-	int want_lds = a->kind == CG_COPY_DS || a->kind == CG_COPY_DS_TR ||
-	               (a->kind == CG_COPY_LDS_DMA && !is_src);
+	int want_lds = a->kind == CG_COPY_DS || a->kind == CG_COPY_DS_TR;
 
 	if (a->kind == CG_COPY_DS_TR) {
 		if (a->elem_bits != 16 && a->elem_bits != 8 && a->elem_bits != 4 && a->elem_bits != 6) {
@@ -134,14 +133,29 @@ cg_copy_check(const CgCopyAtom *a, IrScalar elem, unsigned n, int64_t run,
 		}
 		return 8;
 	}
-	if (a->kind == CG_COPY_LDS_DMA && is_src && space == IR_SPACE_GLOBAL) {
-		if (!eb || a->bits % eb || a->bits / eb != n || run % n) {
-			snprintf(why, wn, "a load straight to LDS moves %u contiguous bits per thread, and this "
-			         "thread's part of the source is %u %s elements contiguous in runs of %lld",
-			         a->bits, n, ir_scalar_name(elem), (long long)run);
+	if (a->kind == CG_COPY_LDS_DMA) {
+		/* one access per `bits / eb` contiguous elements on both sides:
+		 * global memory read, LDS written at M0 + lane * stride */
+		if ((space == IR_SPACE_GLOBAL) != is_src || (space == IR_SPACE_LDS) == is_src) {
+			snprintf(why, wn, "a load straight to LDS reads global memory and writes LDS, and this "
+			         "tensor, the copy's %s, is %s", is_src ? "source" : "destination",
+			         space == IR_SPACE_LDS ? "in LDS" : space == IR_SPACE_GLOBAL ? "in global memory"
+			                                          : "not in memory");
 			return 0;
 		}
-		return n;
+		if (a->bits != 32 && a->bits != 96 && a->bits != 128) {
+			snprintf(why, wn, "a load straight to LDS moves 32, 96 or 128 bits per lane, and this atom "
+			         "declares %u", a->bits);
+			return 0;
+		}
+		per = eb && !(a->bits % eb) ? a->bits / eb : 0;
+		if (!per || n % per || run % per) {
+			snprintf(why, wn, "a load straight to LDS moves %u contiguous bits per thread and access, and "
+			         "this thread's part of the %s is %u %s elements contiguous in runs of %lld",
+			         a->bits, is_src ? "source" : "destination", n, ir_scalar_name(elem), (long long)run);
+			return 0;
+		}
+		return per;
 	}
 	if (a->load != is_src) {
 		snprintf(why, wn, "it %s, but here the tensor is the copy's %s",
@@ -719,6 +733,14 @@ cg_copy(Cg *c, Node *n)
 			copy_views(c, n, s, d, atom);
 		return;
 	}
+	if (atom && atom->kind == CG_COPY_LDS_DMA) {
+		if (!c->failed)
+			diag_error(c->d, n->span, "copy atom '%s' loads global memory straight to LDS, and this copy's %s "
+			           "is a register fragment (load it with a buffer or global load atom)", atom->name,
+			           s_view ? "destination" : "source");
+		c->failed = 1;
+		return;
+	}
 	if (s_view == d_view || (s_view && !(dn->kind == E_NAME && dn->u.name.sym))) {
 		cg_unsupported(c, n->span, "a copy other than between a tensor view and a register fragment");
 		return;
@@ -868,25 +890,31 @@ inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
 }
 
 /* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
- * load straight to LDS per thread. The hardware puts lane l's bits at
- * M0 + l * stride (4 bytes for b32, 16 for b96/b128), so the destination
- * layout must place each thread there: checked for every thread of the
- * workgroup (a located error otherwise). */
+ * load straight to LDS per `bits` of the thread's part (each piece of
+ * bits / element-bits contiguous elements on both sides). The hardware puts
+ * lane l's bits at M0 + l * stride (4 bytes for b32, 16 for b96/b128), so the
+ * destination layout must place each thread's piece there: checked for every
+ * thread of the workgroup and every piece (a located error otherwise). When
+ * the destination is a partition laid out as an MMA operand whose value some
+ * waves share (operand A: the WN waves of a row), the pieces are dealt out
+ * among those waves (piece j by the wave whose duplicate index is j mod n), so
+ * each LDS byte is written once. */
 static void
 copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns, int64_t rs, int64_t rd)
 {
 	IrTensor *D = cg_tensor_of(c, ir_tensor_root(c->f, d));
 	unsigned block = c->f->block[0] * c->f->block[1] * c->f->block[2];
-	unsigned stride = a->bits == 32 ? 4 : 16;
+	unsigned stride = a->bits == 32 ? 4 : 16, per;
+	IrRef dup = 0;
+	int ndup;
 	char why[240];
-	int ok;
 
-	if (!atom_piece(c, n, a, s, ns, rs, 1))
+	if (!(per = atom_piece(c, n, a, s, ns, rs, 1)))
 		return;
-	if (D->space != IR_SPACE_LDS || rd % ns) {
+	if (D->space != IR_SPACE_LDS || rd % per) {
 		if (!c->failed)
 			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: its destination must be %u "
-			           "contiguous elements in LDS", a->name, ns);
+			           "contiguous elements in LDS per access", a->name, per);
 		c->failed = 1;
 		return;
 	}
@@ -894,14 +922,31 @@ copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns,
 		cg_unsupported(c, n->span, "a load straight to LDS in a workgroup that is not one-dimensional");
 		return;
 	}
-	ok = cg_lds_dma_placement(c->f, d, block, 64, stride, why, sizeof why);
-	if (ok != 1) {
-		if (!c->failed)
-			diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
-		c->failed = 1;
-		return;
+	ndup = cg_mma_dups(c, d, &dup);
+	for (unsigned j = 0; j < ns; j += per) {
+		IrRef sj = ns == per ? s : cg_view_piece(c, s, j, per, n->span);
+		IrRef dj = !sj ? 0 : ns == per ? d : cg_view_piece(c, d, j, per, n->span);
+		int ok;
+		if (!dj)
+			return;
+		if ((ok = cg_lds_dma_placement(c->f, dj, block, 64, stride, why, sizeof why)) != 1) {
+			if (!c->failed && ns == per && !ndup)
+				diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+			else if (!c->failed)
+				diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: in access %u of %u per "
+				           "thread, %s%s", a->name, j / per, ns / per, why, ndup ? " (a load straight to LDS "
+				           "laid out as an MMA operand needs an LDS layout that puts each access's lanes "
+				           "side by side: the tile in fragment order, docs/language.md 9.4)" : "");
+			c->failed = 1;
+			return;
+		}
+		if (ndup > 1)
+			ir_b_if(&c->b, ir_b_cmp(&c->b, IR_EQ, dup, ir_b_const(&c->b, ir_ty(IR_I32), (j / per) % (unsigned)ndup)),
+			        0, NULL);
+		ir_b_lds_dma(&c->b, sj, dj, (int)(a->bits / 8), (int)stride);
+		if (ndup > 1)
+			ir_b_end(&c->b);
 	}
-	ir_b_lds_dma(&c->b, s, d, (int)(a->bits / 8), (int)stride);
 }
 
 /* copy between two views of equal static size, element order colexicographic */

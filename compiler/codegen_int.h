@@ -50,6 +50,11 @@ typedef struct {
 	lay_ctx lc;         /* the layout engine's context for tensor operations (codegen_view.c) */
 	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
 	uint32_t npart_atom;
+	/* partitions by copies laid out as an MMA operand (codegen_mma.c): the
+	 * view, how many waves hold the same values (A: WN, B: WM, C: 1) and this
+	 * thread's index among them (an i32) */
+	struct CgDupPart { IrRef view, idx; int n; } *dup_part;
+	int ndup_part, capdup_part;
 	/* inlining a device function (codegen_fn.c): its return statement leaves its value here */
 	int fn_depth;       /* calls being inlined */
 	IrRef fn_val;       /* a value returned ((IrRef)-1: none yet) */
@@ -226,5 +231,9 @@ IrRef cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *atom, Ir
  * fragment_X call that made it) is known, that it is the same operand of an
  * equal tiled MMA. 0 after a located error at N. */
 IrRef cg_mma_retile(Cg *c, Node *n, Node *of, Node *origin, IrRef v);
+/* When view v (or the view it was taken of) is a partition made by a copy laid
+ * out as an MMA operand: the number of waves holding the same values (>= 1),
+ * with *idx this thread's index among them; 0 otherwise. */
+int cg_mma_dups(Cg *c, IrRef v, IrRef *idx);
 
 #endif

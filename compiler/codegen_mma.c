@@ -24,7 +24,10 @@
  *
  * Copies laid out as an operand (tiled_copy(atom, of=mma.X), CuTe's
  * make_tiled_copy_A/B/C) partition exactly as partition_X, and retile_S/D of
- * an MMA fragment is the fragment itself; see the end of this file.
+ * an MMA fragment is the fragment itself; see the end of this file. Loads
+ * straight to LDS laid out as an operand partition both sides so too; the
+ * destination's view is recorded with the waves that hold the same values
+ * (cg_mma_dups), whose accesses codegen_copy.c deals out among them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,7 +243,7 @@ tv_of(Cg *c, const Mma *m, int k, Tv *tv, Span sp)
  * TV layout and T's extents are checked here, the view is the engine's
  * (cg_view_mma_part, codegen_view.c). */
 static IrRef
-partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps, const lay_val *tvl)
+partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps, const lay_val *tvl, IrRef *dup)
 {
 	Tv tv;
 	if (tv_of(c, m, k, &tv, sp))
@@ -283,6 +286,8 @@ partition(Cg *c, const Mma *m, int k, IrRef t, IrRef idx, Span sp, int64_t *reps
 	IrRef wm = ir_b_bin(&c->b, IR_OP_REM, wave, ir_b_const(&c->b, i32, m->waves[0]));
 	IrRef wn = ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_DIV, wave, ir_b_const(&c->b, i32, m->waves[0])),
 	                    ir_b_const(&c->b, i32, m->waves[1]));
+	if (dup)   /* the waves holding the same values: A's differ in wn, B's in wm */
+		*dup = k == 0 ? wn : k == 1 ? wm : 0;
 	return cg_view_mma_part(c, t, tvl ? tvl : cg_lay_of_value(c, m->lay[k]), pq, w, lane, k == 1 ? wn : wm,
 	                        k == 2 ? wn : ir_b_const(&c->b, i32, 0), sp);
 }
@@ -472,7 +477,7 @@ cg_mma_call(Cg *c, Node *n, int *handled)
 	IrRef idx = t ? cg_expr(c, sl->u.call.args.v[0]) : 0;
 	if (!idx)
 		return 0;
-	IrRef v = partition(c, &m, k, t, idx, n->span, reps, NULL);
+	IrRef v = partition(c, &m, k, t, idx, n->span, reps, NULL, NULL);
 	if (!v || part)
 		return v;
 	/* a zeroed register fragment of the partition's size */
@@ -518,6 +523,38 @@ atom_name(const Mma *m)
 	return m->atom && m->atom->u.atom.id ? m->atom->u.atom.id : "?";
 }
 
+/* remember that view v is a partition laid out as an operand held alike by
+ * n waves, this thread's index among them being idx (cg_mma_dups) */
+static int
+note_dups(Cg *c, IrRef v, int64_t n, IrRef idx)
+{
+	if (c->ndup_part == c->capdup_part) {
+		int nc = c->capdup_part ? 2 * c->capdup_part : 16;
+		struct CgDupPart *na = ir_alloc(c->m, (size_t)nc * sizeof *na);
+		if (c->ndup_part)
+			memcpy(na, c->dup_part, (size_t)c->ndup_part * sizeof *na);
+		c->dup_part = na;
+		c->capdup_part = nc;
+	}
+	c->dup_part[c->ndup_part++] = (struct CgDupPart){ v, idx, (int)n };
+	return 0;
+}
+
+int
+cg_mma_dups(Cg *c, IrRef v, IrRef *idx)
+{
+	for (;;) {
+		for (int i = c->ndup_part - 1; i >= 0; i--)
+			if (c->dup_part[i].view == v) {
+				*idx = c->dup_part[i].idx;
+				return c->dup_part[i].n;
+			}
+		if (c->f->inst[v].op != IR_OP_TVIEW)
+			return 0;
+		v = c->f->inst[v].ops[0];
+	}
+}
+
 IrRef
 cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, IrRef idx, int is_src)
 {
@@ -529,10 +566,6 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 
 	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
 		return 0;
-	if (a->kind == CG_COPY_LDS_DMA) {
-		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with a load straight to LDS");
-		return 0;
-	}
 	if (a->kind == CG_COPY_DS_TR && a->elem_bits == 6) {
 		/* lane q's 96-bit read would start 12q bytes into a row of the tile */
 		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with ds_read_b96_tr_b6 (its 96-bit "
@@ -562,8 +595,9 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 		                               cg_lay_of_value(c, a->dst_tv), a->name, n->span)))
 			return 0;
 	}
-	IrRef v = partition(c, &m, k, t, idx, n->span, reps, stv);
-	if (!v)
+	IrRef dup = 0;
+	IrRef v = partition(c, &m, k, t, idx, n->span, reps, stv, &dup);
+	if (!v || note_dups(c, v, k == 0 ? m.waves[1] : k == 1 ? m.waves[0] : 1, dup))
 		return 0;
 	IrTensor *V = cg_tensor_of(c, v), *R = cg_tensor_of(c, ir_tensor_root(c->f, v));
 	const lay_val *vl = cg_lay_of(c, v);

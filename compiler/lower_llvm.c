@@ -1270,6 +1270,9 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_LDSDMA:
 		if (I->nops != 4)
 			fail(w, r, "internal: lds_dma reached LLVM lowering before lower-layout");
+		else if (!tgt_has(w->t, TGT_F_LDS_DMA) || (I->imm[0] > 4 && !tgt_has(w->t, TGT_F_LDS_DMA_B128)))
+			fail(w, r, "a load straight to LDS (global_load_lds_bN, buffer_load_lds_bN) of this width is "
+			     "gfx950 only: this target has no such load (load into registers and store to LDS)");
 		else
 			lower_lds_dma(w, r);
 		return;
