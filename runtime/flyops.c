@@ -34,7 +34,8 @@
  * kernel for shapes that are not tile multiples; NN, TN and TT by predicated kernels that
  * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16.
  * gfx1201 (sim:gfx1201 or an RDNA4 card): gemm.fly's WMMA kernel, 128x128 tiles (tile
- * multiples only; other shapes are refused). */
+ * multiples only; other shapes are refused). Grouped GEMMs (2-D a, 3-D b, NN) of
+ * stdlib/ops/grouped_mm.fly: one persistent predicated kernel per element type. */
 #define FLYOPS_VARIANTS(X) \
 	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
 	FLYOPS_TOPK_VARIANTS(X) \
@@ -47,6 +48,8 @@
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "TN", "gemm", "gemm_tn_ragged") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "TT", "gemm", "gemm_tt_ragged") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
+	X("gfx950", FLYOPS_GROUPED_MM, "bf16->bf16", "NN", "grouped_mm", "grouped_mm_nn_bf16") \
+	X("gfx950", FLYOPS_GROUPED_MM, "f16->f16", "NN", "grouped_mm", "grouped_mm_nn_f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
 
@@ -447,7 +450,7 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 		if ((st = flyrt_malloc(ctx->dev, bytes ? bytes : 1, &stage[i].ptr)) != FLYRT_SUCCESS)
 			break;
 		args[i] = flyrt_arg_ptr(stage[i].ptr);
-		if (!a->output && (st = ft_copy(ctx, v, stage[i].host, 1)) == FLYRT_SUCCESS)
+		if ((!a->output || a->partial) && (st = ft_copy(ctx, v, stage[i].host, 1)) == FLYRT_SUCCESS)
 			st = flyrt_memcpy_htod(ctx->dev, stage[i].ptr, stage[i].host, bytes);
 	}
 	for (int i = 0; i < L->nargs; i++)

@@ -29,6 +29,10 @@
  * constant, so the summation order, and the bits, do not depend on the device). */
 enum { NORM_BLOCKS = 512 };
 
+/* grouped_mm: the kernels' tile (stdlib/ops/grouped_mm.fly, BM x BN) and the workgroups
+ * per CU their 64 KiB of LDS and 4 waves allow (the persistent grid: CUs x GROUPED_OCC). */
+enum { GROUPED_BM = 128, GROUPED_BN = 128, GROUPED_OCC = 2 };
+
 static flyrt_status
 begin(flyops_context *ctx, flyops_exec *exec, const char *op)
 {
@@ -297,7 +301,6 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 {
 	static const char op[] = "grouped_mm";
 	FtView va, vb, vo, vout;
-	int plan = plan_of(exec);
 	char want[96], layout[3];
 
 	TRY(begin(ctx, exec, op));
@@ -325,40 +328,55 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 	TRY(want_shape(op, &vout, 2, (int64_t[]){ T, N }, want));
 	TRY(want_dtype(op, &vout, va.dtype, "the operands' dtype"));
 	TRY(check_outputs(op, (const FtView *[]){ &vout }, 1));
-	/* the group ends: non-decreasing, within the rows, the last one the row count */
-	if (G > 0) {
+	/* the group ends, when they are host-visible (reading device memory would be a host
+	 * synchronisation): non-decreasing and within the rows. A device offs is not read: the
+	 * kernel clamps every group into [the previous end, T] (docs/ops.md). */
+	if (G > 0 && !vo.on_device && !vo.described) {
 		int32_t *ends = malloc((size_t)G * sizeof *ends);
 		flyrt_status st;
 		if (!ends)
 			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-		if (vo.described)
-			st = INVALID("grouped_mm: offs has no data");
-		else
-			st = ft_copy(ctx, &vo, ends, 1);
+		st = ft_copy(ctx, &vo, ends, 1);
 		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++)
 			if (ends[g] < (g ? ends[g - 1] : 0) || ends[g] > T)
 				st = INVALID("grouped_mm: offs[%lld] = %d: the group ends must be non-decreasing "
 				             "and within the %lld rows of a", (long long)g, (int)ends[g], (long long)T);
-		if (st == FLYRT_SUCCESS && ends[G - 1] != T)
-			st = INVALID("grouped_mm: offs[-1] = %d, but a has %lld rows (every row belongs to a "
-			             "group)", (int)ends[G - 1], (long long)T);
 		free(ends);
 		TRY(st);
-	} else if (T > 0) {
+	} else if (G == 0 && T > 0) {
 		return INVALID("grouped_mm: no groups, but a has %lld rows", (long long)T);
 	}
 	if (T == 0 || N == 0)
 		return FLYRT_SUCCESS;
-	if (K == 0)
-		return plan ? FLYRT_SUCCESS : fill_zero(ctx, &vout);
+	/* K = 0 runs the kernel too: zeros in the groups' rows only (offs may be on the device) */
 	layout[0] = unit(&va, 1) ? 'N' : 'T';
 	layout[1] = unit(&vb, 2) ? 'N' : 'T';
 	layout[2] = 0;
 	char dtypes[48];
 	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(va.dtype), ft_dtype_name(vout.dtype));
-	/* a kernel adds its launch arguments here */
+	if (T > INT32_MAX || N > INT32_MAX || K > INT32_MAX || G > INT32_MAX ||
+	    (T / GROUPED_BM + 1 + G) * ((N + GROUPED_BN - 1) / GROUPED_BN) > INT32_MAX / 2)
+		return UNSUPPORTED("grouped_mm: T = %lld, N = %lld, K = %lld, G = %lld: the kernels take "
+		                   "sizes below 2^31 and fewer than 2^30 tiles", (long long)T, (long long)N,
+		                   (long long)K, (long long)G);
+	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_T(A, B, offs, C, T, N, K, G, W): a persistent
+	 * grid of W workgroups over at most (T / BM + 1 + G) * ceil(N / BN) tiles, W about CUs
+	 * x occupancy (2 workgroups of 64 KiB LDS per CU) */
+	int64_t tiles = (T / GROUPED_BM + 1 + G) * ((N + GROUPED_BN - 1) / GROUPED_BN);
+	int64_t W = (int64_t)flyrt_device_cus(ctx->dev) * GROUPED_OCC;
+	if (W > tiles)
+		W = tiles;
+	if (W < 1)
+		W = 1;
 	OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
-	               .inputs = { &va, &vb, &vo }, .ninputs = 3 };
+	               .args = { arg_in(&va), arg_in(&vb), arg_in(&vo),
+	                         { .is_ptr = 1, .view = &vout, .output = 1, .partial = 1 },
+	                         arg_scalar(flyrt_arg_i32((int32_t)T)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)K)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)G)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)W)) },
+	               .nargs = 9, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
 	return ops_launch(ctx, &L, exec);
 }
 
