@@ -34,8 +34,7 @@
  * kernel for shapes that are not tile multiples; NN, TN and TT by predicated kernels that
  * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16.
  * gfx1201 (sim:gfx1201 or an RDNA4 card): gemm.fly's WMMA kernel, 128x128 tiles (tile
- * multiples only; other shapes are refused). Grouped GEMMs (2-D a, 3-D b, NN) of
- * stdlib/ops/grouped_mm.fly: one persistent predicated kernel per element type. */
+ * multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
 	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
 	FLYOPS_TOPK_VARIANTS(X) \
@@ -48,10 +47,17 @@
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "TN", "gemm", "gemm_tn_ragged") \
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "TT", "gemm", "gemm_tt_ragged") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
-	X("gfx950", FLYOPS_GROUPED_MM, "bf16->bf16", "NN", "grouped_mm", "grouped_mm_nn_bf16") \
-	X("gfx950", FLYOPS_GROUPED_MM, "f16->f16", "NN", "grouped_mm", "grouped_mm_nn_f16") \
+	FLYOPS_GROUPED_VARIANTS(X, "bf16") FLYOPS_GROUPED_VARIANTS(X, "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
+
+/* Grouped GEMMs (2-D a, 3-D b, NN) of stdlib/ops/grouped_mm.fly, per element type T: the
+ * 128x128 tile for N % 128 == 0, then 128x64 (N % 64) and 128x32 (N % 32), each the first
+ * whose requires accept N. */
+#define FLYOPS_GROUPED_VARIANTS(X, T) \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T) \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n64") \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n32")
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
  * type O, without and with a bias of type O (the same kernels: a run-time flag): the

@@ -29,9 +29,9 @@
  * constant, so the summation order, and the bits, do not depend on the device). */
 enum { NORM_BLOCKS = 512 };
 
-/* grouped_mm: the kernels' tile (stdlib/ops/grouped_mm.fly, BM x BN) and the workgroups
- * per CU their 64 KiB of LDS and 4 waves allow (the persistent grid: CUs x GROUPED_OCC). */
-enum { GROUPED_BM = 128, GROUPED_BN = 128, GROUPED_OCC = 2 };
+/* grouped_mm: the kernels' smallest tile (stdlib/ops/grouped_mm.fly, BM x BN), for the
+ * bound on their grids (one workgroup per tile). */
+enum { GROUPED_BM = 128, GROUPED_BN = 32 };
 
 static flyrt_status
 begin(flyops_context *ctx, flyops_exec *exec, const char *op)
@@ -359,24 +359,20 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 		return UNSUPPORTED("grouped_mm: T = %lld, N = %lld, K = %lld, G = %lld: the kernels take "
 		                   "sizes below 2^31 and fewer than 2^30 tiles", (long long)T, (long long)N,
 		                   (long long)K, (long long)G);
-	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_T(A, B, offs, C, T, N, K, G, W): a persistent
-	 * grid of W workgroups over at most (T / BM + 1 + G) * ceil(N / BN) tiles, W about CUs
-	 * x occupancy (2 workgroups of 64 KiB LDS per CU) */
-	int64_t tiles = (T / GROUPED_BM + 1 + G) * ((N + GROUPED_BN - 1) / GROUPED_BN);
-	int64_t W = (int64_t)flyrt_device_cus(ctx->dev) * GROUPED_OCC;
-	if (W > tiles)
-		W = tiles;
-	if (W < 1)
-		W = 1;
+	if ((va.dtype == FD_BF16 || va.dtype == FD_F16) && !strcmp(layout, "NN") && (N % 32 || K % 8))
+		return UNSUPPORTED("grouped_mm: N = %lld, K = %lld: flyc's grouped kernels take N %% 32 == 0 "
+		                   "(whole 32-column tiles, no N tail) and K %% 8 == 0 (16-byte rows of a)",
+		                   (long long)N, (long long)K);
+	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_E[_nBN](A, B, offs, C, T, N, K, G): one
+	 * workgroup per tile of a bound on the tile count (the kernel's grid formula) */
 	OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
 	               .args = { arg_in(&va), arg_in(&vb), arg_in(&vo),
 	                         { .is_ptr = 1, .view = &vout, .output = 1, .partial = 1 },
 	                         arg_scalar(flyrt_arg_i32((int32_t)T)),
 	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
 	                         arg_scalar(flyrt_arg_i32((int32_t)K)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)G)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)W)) },
-	               .nargs = 9, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
+	                         arg_scalar(flyrt_arg_i32((int32_t)G)) },
+	               .nargs = 8, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
 	return ops_launch(ctx, &L, exec);
 }
 
