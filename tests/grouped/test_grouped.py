@@ -257,7 +257,7 @@ def t_invalid_offs_in_kernel():
     cases = [(100, 64, 64, [40, 20, 90]),              # decreasing: group 1 empty
              (100, 64, 64, [30, 250, 60]),             # above T: group 1 ends at T, group 2 empty
              (100, 64, 128, [-5, 50, -100, 100]),      # negative: empty groups
-             (70, 32, 32, [1 << 30, 5, 1 << 31 - 1]),  # huge ends: one group takes every row
+             (70, 32, 32, [1 << 30, 5, (1 << 31) - 1]),  # huge ends: one group takes every row
              (50, 32, 64, [-1, -2, -3])]               # no row covered: out untouched
     for dt in (BF, F16):
         for T, K, N, offs in cases:
