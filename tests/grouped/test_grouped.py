@@ -130,7 +130,7 @@ def compare(c, a, b, offs):
 
 
 def variant_of(dt, N):
-    return "grouped_mm_nn_%s%s" % (NAME[dt], "" if N % 128 == 0 else "_n64" if N % 64 == 0 else "_n32")
+    return "grouped_mm_nn_%s%s" % (NAME[dt], "_n64" if N % 64 == 0 else "_n32")
 
 
 # (T, K, N, offs): uniform, ragged, empty groups first / middle / last, G = 1, one-row groups,
