@@ -30,20 +30,12 @@ PY = os.path.join(HERE, "..", "..", "python")
 sys.path.insert(0, PY)
 sys.path.insert(0, os.path.join(HERE, "..", "ops"))
 import flyc  # noqa: E402
-from harness import check, raises, run  # noqa: E402
+from harness import check, raises, run, ulp  # noqa: E402
 
 SAN = os.environ.get("FLY_SAN") == "1"
 BF, F16, I32 = torch.bfloat16, torch.float16, torch.int32
 NAME = {BF: "bf16", F16: "f16"}
 GEN = torch.Generator().manual_seed(20)
-
-
-def ulp(x, dtype):
-    """One unit in the last place of dtype at |x| (the subnormal spacing below the normals)."""
-    fi = torch.finfo(dtype)
-    mant = 8 if dtype == BF else 11
-    e = torch.floor(torch.log2(x.abs().clamp(min=fi.tiny)))
-    return torch.pow(2.0, e - (mant - 1)).clamp(min=fi.tiny * 2.0 ** -(mant - 1))
 
 
 def ranges(offs, T):
