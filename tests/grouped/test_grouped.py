@@ -193,6 +193,21 @@ def t_empty():
         check(bool((c[:12] == 0).all()) and bool(torch.isnan(c[12:].double()).all()), "K = 0")
 
 
+def t_nan_isolation():
+    # NaN rows of one group share 128-row tiles with the next group's rows (computed for both,
+    # each storing its own): they must not reach the other rows; NaN in b of an empty group
+    # and of the other groups reaches nothing else
+    for dt in (BF, F16):
+        T, K, N, offs = 130, 72, 64, [10, 70, 70, 130]
+        a, b = operands(T, K, N, len(offs), dt)
+        a[:10] = float("nan")
+        b[2] = float("nan")
+        c = call(a, b, offs)
+        check(bool(torch.isnan(c[:10].double()).all()), "NaN rows give NaN")
+        check(bool(torch.isfinite(c[10:].double()).all()), "a neighbouring group's NaN rows leaked")
+        compare(c[10:], a[10:], b[1:], [60, 60, 120])
+
+
 def t_host_offs_checked():
     a, b = operands(10, 32, 32, 3, BF)
     for o, word in (([4, 3, 10], "non-decreasing"), ([4, 11, 10], "within"), ([-1, 4, 10], "offs[0] = -1")):
@@ -282,6 +297,7 @@ def t_racecheck():
 
 TESTS = [("matrix/bf16", matrix(BF)), ("matrix/f16", matrix(F16)), ("forced/bf16", forced(BF)),
          ("forced/f16", forced(F16)), ("exact", t_exact), ("empty", t_empty),
+         ("NaN rows stay in their group", t_nan_isolation),
          ("host offs checked", t_host_offs_checked), ("refusals", t_refusals),
          ("invalid offs clamped in the kernel", t_invalid_offs_in_kernel)]
 if not SAN:
