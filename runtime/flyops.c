@@ -52,12 +52,11 @@
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
 
 /* Grouped GEMMs (2-D a, 3-D b, NN) of stdlib/ops/grouped_mm.fly, per element type T: the
- * 128x64 tile for N % 64 == 0 (modelled 9-11% faster than 128x128 at PyTorch's grouped
- * shapes: 3 workgroups per CU against 2), the 128x128 tile when the tuning database says so,
- * 128x32 for N % 32. */
+ * 128x128 tile for N % 128 == 0 (modelled 1.3-1.6x faster than 128x64 at PyTorch's grouped
+ * shapes), then 128x64 (N % 64) and 128x32 (N % 32), each the first whose requires accept N. */
 #define FLYOPS_GROUPED_VARIANTS(X, T) \
-	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n64") \
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T) \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n64") \
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n32")
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output

@@ -29,8 +29,8 @@
  * constant, so the summation order, and the bits, do not depend on the device). */
 enum { NORM_BLOCKS = 512 };
 
-/* grouped_mm: the kernels' smallest tile (stdlib/ops/grouped_mm.fly, BM x BN), for the
- * bound on their grids (one workgroup per tile). */
+/* grouped_mm: the kernels' row tile and smallest column tile (stdlib/ops/grouped_mm.fly,
+ * BM x BN), for the m-tile count of their grids and the bound on it. */
 enum { GROUPED_BM = 128, GROUPED_BN = 32 };
 
 static flyrt_status
@@ -331,16 +331,22 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 	/* the group ends, when they are host-visible (reading device memory would be a host
 	 * synchronisation): non-decreasing and within the rows. A device offs is not read: the
 	 * kernel clamps every group into [the previous end, T] (docs/ops.md). */
+	int64_t mtiles = T / GROUPED_BM + 1 + G;   /* m-tiles: the bound, exact for host offs */
 	if (G > 0 && !vo.on_device && !vo.described) {
 		int32_t *ends = malloc((size_t)G * sizeof *ends);
 		flyrt_status st;
 		if (!ends)
 			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 		st = ft_copy(ctx, &vo, ends, 1);
-		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++)
-			if (ends[g] < (g ? ends[g - 1] : 0) || ends[g] > T)
+		mtiles = 0;
+		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++) {
+			int64_t s = g ? ends[g - 1] : 0, e = ends[g];
+			if (e < s || e > T)
 				st = INVALID("grouped_mm: offs[%lld] = %d: the group ends must be non-decreasing "
-				             "and within the %lld rows of a", (long long)g, (int)ends[g], (long long)T);
+				             "and within the %lld rows of a", (long long)g, (int)e, (long long)T);
+			else if (e > s)
+				mtiles += (e + GROUPED_BM - 1) / GROUPED_BM - s / GROUPED_BM;
+		}
 		free(ends);
 		TRY(st);
 	} else if (G == 0 && T > 0) {
@@ -363,16 +369,21 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 		return UNSUPPORTED("grouped_mm: N = %lld, K = %lld: flyc's grouped kernels take N %% 32 == 0 "
 		                   "(whole 32-column tiles, no N tail) and K %% 8 == 0 (16-byte rows of a)",
 		                   (long long)N, (long long)K);
-	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_E[_nBN](A, B, offs, C, T, N, K, G): one
-	 * workgroup per tile of a bound on the tile count (the kernel's grid formula) */
+	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_E[_nBN](A, B, offs, C, T, N, K, G, MT): one
+	 * workgroup per tile id of MT m-tiles x N / BN (the kernel's grid formula); MT the
+	 * bound T / BM + 1 + G, or the exact count when offs is host-visible (no workgroup
+	 * then finds no tile) */
+	if (mtiles < 1)
+		mtiles = 1;
 	OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
 	               .args = { arg_in(&va), arg_in(&vb), arg_in(&vo),
 	                         { .is_ptr = 1, .view = &vout, .output = 1, .partial = 1 },
 	                         arg_scalar(flyrt_arg_i32((int32_t)T)),
 	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
 	                         arg_scalar(flyrt_arg_i32((int32_t)K)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)G)) },
-	               .nargs = 8, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
+	                         arg_scalar(flyrt_arg_i32((int32_t)G)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)mtiles)) },
+	               .nargs = 9, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
 	return ops_launch(ctx, &L, exec);
 }
 

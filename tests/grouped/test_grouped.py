@@ -122,7 +122,7 @@ def compare(c, a, b, offs):
 
 
 def variant_of(dt, N):
-    return "grouped_mm_nn_%s%s" % (NAME[dt], "_n64" if N % 64 == 0 else "_n32")
+    return "grouped_mm_nn_%s%s" % (NAME[dt], "" if N % 128 == 0 else "_n64" if N % 64 == 0 else "_n32")
 
 
 # (T, K, N, offs): uniform, ragged, empty groups first / middle / last, G = 1, one-row groups,
@@ -208,6 +208,15 @@ def t_nan_isolation():
         compare(c[10:], a[10:], b[1:], [60, 60, 120])
 
 
+def t_exact_grid():
+    # host offs: one workgroup per tile (the m-tiles counted on the host), none idle
+    a, b = operands(300, 64, 256, 5, BF)
+    offs = [0, 130, 130, 250, 290]            # m-tiles per group: 0, 2 (0, 1), 0, 1 (1), 2 (1, 2)
+    with flyc.ops.timing(device="mi355x", timing_only=True) as t:
+        flyc.ops.grouped_mm(a, b, torch.tensor(offs, dtype=I32))
+    check(dict(t)["workgroups"] == 5 * (256 // 128), "workgroups %r" % dict(t).get("workgroups"))
+
+
 def t_host_offs_checked():
     a, b = operands(10, 32, 32, 3, BF)
     for o, word in (([4, 3, 10], "non-decreasing"), ([4, 11, 10], "within"), ([-1, 4, 10], "offs[0] = -1")):
@@ -233,8 +242,9 @@ def t_refusals():
 # ---- invalid offsets: the kernel on its own ----------------------------------------------
 
 def launch_direct(a, b, offs, N_pad=6):
-    """grouped_mm_nn_<dt>[_nBN] launched through flyrt.py with offs as given (no host check);
-    out in device memory between NaN guards. Returns (out, the guards intact)."""
+    """grouped_mm_nn_<dt>[_nBN] launched through flyrt.py with offs as given (no host check,
+    the grid from the bound on m-tiles, as for a device offs); out in device memory between
+    NaN guards. Returns (out, the guards intact)."""
     import flyrt
     dt = a.dtype
     T, K = a.shape
@@ -249,7 +259,7 @@ def launch_direct(a, b, offs, N_pad=6):
     da = dev.upload(a.contiguous().view(torch.int16).numpy().tobytes())
     db = dev.upload(b.contiguous().view(torch.int16).numpy().tobytes())
     do = dev.upload(torch.tensor(offs, dtype=I32).numpy().tobytes())
-    k(da.ptr, db.ptr, do.ptr, dc.ptr + 2 * N_pad * N, T, N, K, G)
+    k(da.ptr, db.ptr, do.ptr, dc.ptr + 2 * N_pad * N, T, N, K, G, T // 128 + 1 + G)   # MT: the bound
     dev.synchronize()
     raw = torch.frombuffer(bytearray(dc.to_bytes()), dtype=torch.int16).view(dt)
     guards = torch.cat([raw[:N_pad * N], raw[N_pad * N + T * N:]])
@@ -297,7 +307,7 @@ def t_racecheck():
 
 TESTS = [("matrix/bf16", matrix(BF)), ("matrix/f16", matrix(F16)), ("forced/bf16", forced(BF)),
          ("forced/f16", forced(F16)), ("exact", t_exact), ("empty", t_empty),
-         ("NaN rows stay in their group", t_nan_isolation),
+         ("NaN rows stay in their group", t_nan_isolation), ("exact grid", t_exact_grid),
          ("host offs checked", t_host_offs_checked), ("refusals", t_refusals),
          ("invalid offs clamped in the kernel", t_invalid_offs_in_kernel)]
 if not SAN:
