@@ -111,6 +111,8 @@ typedef struct {
 	const FtView *view;      /* pointers: the operand, viewed as the kernel reads it; NULL
 	                            with alias or scratch */
 	int output;              /* pointers: written by the kernel */
+	int partial;             /* outputs: the kernel may leave elements unwritten (a staged
+	                            copy starts as the output's contents) */
 	int alias;               /* pointers: 1 + the index of the argument whose pointer this
 	                            one repeats (an absent operand the kernel never touches) */
 	int scratch;             /* pointers: a device buffer of the operator's, passed by

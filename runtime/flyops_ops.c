@@ -29,6 +29,10 @@
  * constant, so the summation order, and the bits, do not depend on the device). */
 enum { NORM_BLOCKS = 512 };
 
+/* grouped_mm: the kernels' row tile and smallest column tile (stdlib/ops/grouped_mm.fly,
+ * BM x BN), for the m-tile count of their grids and the bound on it. */
+enum { GROUPED_BM = 128, GROUPED_BN = 32 };
+
 static flyrt_status
 begin(flyops_context *ctx, flyops_exec *exec, const char *op)
 {
@@ -382,7 +386,6 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 {
 	static const char op[] = "grouped_mm";
 	FtView va, vb, vo, vout;
-	int plan = plan_of(exec);
 	char want[96], layout[3];
 
 	TRY(begin(ctx, exec, op));
@@ -410,40 +413,62 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 	TRY(want_shape(op, &vout, 2, (int64_t[]){ T, N }, want));
 	TRY(want_dtype(op, &vout, va.dtype, "the operands' dtype"));
 	TRY(check_outputs(op, (const FtView *[]){ &vout }, 1));
-	/* the group ends: non-decreasing, within the rows, the last one the row count */
-	if (G > 0) {
+	/* the group ends, when they are host-visible (reading device memory would be a host
+	 * synchronisation): non-decreasing and within the rows. A device offs is not read: the
+	 * kernel clamps every group into [the previous end, T] (docs/ops.md). */
+	int64_t mtiles = T / GROUPED_BM + 1 + G;   /* m-tiles: the bound, exact for host offs */
+	if (G > 0 && !vo.on_device && !vo.described) {
 		int32_t *ends = malloc((size_t)G * sizeof *ends);
 		flyrt_status st;
 		if (!ends)
 			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
-		if (vo.described)
-			st = INVALID("grouped_mm: offs has no data");
-		else
-			st = ft_copy(ctx, &vo, ends, 1);
-		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++)
-			if (ends[g] < (g ? ends[g - 1] : 0) || ends[g] > T)
+		st = ft_copy(ctx, &vo, ends, 1);
+		mtiles = 0;
+		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++) {
+			int64_t s = g ? ends[g - 1] : 0, e = ends[g];
+			if (e < s || e > T)
 				st = INVALID("grouped_mm: offs[%lld] = %d: the group ends must be non-decreasing "
-				             "and within the %lld rows of a", (long long)g, (int)ends[g], (long long)T);
-		if (st == FLYRT_SUCCESS && ends[G - 1] != T)
-			st = INVALID("grouped_mm: offs[-1] = %d, but a has %lld rows (every row belongs to a "
-			             "group)", (int)ends[G - 1], (long long)T);
+				             "and within the %lld rows of a", (long long)g, (int)e, (long long)T);
+			else if (e > s)
+				mtiles += (e + GROUPED_BM - 1) / GROUPED_BM - s / GROUPED_BM;
+		}
 		free(ends);
 		TRY(st);
-	} else if (T > 0) {
+	} else if (G == 0 && T > 0) {
 		return INVALID("grouped_mm: no groups, but a has %lld rows", (long long)T);
 	}
 	if (T == 0 || N == 0)
 		return FLYRT_SUCCESS;
-	if (K == 0)
-		return plan ? FLYRT_SUCCESS : fill_zero(ctx, &vout);
+	/* K = 0 runs the kernel too: zeros in the groups' rows only (offs may be on the device) */
 	layout[0] = unit(&va, 1) ? 'N' : 'T';
 	layout[1] = unit(&vb, 2) ? 'N' : 'T';
 	layout[2] = 0;
 	char dtypes[48];
 	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(va.dtype), ft_dtype_name(vout.dtype));
-	/* a kernel adds its launch arguments here */
+	if (T > INT32_MAX || N > INT32_MAX || K > INT32_MAX || G > INT32_MAX ||
+	    (T / GROUPED_BM + 1 + G) * ((N + GROUPED_BN - 1) / GROUPED_BN) > INT32_MAX / 2)
+		return UNSUPPORTED("grouped_mm: T = %lld, N = %lld, K = %lld, G = %lld: the kernels take "
+		                   "sizes below 2^31 and fewer than 2^30 tiles", (long long)T, (long long)N,
+		                   (long long)K, (long long)G);
+	if ((va.dtype == FD_BF16 || va.dtype == FD_F16) && !strcmp(layout, "NN") && (N % 32 || K % 8))
+		return UNSUPPORTED("grouped_mm: N = %lld, K = %lld: flyc's grouped kernels take N %% 32 == 0 "
+		                   "(whole 32-column tiles, no N tail) and K %% 8 == 0 (16-byte rows of a)",
+		                   (long long)N, (long long)K);
+	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_E[_nBN](A, B, offs, C, T, N, K, G, MT): one
+	 * workgroup per tile id of MT m-tiles x N / BN (the kernel's grid formula); MT the
+	 * bound T / BM + 1 + G, or the exact count when offs is host-visible (no workgroup
+	 * then finds no tile) */
+	if (mtiles < 1)
+		mtiles = 1;
 	OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
-	               .inputs = { &va, &vb, &vo }, .ninputs = 3 };
+	               .args = { arg_in(&va), arg_in(&vb), arg_in(&vo),
+	                         { .is_ptr = 1, .view = &vout, .output = 1, .partial = 1 },
+	                         arg_scalar(flyrt_arg_i32((int32_t)T)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)K)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)G)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)mtiles)) },
+	               .nargs = 9, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
 	return ops_launch(ctx, &L, exec);
 }
 

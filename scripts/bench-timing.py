@@ -25,7 +25,9 @@ within 1%, so they are left out); topk — the register kernels' (4096 rows x N 
 k = 2, 4, 8, 16; radix selection also at k = 8) and radix selection's (64 rows x 32768,
 k = 64, 256); mm also NN (b row-major) at the same shapes, and decode shapes (M = 1, 16, 64 at
 N = K = 4096: split-K); scaled_mm, MXFP8 and MXFP4 with bf16
-out, at 16x4096x4096 (decode), 4096^3 and 8192^3. --quick: one shape per operator."""
+out, at 16x4096x4096 (decode), 4096^3 and 8192^3; grouped_mm, bf16, G groups of M rows x N x K =
+8x512x2048x8192 (PyTorch's grouped FlyDSL claim, g8x512x2048x8192) and 4x1024x4096x4096.
+--quick: one shape per operator."""
 
 import json
 import os
@@ -47,6 +49,8 @@ MM_DECODE = [(1, 4096, 4096), (16, 4096, 4096), (64, 4096, 4096)]
 MX_PEAK = {"mxfp8": 2, "mxfp4": 4}
 # MX GEMMs: a decode shape (the 16-row tile) and two square ones
 MX = [(16, 4096, 4096), (4096, 4096, 4096), (8192, 8192, 8192)]
+# grouped GEMMs: (G, M per group, N, K)
+GROUPED = [(8, 512, 2048, 8192), (4, 1024, 4096, 4096)]
 NORM = [(8192, 32), (32768, 2048), (8192, 4096), (2048, 8192), (512, 16384), (16, 32768)]
 NORM_BWD = [(8192, 32), (8192, 4096), (2048, 8192), (16, 32768)]
 TOPK = [(4096, 4096, 2), (4096, 4096, 4), (4096, 4096, 8), (4096, 4096, 16),
@@ -65,6 +69,8 @@ def cases(quick):
     for s in MX[:1] if quick else MX:
         out.append(("scaled_mm", s, "mxfp8"))
         out.append(("scaled_mm", s, "mxfp4"))
+    for s in GROUPED[:1] if quick else GROUPED:
+        out.append(("grouped_mm", s, "bf16"))
     for op, shapes in (("rms_norm", NORM), ("rms_norm_backward", NORM_BWD)):
         for s in [(8192, 4096)] if quick else shapes:
             out.append((op, s, "bf16"))
@@ -84,6 +90,8 @@ def wanted(op, variant, shape, dtype):
         return ("_%s_bf16_" % dtype[2:]) in variant
     if op.startswith("rms_norm"):
         return ("_%s_" % dtype) in variant
+    if op == "grouped_mm":
+        return ("_%s" % dtype) in variant
     if variant == "topk_f32_radix":
         return shape[2] > 16 or shape == RADIX_AT
     return True

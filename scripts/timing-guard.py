@@ -31,7 +31,8 @@ COLS = ["op", "variant", "shape", "dtype", "device", "sample", "workgroups",
 
 # (op, variant, shape, dtype): every mm tile at a large and a small GEMM, RMSNorm's
 # register, short-row and loop kernels (and its backward), TopK's register and radix kernels,
-# the MX scaled GEMMs' tiles (bf16 out) at a large and a decode shape
+# the MX scaled GEMMs' tiles (bf16 out) at a large and a decode shape, the grouped GEMM's
+# 128x64 and 128x128 tiles at 8 groups of 512 rows
 CASES = [
     ("mm", "gemm_nt_128x128", (4096, 4096, 1024), "bf16"),
     ("mm", "gemm_nt_256x128", (4096, 4096, 1024), "bf16"),
@@ -53,6 +54,8 @@ CASES = [
     ("scaled_mm", "scaled_mm_fp4_bf16_32x32", (4096, 4096, 1024), "mxfp4"),
     ("scaled_mm", "scaled_mm_fp8_bf16_16x32", (16, 4096, 4096), "mxfp8"),
     ("scaled_mm", "scaled_mm_fp4_bf16_16x32", (16, 4096, 4096), "mxfp4"),
+    ("grouped_mm", "grouped_mm_nn_bf16_n64", (8, 512, 2048, 1024), "bf16"),
+    ("grouped_mm", "grouped_mm_nn_bf16", (8, 512, 2048, 1024), "bf16"),
 ]
 
 

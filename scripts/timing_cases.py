@@ -10,7 +10,8 @@ A case is (op, variant, shape, dtype):
   rms_norm_backward  shape (rows, N), as rms_norm
   topk               shape (rows, N, k), dtype f32, largest along the last dim
   scaled_mm          shape (M, N, K), dtype mxfp8|mxfp4 (the format), bf16 out, no bias
-Work per call (for TFLOPS / TB/s): mm and scaled_mm 2MNK FLOP; rms_norm reads x and w, writes y and rstd;
+  grouped_mm         shape (G, M, N, K): G groups of M rows (a [G M, K], b [G, K, N]), dtype bf16|f16
+Work per call (for TFLOPS / TB/s): mm and scaled_mm 2MNK FLOP, grouped_mm 2GMNK; rms_norm reads x and w, writes y and rstd;
 its backward reads grad_y, x, w, rstd, writes grad_x and grad_w; topk reads x, writes k
 values and indices per row. These are the compulsory bytes, not the kernel's traffic."""
 
@@ -58,6 +59,13 @@ def inputs(op, shape, dtype):
         a = torch.randn(M, K, generator=g).to(dt)
         b = torch.randn(K, N, generator=g).to(dt) if layout == "NN" else torch.randn(N, K, generator=g).to(dt).t()
         return (lambda: flyc.ops.mm(a, b)), (2.0 * M * N * K, (M * K + N * K + M * N) * e)
+    if op == "grouped_mm":
+        G, M, N, K = shape
+        a = torch.randn(G * M, K, generator=g).to(dt)
+        b = torch.randn(G, K, N, generator=g).to(dt)
+        offs = torch.arange(1, G + 1, dtype=torch.int32) * M
+        return (lambda: flyc.ops.grouped_mm(a, b, offs)), \
+            (2.0 * G * M * N * K, (G * M * K + G * K * N + G * M * N) * e + G * 4)
     if op == "rms_norm":
         rows, n = shape
         x = torch.randn(rows, n, generator=g).to(dt)

@@ -1,7 +1,18 @@
-"""tests/ops/harness.py — what the Python tests of tests/ops share: checks, and running a
-list of (name, function) printing one PASS:/FAIL: line each (tests/lib.sh's format)."""
+"""tests/ops/harness.py — what the Python tests of tests/ops (and the operator tiers) share:
+checks, ulp, and running a list of (name, function) printing one PASS:/FAIL: line each
+(tests/lib.sh's format)."""
 import sys
 import traceback
+
+
+def ulp(x, dtype):
+    """One unit in the last place of dtype (torch bfloat16 or float16) at |x| (the subnormal
+    spacing below the normals), as a float64 tensor like x."""
+    import torch
+    fi = torch.finfo(dtype)
+    mant = 8 if dtype == torch.bfloat16 else 11
+    e = torch.floor(torch.log2(x.abs().clamp(min=fi.tiny)))
+    return torch.pow(2.0, e - (mant - 1)).clamp(min=fi.tiny * 2.0 ** -(mant - 1))
 
 
 def check(cond, msg="check failed"):

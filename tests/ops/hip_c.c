@@ -161,12 +161,31 @@ main(void)
 	report(st == FLYRT_SUCCESS && last[0] != (uintptr_t)A0 && exact(hc, N, 1),
 	       "host tensors are staged to the HIP device", "%s", flyrt_last_error());
 
+	/* grouped_mm: a ROCm offs is never read on the host (that would synchronise): a plan
+	 * with decreasing ends is accepted (the kernel clamps them, tests/grouped), the same
+	 * ends in host memory are refused */
+	int32_t ends[2] = { 100, 40 };
+	uint16_t *doffs = dev_alloc(ctx, 4, (const uint16_t *)ends);
+	int64_t sg[3] = { 2, K, 64 }, so[1] = { 2 }, sgo[2] = { M, 64 };
+	DLTensor gb = { db, GPU, 3, BF16, sg, NULL, 0 }, go = { dc, GPU, 2, BF16, sgo, NULL, 0 };
+	DLTensor gofs = { doffs, GPU, 1, { kDLInt, 32, 1 }, so, NULL, 0 };
+	DLTensor hofs = { ends, { kDLCPU, 0 }, 1, { kDLInt, 32, 1 }, so, NULL, 0 };
+	memset(&ex, 0, sizeof ex);
+	ex.plan_only = 1;
+	st = flyops_grouped_mm(ctx, &a, &gb, &gofs, &go, &ex);
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "grouped_mm_nn_bf16_n64"),
+	       "grouped_mm: a ROCm offs is not read on the host", "%s %s", flyrt_status_name(st),
+	       flyrt_last_error());
+	st = flyops_grouped_mm(ctx, &a, &gb, &hofs, &go, &ex);
+	report(st == FLYRT_ERROR_INVALID_VALUE && strstr(flyrt_last_error(), "non-decreasing"),
+	       "grouped_mm: a host offs is checked", "%s %s", flyrt_status_name(st), flyrt_last_error());
+
 	DLTensor other = { da, { kDLROCM, 1 }, 2, BF16, sa, NULL, 0 };
 	st = flyops_mm(ctx, &other, &b, NULL, &c, NULL);
 	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "ROCm device 1"),
 	       "a tensor on another ROCm device is unsupported", "%s", flyrt_last_error());
 	/* HIP keeps device memory past the device's close (docs/runtime.md): free it */
-	const uint16_t *bufs[] = { da, db, dc, pad, dov };
+	const uint16_t *bufs[] = { da, db, dc, pad, dov, doffs };
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
 		flyrt_free(flyops_device(ctx), (flyrt_deviceptr)(uintptr_t)bufs[i]);
 	flyops_destroy(ctx);

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 sys.path.insert(0, os.path.join(HERE, "..", "ops"))
 import flyc  # noqa: E402
 from flyc import reference  # noqa: E402
-from harness import check, raises, run  # noqa: E402
+from harness import check, raises, run, ulp  # noqa: E402
 
 SAN = os.environ.get("FLY_SAN") == "1"
 U8 = torch.uint8
@@ -45,14 +45,6 @@ SHAPES = [(1, 32, 128), (2, 64, 256), (15, 32, 512), (16, 96, 128), (17, 32, 384
           (64, 256, 1024), (100, 64, 640), (5, 256, 1024)]
 if SAN:
     SHAPES = [(1, 32, 128), (33, 64, 256)]
-
-
-def ulp(x, dtype):
-    """One unit in the last place of dtype at |x| (the subnormal spacing below the normals)."""
-    fi = torch.finfo(dtype)
-    mant = 8 if dtype == BF else 11
-    e = torch.floor(torch.log2(x.abs().clamp(min=fi.tiny)))
-    return torch.pow(2.0, e - (mant - 1)).clamp(min=fi.tiny * 2.0 ** -(mant - 1))
 
 
 def poisoned(t, fill):

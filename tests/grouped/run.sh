@@ -1,0 +1,16 @@
+#!/bin/sh
+# tests/grouped/run.sh — grouped GEMM (flyc.ops.grouped_mm; docs/ops.md) on the simulator:
+# test_grouped.py runs the kernels of stdlib/ops/grouped_mm.fly (bf16 and fp16, the three tile
+# widths) through the operator library against a float64 reference, with NaN-poisoned inputs,
+# guarded outputs and untouched uncovered rows, empty and one-row groups, forced variants,
+# refusals, invalid offsets clamped by the kernel itself (launched directly through flyrt.py)
+# and an LDS race-checked run; then the kernels' resource usage (no spills, no scratch).
+# FLY_SAN=1: the sanitized libflyrt.so preloaded, one shape per variant.
+. "$FLY_TOP/tests/lib.sh"
+op_tier grouped tests/grouped/test_grouped.py - ""
+if out=$("$FLYC" "$FLY_TOP/stdlib/ops/grouped_mm.fly" --offload-arch=gfx950 --resource-usage -o "$TMP/g.hsaco" 2>&1) &&
+   [ "$(printf '%s\n' "$out" | grep -c 'scratch 0 bytes, spills 0 VGPR / 0 SGPR')" = 6 ]; then
+	pass grouped/no-spills
+else
+	fail grouped/no-spills "$out"
+fi
