@@ -61,13 +61,13 @@
 /* split-K for few rows (runtime/flyops_ops.c mm_split): gemm_nt_splitk per operand type,
  * then gemm_splitk_sum per output type */
 #define FLYOPS_MM_SPLITK_VARIANTS(X) \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT_splitk", "gemm", "gemm_nt_splitk") \
-	X("gfx950", FLYOPS_MM, "bf16->f32", "NT_splitk", "gemm", "gemm_nt_splitk") \
-	X("gfx950", FLYOPS_MM, "f16->f16", "NT_splitk", "gemm", "gemm_nt_splitk_f16") \
-	X("gfx950", FLYOPS_MM, "f16->f32", "NT_splitk", "gemm", "gemm_nt_splitk_f16") \
-	X("gfx950", FLYOPS_MM, "f32->bf16", "splitk_sum", "gemm", "gemm_splitk_sum_bf16") \
-	X("gfx950", FLYOPS_MM, "f32->f16", "splitk_sum", "gemm", "gemm_splitk_sum_f16") \
-	X("gfx950", FLYOPS_MM, "f32->f32", "splitk_sum", "gemm", "gemm_splitk_sum_f32")
+	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT_splitk", "gemm_splitk", "gemm_nt_splitk") \
+	X("gfx950", FLYOPS_MM, "bf16->f32", "NT_splitk", "gemm_splitk", "gemm_nt_splitk") \
+	X("gfx950", FLYOPS_MM, "f16->f16", "NT_splitk", "gemm_splitk", "gemm_nt_splitk_f16") \
+	X("gfx950", FLYOPS_MM, "f16->f32", "NT_splitk", "gemm_splitk", "gemm_nt_splitk_f16") \
+	X("gfx950", FLYOPS_MM, "f32->bf16", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_bf16") \
+	X("gfx950", FLYOPS_MM, "f32->f16", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_f16") \
+	X("gfx950", FLYOPS_MM, "f32->f32", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_f32")
 
 /* ... and with an f32 output: the predicated kernels only */
 #define FLYOPS_MM_F32_VARIANTS(X, T, S) FLYOPS_MM_RAGGED(X, T "->f32", S)

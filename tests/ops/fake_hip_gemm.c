@@ -27,7 +27,7 @@ int hipMemcpy(void *d, const void *s, size_t n, int kind) { (void)kind; memmove(
 int hipDeviceSynchronize(void) { return current < 0 ? 1 : 0; }
 const char *hipGetErrorString(int e) { (void)e; return "fake hip error"; }
 
-static char names[32][64];
+static char names[256][64];   /* a function per kernel of the loaded code objects */
 static int nnames;
 
 int
@@ -39,7 +39,7 @@ hipModuleGetFunction(void **fn, void *mod, const char *name)
 			*fn = names[i];
 			return 0;
 		}
-	if (nnames == 32 || strlen(name) >= 64)
+	if (nnames == 256 || strlen(name) >= 64)
 		return 500;
 	strcpy(names[nnames], name);
 	*fn = names[nnames++];

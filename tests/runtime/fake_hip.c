@@ -44,7 +44,7 @@ hipModuleLoadData(void **mod, const void *image)
 	loaded++;
 	return 0;
 }
-static char names[16][256];
+static char names[256][256];   /* a function per kernel of the loaded code objects */
 static int nnames;
 
 int
@@ -56,7 +56,7 @@ hipModuleGetFunction(void **fn, void *mod, const char *name)
 			*fn = names[i];
 			return 0;
 		}
-	if (nnames == 16 || strlen(name) >= 256)
+	if (nnames == 256 || strlen(name) >= 256)
 		return 500;
 	strcpy(names[nnames], name);
 	*fn = names[nnames++];
