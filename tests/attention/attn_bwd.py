@@ -12,7 +12,7 @@ through grads= into NaN-filled storage whose guards must stay untouched; rows pa
 the NaN-padded inputs are never read (a read would turn a gradient into NaN).
 The matrix (pairwise over dtype, head dim, causal, Sq vs Sk, GQA ratio, layout, ragged lengths):
 CASES below; FLY_SLOW=1 runs the full product of a wider set; FLY_SAN=1 (sanitized libflyrt) one
-shape per kernel. Also: refusals (head dims, D != Dv, non-unit last dim), determinism and one run
+shape per kernel. Also: no kernel uses scratch (flyrt-info), refusals (head dims, D != Dv, non-unit last dim), determinism and one run
 under FLY_SIM_RACECHECK=1. Prints PASS:/FAIL: lines.
 """
 import itertools
@@ -147,7 +147,20 @@ def t_race_free():
     check(p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-800:])
 
 
-TESTS = [("cases", t_cases), ("causal Sq > Sk", t_causal_rows_past_keys), ("refusals", t_refusals)]
+def t_no_scratch():
+    # every kernel of the code object without scratch (no VGPR spills), read by flyrt-info
+    build = os.path.dirname(os.path.abspath(os.environ.get("FLYRT_LIB", "build/libflyrt.so")))
+    co = os.path.join(build, "lib", "flyc", "kernels", "gfx950", "attention_bwd.hsaco")
+    p = subprocess.run([os.path.join(build, "bin", "flyrt-info"), co], capture_output=True, text=True)
+    check(p.returncode == 0, p.stderr[-400:])
+    names = [l.split()[1] for l in p.stdout.splitlines() if l.startswith("kernel ")]
+    res = [l for l in p.stdout.splitlines() if "bytes scratch" in l]
+    check(len(names) == 18 and len(res) == 18, "expected 18 kernels: %s" % names)
+    bad = [n for n, r in zip(names, res) if " 0 bytes scratch" not in r]
+    check(not bad, "scratch (spills) in %s" % bad)
+
+
+TESTS = [("cases", t_cases), ("no scratch", t_no_scratch), ("causal Sq > Sk", t_causal_rows_past_keys), ("refusals", t_refusals)]
 if not SAN:
     TESTS += [("deterministic", t_deterministic), ("race check", t_race_free)]
 
