@@ -77,12 +77,12 @@ def guards_nan(buf):
     return bool(torch.isnan(buf[:GUARD].float()).all() and torch.isnan(buf[-GUARD:].float()).all())
 
 
-def one(dt, B, Hq, Hkv, Sq, Sk, D, causal, layout, seed=0):
+def one(dt, B, Hq, Hkv, Sq, Sk, D, causal, layout, seed=0, scale=None):
     g = torch.Generator().manual_seed(seed)
     q, do = (torch.randn(B, Hq, Sq, D, generator=g).to(dt) for _ in range(2))
     k, v = (torch.randn(B, Hkv, Sk, D, generator=g).to(dt) for _ in range(2))
     qf, kf, vf = (x.float().requires_grad_() for x in (q, k, v))
-    o, lse = reference.attention(qf, kf, vf, causal=causal)
+    o, lse = reference.attention(qf, kf, vf, causal=causal, scale=scale)
     o.backward(do.float())
     ins = [guarded(x, layout) for x in (do, q, k, v, o.detach().to(dt))]
     lse_buf = torch.full((lse.numel() + 2 * GUARD,), float("nan"))
@@ -90,10 +90,10 @@ def one(dt, B, Hq, Hkv, Sq, Sk, D, causal, layout, seed=0):
     lse_v.copy_(lse.detach())
     outs = [guarded(torch.full_like(x, float("nan")), layout) for x in (q, k, v)]
     before = [b.clone() for _, b in ins] + [lse_buf.clone()]
-    flyc.ops.attention_backward(*[x for x, _ in ins], lse_v, causal=causal,
+    flyc.ops.attention_backward(*[x for x, _ in ins], lse_v, causal=causal, scale=scale,
                                 grads=[x for x, _ in outs])
-    name = "%s B%d Hq%d Hkv%d Sq%d Sk%d D%d %s %s" % (str(dt)[6:], B, Hq, Hkv, Sq, Sk, D,
-                                                     "causal" if causal else "full", layout)
+    name = "%s B%d Hq%d Hkv%d Sq%d Sk%d D%d %s %s scale %s" % (
+        str(dt)[6:], B, Hq, Hkv, Sq, Sk, D, "causal" if causal else "full", layout, scale)
     check(all(torch.equal(b1.view(torch.int16), b0.view(torch.int16))
               for (_, b1), b0 in zip(ins, before[:5])) and
           torch.equal(lse_buf.view(torch.int32), before[5].view(torch.int32)), name + ": inputs changed")
@@ -113,6 +113,12 @@ def t_cases():
 def t_causal_rows_past_keys():
     # causal with Sq > Sk: the rows below the last key see every key; Sk < 32 (one key tile)
     one(BF, 1, 2, 2, 80, 20, 64, True, "bhsd", seed=4)
+
+
+def t_scale():
+    # an explicit softmax scale (dQ and dK carry it once more than dV)
+    one(BF, 1, 2, 1, 40, 50, 64, True, "bshd", seed=2, scale=0.3)
+    one(F16, 1, 2, 2, 50, 40, 128, False, "bhsd", seed=3, scale=0.02)
 
 
 def t_refusals():
@@ -181,7 +187,8 @@ def t_torch_autograd():
         check(err <= TOL[BF], "%s: relative error %.2e" % (n, err))
 
 
-TESTS = [("cases", t_cases), ("torch autograd", t_torch_autograd), ("no scratch", t_no_scratch), ("causal Sq > Sk", t_causal_rows_past_keys), ("refusals", t_refusals)]
+TESTS = [("cases", t_cases), ("torch autograd", t_torch_autograd), ("no scratch", t_no_scratch), ("causal Sq > Sk", t_causal_rows_past_keys),
+         ("scale", t_scale), ("refusals", t_refusals)]
 if not SAN:
     TESTS += [("deterministic", t_deterministic), ("race check", t_race_free)]
 
