@@ -840,6 +840,16 @@ attn_bwd_launch(flyops_context *ctx, flyops_exec *exec, const char *dtypes, cons
 			sa[i][j] = arg_scalar(flyrt_arg_i32((int32_t)st[i][j]));
 		}
 	}
+	/* dK and dV are written back before the dQ kernel reads q, k, v, dO and lse */
+	for (int i = 7; i < 9; i++)
+		for (int j = 0; j < 6; j++)
+			if (j != 4 && ft_overlap(t[i], t[j]))
+				return UNSUPPORTED("%s: %s overlaps %s, which the dQ kernel reads after dK and "
+				                   "dV are written; pass separate outputs", op, t[i]->name,
+				                   t[j]->name);
+	if (d->B > 65535 || d->Hq > 65535)
+		return UNSUPPORTED("%s: B = %lld, Hq = %lld; the kernels' grids take at most 65535 of "
+		                   "each", op, (long long)d->B, (long long)d->Hq);
 	if (d->B * d->Hq * d->Sq > INT32_MAX)
 		return UNSUPPORTED("%s: B * Hq * Sq = %lld rows; the kernels take fewer than 2^31", op,
 		                   (long long)(d->B * d->Hq * d->Sq));

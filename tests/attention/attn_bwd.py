@@ -12,7 +12,7 @@ through grads= into NaN-filled storage whose guards must stay untouched; rows pa
 the NaN-padded inputs are never read (a read would turn a gradient into NaN).
 The matrix (pairwise over dtype, head dim, causal, Sq vs Sk, GQA ratio, layout, ragged lengths):
 CASES below; FLY_SLOW=1 runs the full product of a wider set; FLY_SAN=1 (sanitized libflyrt) one
-shape per kernel. Also: no kernel uses scratch (flyrt-info), refusals (head dims, D != Dv, non-unit last dim), determinism and one run
+shape per kernel. Also: no kernel uses scratch (flyrt-info), refusals (head dims, D != Dv, non-unit last dim, dk or dv over an input), determinism and one run
 under FLY_SIM_RACECHECK=1. Prints PASS:/FAIL: lines.
 """
 import itertools
@@ -129,6 +129,14 @@ def t_refusals():
     v = torch.randn(1, 2, 8, 32).to(BF)
     o = torch.randn(1, 2, 8, 32).to(BF)
     raises(flyc.Unsupported, lambda: flyc.ops.attention_backward(o, q, q, v, o, lse), "Dv = 32")
+    # dk written over q (which the dQ kernel reads after dK): refused, nothing written
+    k = torch.randn(1, 2, 8, 64).to(BF)
+    q0 = q.clone()
+    dq, dv = torch.full_like(q, float("nan")), torch.full_like(q, float("nan"))
+    raises(flyc.Unsupported, lambda: flyc.ops.attention_backward(q, q, k, k, q, lse, grads=(dq, q, dv)),
+           "dk overlaps q")
+    check(torch.equal(q.view(torch.int16), q0.view(torch.int16)) and torch.isnan(dq.float()).all(),
+          "a refused call wrote")
     qs = torch.randn(1, 2, 64, 8).to(BF).transpose(2, 3)   # last dim not unit-stride
     raises(flyc.Unsupported, lambda: flyc.ops.attention_backward(qs, qs, qs, qs, qs, lse), "strided")
 
