@@ -46,7 +46,25 @@
 	X("gfx1201", FLYOPS_MM, "f16->f16", "NT", "gemm", "gemm_nt_wmma_f16_128x128") \
 	FLYOPS_GROUPED_VARIANTS(X, "bf16") FLYOPS_GROUPED_VARIANTS(X, "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
-	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
+	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16") \
+	FLYOPS_ATTN_BWD_VARIANTS(X, "bf16") FLYOPS_ATTN_BWD_VARIANTS(X, "f16")
+
+/* Attention backward of stdlib/ops/attention_bwd.fly, per element type T: Delta (layout
+ * "delta"), then dK/dV under the call's key ("bhsd", "bhsd_causal"; causal is a run-time
+ * flag of the same kernels), then dQ (layout "dq"), one kernel per head dim (its requires
+ * take D == 32, 64, 128 or 256); flyops_attention_backward launches the three. */
+#define FLYOPS_ATTN_BWD_VARIANTS(X, T) \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "delta", "attention_bwd", "attn_bwd_delta_" T) \
+	FLYOPS_ATTN_BWD_D(X, T, "bhsd") FLYOPS_ATTN_BWD_D(X, T, "bhsd_causal") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d32") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d64") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d128") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d256")
+#define FLYOPS_ATTN_BWD_D(X, T, LAY) \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d32") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d64") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d128") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d256")
 
 /* Dense GEMMs of stdlib/ops/gemm.fly with operands and output of type T (bf16 kernels
  * have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P), then
@@ -471,7 +489,7 @@ by_address(const OpLaunch *L, const OpArg *a)
 static flyrt_status
 run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 {
-	Stage stage[12];
+	Stage stage[OPS_MAX_ARGS];
 	flyrt_status st = FLYRT_SUCCESS;
 	int staged = 0;
 
@@ -527,7 +545,7 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 	const char *arch = flyrt_device_arch(ctx->dev), *op = op_names[L->op];
 	const OpVariant *cand[MAX_CAND];
 	flyrt_kernel *ks[MAX_CAND];
-	flyrt_arg args[12];
+	flyrt_arg args[OPS_MAX_ARGS];
 	int ncand = 0, nk = 0;
 	char why[2048] = "";
 	size_t wl = 0;

@@ -121,10 +121,13 @@ typedef struct {
 	flyrt_arg scalar;        /* scalars */
 } OpArg;
 
+/* At most this many arguments per launch (attention_backward's dK/dV kernel takes 34). */
+enum { OPS_MAX_ARGS = 40 };
+
 typedef struct {
 	flyops_op op;
 	const char *dtypes, *layout;   /* the tuning key */
-	OpArg args[12];
+	OpArg args[OPS_MAX_ARGS];
 	int nargs;
 	const FtView *inputs[8];       /* every input of the call (for overlap with outputs) */
 	int ninputs;

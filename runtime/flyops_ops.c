@@ -904,6 +904,117 @@ flyops_attention(flyops_context *ctx, const DLTensor *q, const DLTensor *k, cons
 	return ops_launch(ctx, &L, exec);
 }
 
+/* An operand [B, H, S, D] as the attention kernels read it: by address when it is compact
+ * as [B, H, S, D] or as the transposed view of a compact [B, S, H, D] (*as is then that
+ * permuted view, which ops_launch finds compact); otherwise staged compactly as
+ * [B, H, S, D]. st gets the (batch, head, sequence) strides in elements of what the
+ * kernel will read, 0 for dims of extent 1. */
+static void
+attn_operand(const FtView *v, FtView *as, int64_t st[3])
+{
+	FtView p;
+
+	ft_permute(&p, v, (int[]){ 0, 2, 1, 3 });
+	*as = ft_compact(v) || !ft_compact(&p) ? *v : p;
+	for (int i = 0; i < 3; i++)
+		st[i] = v->shape[i] <= 1 ? 0 : ft_compact(as) ? v->stride[i] :
+		        v->shape[3] * (i == 2 ? 1 : v->shape[2] * (i == 1 ? 1 : v->shape[1]));
+}
+
+/* The three kernels of stdlib/ops/attention_bwd.fly, in order (argument lists in
+ * docs/ops.md, "Attention backward"): attn_bwd_delta_T (layout "delta") writes
+ * Delta = rowsum(dO * O) to a device scratch buffer, attn_bwd_dkdv_T_dD (the call's
+ * layout, exec's choice) dK and dV, attn_bwd_dq_T_dD (layout "dq") dQ. t: q, k, v, dO,
+ * O, lse, dq, dk, dv. */
+static flyrt_status
+attn_bwd_launch(flyops_context *ctx, flyops_exec *exec, const char *dtypes, const char *layout,
+                const AttnDims *d, int causal, double scale, const FtView *const *t)
+{
+	static const char op[] = "attention_backward";
+	FtView as[9];
+	int64_t st[9][3];
+	OpArg sa[9][3];
+	int plan = plan_of(exec);
+	flyrt_status s;
+
+	for (int i = 0; i < 9; i++) {
+		if (i == 5) {   /* lse [B, Hq, Sq] f32: compact as the kernels read it (else staged) */
+			as[i] = *t[i];
+			continue;
+		}
+		attn_operand(t[i], &as[i], st[i]);
+		for (int j = 0; j < 3; j++) {
+			if (st[i][j] > INT32_MAX || t[i]->numel > INT32_MAX)
+				return UNSUPPORTED("%s: %s spans 2^31 elements or more; the kernels index "
+				                   "in 32 bits", op, t[i]->name);
+			sa[i][j] = arg_scalar(flyrt_arg_i32((int32_t)st[i][j]));
+		}
+	}
+	/* dK and dV are written back before the dQ kernel reads q, k, v, dO and lse */
+	for (int i = 7; i < 9; i++)
+		for (int j = 0; j < 6; j++)
+			if (j != 4 && ft_overlap(t[i], t[j]))
+				return UNSUPPORTED("%s: %s overlaps %s, which the dQ kernel reads after dK and "
+				                   "dV are written; pass separate outputs", op, t[i]->name,
+				                   t[j]->name);
+	if (d->B > 65535 || d->Hq > 65535)
+		return UNSUPPORTED("%s: B = %lld, Hq = %lld; the kernels' grids take at most 65535 of "
+		                   "each", op, (long long)d->B, (long long)d->Hq);
+	if (d->B * d->Hq * d->Sq > INT32_MAX)
+		return UNSUPPORTED("%s: B * Hq * Sq = %lld rows; the kernels take fewer than 2^31", op,
+		                   (long long)(d->B * d->Hq * d->Sq));
+	flyrt_arg Sq = flyrt_arg_i32((int32_t)d->Sq), Sk = flyrt_arg_i32((int32_t)d->Sk);
+	flyrt_arg Hq = flyrt_arg_i32((int32_t)d->Hq), Hkv = flyrt_arg_i32((int32_t)d->Hkv);
+	flyrt_arg Dh = flyrt_arg_i32((int32_t)d->D), B = flyrt_arg_i32((int32_t)d->B);
+	flyrt_arg sc = flyrt_arg_f32((float)scale), cz = flyrt_arg_i32(causal != 0);
+	flyrt_deviceptr delta = 0;
+	size_t delta_bytes = (size_t)(d->B * d->Hq * d->Sq) * 4;
+	OpArg dl = { .is_ptr = 1, .scratch = 1, .dev = 0 };
+	/* dK/dV: Q, K, V, dO, dK, dV, LSE, Delta, Sq, Sk, Hq, Hkv, D, scale, causal, B, then
+	 * the (batch, head, sequence) strides of Q, K, V, dO, dK, dV */
+	OpLaunch L = { .op = FLYOPS_ATTENTION_BACKWARD, .dtypes = dtypes, .layout = layout,
+	               .args = { arg_in(&as[0]), arg_in(&as[1]), arg_in(&as[2]), arg_in(&as[3]),
+	                         arg_out(&as[7]), arg_out(&as[8]), arg_in(&as[5]), dl,
+	                         arg_scalar(Sq), arg_scalar(Sk), arg_scalar(Hq), arg_scalar(Hkv),
+	                         arg_scalar(Dh), arg_scalar(sc), arg_scalar(cz), arg_scalar(B) },
+	               .nargs = 16, .inputs = { t[0], t[1], t[2], t[3], t[4], t[5] }, .ninputs = 6 };
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 3; j++)
+			L.args[L.nargs++] = sa[(int[]){ 0, 1, 2, 3, 7, 8 }[i]][j];
+	if (plan)
+		return ops_launch(ctx, &L, exec);
+	if ((s = flyrt_malloc(ctx->dev, delta_bytes, &delta)) != FLYRT_SUCCESS)
+		return ops_refail(s, "%s: Delta (%zu bytes)", op, delta_bytes);
+	L.args[7].dev = delta;
+	/* Delta: O, dO, Delta, B, Hq, Sq, D, strides of O and dO */
+	flyops_exec sub = { .variant = NULL };
+	OpLaunch P = { .op = FLYOPS_ATTENTION_BACKWARD, .dtypes = dtypes, .layout = "delta",
+	               .args = { arg_in(&as[4]), arg_in(&as[3]), { .is_ptr = 1, .scratch = 1,
+	                         .output = 1, .dev = delta }, arg_scalar(B), arg_scalar(Hq),
+	                         arg_scalar(Sq), arg_scalar(Dh), sa[4][0], sa[4][1], sa[4][2],
+	                         sa[3][0], sa[3][1], sa[3][2] },
+	               .nargs = 13, .inputs = { t[3], t[4] }, .ninputs = 2 };
+	s = ops_launch(ctx, &P, &sub);
+	if (s == FLYRT_SUCCESS)
+		s = ops_launch(ctx, &L, exec);
+	if (s == FLYRT_SUCCESS) {
+		/* dQ: Q, K, V, dO, dQ, LSE, Delta, the same scalars, strides of Q, K, V, dO, dQ */
+		OpLaunch Q = { .op = FLYOPS_ATTENTION_BACKWARD, .dtypes = dtypes, .layout = "dq",
+		               .args = { L.args[0], L.args[1], L.args[2], L.args[3], arg_out(&as[6]),
+		                         L.args[6], L.args[7] },
+		               .nargs = 7, .inputs = { t[0], t[1], t[2], t[3], t[4], t[5] }, .ninputs = 6 };
+		for (int i = 8; i < 16; i++)
+			Q.args[Q.nargs++] = L.args[i];
+		for (int i = 0; i < 5; i++)
+			for (int j = 0; j < 3; j++)
+				Q.args[Q.nargs++] = sa[(int[]){ 0, 1, 2, 3, 6 }[i]][j];
+		s = ops_launch(ctx, &Q, &sub);
+	}
+	flyrt_synchronize(ctx->dev);   /* the kernels are done with Delta */
+	flyrt_free(ctx->dev, delta);
+	return s;
+}
+
 flyrt_status
 flyops_attention_backward(flyops_context *ctx, const DLTensor *grad_out, const DLTensor *q,
                           const DLTensor *k, const DLTensor *v, const DLTensor *out,
@@ -950,8 +1061,13 @@ flyops_attention_backward(flyops_context *ctx, const DLTensor *grad_out, const D
 	}
 	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(vq.dtype), ft_dtype_name(vdq.dtype));
 	attn_layout(layout, sizeof layout, (const FtView *[]){ &vg, &vq, &vk, &vv, &vo }, 5, causal);
-	/* a kernel adds its launch arguments here */
-	OpLaunch L = { .op = FLYOPS_ATTENTION_BACKWARD, .dtypes = dtypes, .layout = layout,
-	               .inputs = { &vg, &vq, &vk, &vv, &vo, &vl }, .ninputs = 6 };
-	return ops_launch(ctx, &L, exec);
+	if (d.Dv != d.D)
+		return UNSUPPORTED("%s: head dims D = %lld and Dv = %lld differ; flyc's kernels take "
+		                   "one head dim", op, (long long)d.D, (long long)d.Dv);
+	if (d.D != 32 && d.D != 64 && d.D != 128 && d.D != 256)
+		return UNSUPPORTED("%s: head dim %lld; flyc's kernels take 32, 64, 128 and 256 (512 "
+		                   "needs the head dim split through LDS, not written yet)", op,
+		                   (long long)d.D);
+	return attn_bwd_launch(ctx, exec, dtypes, layout, &d, causal, scale,
+	                       (const FtView *[]){ &vq, &vk, &vv, &vg, &vo, &vl, &vdq, &vdk, &vdv });
 }

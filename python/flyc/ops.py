@@ -228,10 +228,14 @@ def attention(q, k, v, *, causal=False, scale=None, return_lse=False):
                  lambda o: (o[0], o[1]) if return_lse else o[0], q)
 
 
-def attention_backward(grad_out, q, k, v, out, lse, *, causal=False, scale=None):
-    """(dq, dk, dv) of attention."""
+def attention_backward(grad_out, q, k, v, out, lse, *, causal=False, scale=None, grads=None):
+    """(dq, dk, dv) of attention; grads: (dq, dk, dv) tensors to write them to (else new)."""
     s = _float_or_nan("attention_backward", "scale", scale)
-    outs = [(n, None, _shape(t), getattr(t, "dtype", None)) for n, t in (("dq", q), ("dk", k), ("dv", v))]
+    given = tuple(grads) if grads is not None else (None, None, None)
+    if len(given) != 3:
+        raise ValueError("attention_backward: grads must be (dq, dk, dv)")
+    outs = [(n, g, _shape(t), getattr(t, "dtype", None))
+            for (n, t), g in zip((("dq", q), ("dk", k), ("dv", v)), given)]
     return _exec("attention_backward", [("grad_out", grad_out), ("q", q), ("k", k), ("v", v),
                                         ("out", out), ("lse", lse)], outs,
                  lambda i, o: [i["grad_out"], i["q"], i["k"], i["v"], i["out"], i["lse"],

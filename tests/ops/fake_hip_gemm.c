@@ -4,8 +4,10 @@
  * whose hipModuleLaunchKernel computes the gemm_nt_* kernels' C = A * B^T (bf16, f32
  * accumulation in K order, round to nearest even) on the CPU from the kernelParams it is
  * given. fake_hip_last() tells the test which addresses the last launch received (so it
- * sees what was passed by address and what was staged). Only the entry points libflyrt
- * resolves (runtime/hip/flyrt_hip.c) are defined.
+ * sees what was passed by address and what was staged); the attn_bwd_* kernels of
+ * attention_backward compute nothing, fake_hip_attn() returns the last one's name, pointers
+ * and stride arguments. Only the entry points libflyrt resolves (runtime/hip/flyrt_hip.c)
+ * are defined.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 
 static int inited, current = -1, launches;
 static uint64_t last[3];
+static int64_t attn[32];     /* the last attn_bwd_* launch: pointers (0..6), strides (15..) */
+static char attn_name[64];
 
 int hipInit(unsigned flags) { (void)flags; inited = 1; return 0; }
 int hipGetDeviceCount(int *n) { *n = inited ? 1 : 0; return inited ? 0 : 3; }
@@ -68,6 +72,18 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
                       unsigned bz, unsigned lds, void *stream, void **params, void **extra)
 {
 	(void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)lds; (void)stream;
+	if (!extra && params && !strncmp(fn, "attn_bwd_dq_", 12)) {
+		/* Q, K, V, DO, DQ, LSE, Delta, 8 scalars, 15 strides */
+		for (int i = 0; i < 30; i++)
+			attn[i] = i < 7 ? (int64_t)(uintptr_t)*(void **)params[i] : i < 15 ? 0 : *(int *)params[i];
+		strcpy(attn_name, fn);
+		launches++;
+		return 0;
+	}
+	if (!extra && params && !strncmp(fn, "attn_bwd_", 9)) {
+		launches++;
+		return 0;
+	}
 	if (extra || !params || strncmp(fn, "gemm_nt_", 8))
 		return 98;
 	const uint16_t *a = *(uint16_t **)params[0], *b = *(uint16_t **)params[1];
@@ -88,3 +104,4 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
 /* for the test */
 int fake_hip_launches(void) { return launches; }
 void fake_hip_last(uint64_t out[3]) { memcpy(out, last, sizeof last); }
+const char *fake_hip_attn(int64_t out[32]) { memcpy(out, attn, sizeof attn); return attn_name; }

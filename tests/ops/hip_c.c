@@ -4,10 +4,13 @@
  * host memory and whose gemm_nt_* launches are computed on the CPU). Checks which
  * operands reach the kernel by address (ROCm tensors laid out as the kernel reads them)
  * and which are staged (padded, misaligned, an output overlapping an input, a transposed
- * output, host tensors), and that every result is exact for integer inputs. The GPU
+ * output, host tensors), and that every result is exact for integer inputs;
+ * attention_backward's operands and the (batch, head, sequence) strides its dQ kernel gets
+ * (a transposed [B, S, H, D] view by address, a padded one staged compactly). The GPU
  * kernels themselves are not run here (no GPU); the simulator tests them.
  */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 
 static int failures;
 static void (*fake_last)(uint64_t out[3]);
+static const char *(*fake_attn)(int64_t out[32]);
 
 static void
 report(int ok, const char *name, const char *fmt, ...)
@@ -78,6 +82,49 @@ dev_alloc(flyops_context *ctx, size_t elems, const uint16_t *init)
 	return (uint16_t *)(uintptr_t)p;
 }
 
+/* attention_backward, B = 2, H = 2, S = 8, D = 32: q a transposed [B, S, H, D] view,
+ * the rest compact; then q padded along S (staged) */
+static void
+attention(flyops_context *ctx)
+{
+	enum { B = 2, H = 2, S = 8, D = 32, E = B * H * S * D };
+	static const DLDataType F32 = { kDLFloat, 32, 1 };
+	int64_t shape[4] = { B, H, S, D }, bshd[4] = { S * H * D, D, H * D, 1 };
+	int64_t pad[4] = { H * S * 40, S * 40, 40, 1 }, lshape[3] = { B, H, S }, st[32];
+	uint16_t *t[7], *qp = dev_alloc(ctx, B * H * S * 40, NULL);
+	float *lse = (float *)dev_alloc(ctx, 2 * B * H * S, NULL);
+	for (int i = 0; i < 7; i++)
+		t[i] = dev_alloc(ctx, E, NULL);
+	DLTensor q = { t[0], GPU, 4, BF16, shape, bshd, 0 }, x[6], l = { lse, GPU, 3, F32, lshape, NULL, 0 };
+	for (int i = 0; i < 6; i++)
+		x[i] = (DLTensor){ t[i + 1], GPU, 4, BF16, shape, NULL, 0 };
+	/* x: k, v, dO, O, dq, dk (t[1..6]); dv apart */
+	uint16_t *dv = dev_alloc(ctx, E, NULL);
+	DLTensor dvt = { dv, GPU, 4, BF16, shape, NULL, 0 };
+	flyrt_status s = flyops_attention_backward(ctx, &x[2], &q, &x[0], &x[1], &x[3], &l, 1, NAN,
+	                                           &x[4], &x[5], &dvt, NULL);
+	const char *name = fake_attn(st);
+	report(s == FLYRT_SUCCESS && !strcmp(name, "attn_bwd_dq_bf16_d32") && st[0] == (int64_t)(uintptr_t)t[0] &&
+	       st[4] == (int64_t)(uintptr_t)t[5] && st[15] == S * H * D && st[16] == D && st[17] == H * D &&
+	       st[27] == H * S * D && st[28] == S * D && st[29] == D,
+	       "attention_backward reads a transposed [B, S, H, D] ROCm view by address with its strides",
+	       "%s %s: %s q %lld %lld %lld dq %lld %lld %lld", flyrt_status_name(s), flyrt_last_error(),
+	       name, (long long)st[15], (long long)st[16], (long long)st[17], (long long)st[27],
+	       (long long)st[28], (long long)st[29]);
+	DLTensor qpad = { qp, GPU, 4, BF16, shape, pad, 0 };
+	s = flyops_attention_backward(ctx, &x[2], &qpad, &x[0], &x[1], &x[3], &l, 0, NAN, &x[4], &x[5],
+	                              &dvt, NULL);
+	fake_attn(st);
+	report(s == FLYRT_SUCCESS && st[0] != (int64_t)(uintptr_t)qp && st[15] == H * S * D &&
+	       st[16] == S * D && st[17] == D, "attention_backward stages a padded ROCm q compactly",
+	       "%s %s", flyrt_status_name(s), flyrt_last_error());
+	for (int i = 0; i < 7; i++)
+		flyrt_free(flyops_device(ctx), (flyrt_deviceptr)(uintptr_t)t[i]);
+	flyrt_free(flyops_device(ctx), (flyrt_deviceptr)(uintptr_t)qp);
+	flyrt_free(flyops_device(ctx), (flyrt_deviceptr)(uintptr_t)lse);
+	flyrt_free(flyops_device(ctx), (flyrt_deviceptr)(uintptr_t)dv);
+}
+
 int
 main(void)
 {
@@ -89,7 +136,8 @@ main(void)
 	flyops_exec ex;
 	flyrt_status st;
 
-	if (!h || !(fake_last = (void (*)(uint64_t *))dlsym(h, "fake_hip_last"))) {
+	if (!h || !(fake_last = (void (*)(uint64_t *))dlsym(h, "fake_hip_last")) ||
+	    !(fake_attn = (const char *(*)(int64_t *))dlsym(h, "fake_hip_attn"))) {
 		printf("FAIL: ops-hip: the stand-in HIP runtime loads\n    %s\n", lib ? dlerror() : "FLYRT_HIP_LIBRARY unset");
 		return 1;
 	}
@@ -179,6 +227,8 @@ main(void)
 	st = flyops_grouped_mm(ctx, &a, &gb, &hofs, &go, &ex);
 	report(st == FLYRT_ERROR_INVALID_VALUE && strstr(flyrt_last_error(), "non-decreasing"),
 	       "grouped_mm: a host offs is checked", "%s %s", flyrt_status_name(st), flyrt_last_error());
+
+	attention(ctx);
 
 	DLTensor other = { da, { kDLROCM, 1 }, 2, BF16, sa, NULL, 0 };
 	st = flyops_mm(ctx, &other, &b, NULL, &c, NULL);

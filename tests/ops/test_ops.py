@@ -680,7 +680,17 @@ def t_attention():
 def t_attention_backward():
     q, k, v = rand_bf16(1, 4, 8, 16), rand_bf16(1, 2, 8, 16), rand_bf16(1, 2, 8, 16)
     o, lse = rand_bf16(1, 4, 8, 16), torch.zeros(1, 4, 8)
-    no_kernel("attention_backward", rand_bf16(1, 4, 8, 16), q, k, v, o, lse)
+    # head dim 16: refused with the head dims the kernels take, before any launch
+    launches = flyc.context().launches
+    raises(flyc.Unsupported, lambda: flyc.ops.attention_backward(rand_bf16(1, 4, 8, 16), q, k, v, o, lse),
+           "head dim 16", "32, 64, 128 and 256")
+    check(flyc.context().launches == launches, "a refused call launched a kernel")
+    # head dim 32 is served (three kernels; results: tests/attention/attn_bwd.py)
+    q32, k32 = rand_bf16(1, 4, 8, 32), rand_bf16(1, 2, 8, 32)
+    ok, why = flyc.ops.supported("attention_backward", q32, q32, k32, k32, q32, lse)
+    check(ok, why)
+    flyc.ops.attention_backward(q32, q32, k32, k32, q32, lse)
+    check(flyc.context().launches == launches + 3, "Delta, dK/dV and dQ: three launches")
     dq, dk, dv = flyc.ops.attention_backward(rand_bf16(1, 4, 8, 16), q, k[:, :, :0], v[:, :, :0], o, lse)
     check(torch.equal(dq, torch.zeros_like(dq)) and dk.shape == (1, 2, 0, 16), "Sk = 0: zero grads")
     raises(ValueError, lambda: flyc.ops.attention_backward(rand_bf16(1, 4, 8, 16), q, k, v, o, lse[:, :, :7]),

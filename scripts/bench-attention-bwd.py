@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+"""scripts/bench-attention-bwd.py [BUILD] [--quick] — attention_backward's kernels
+(stdlib/ops/attention_bwd.fly; docs/ops.md "Attention backward") in make bench:
+
+static rows: per kernel VGPRs, AGPRs, spills, scratch, LDS and occupancy, from
+`flyc --resource-usage=json` on the file;
+modelled rows: the timing model's µs of one call (its three launches, MI355X, 8 sampled
+workgroups per launch, timing only) at B = 1, H = 16, D = 128, causal and not, S = 4096
+(--quick: 1024), bf16, with TFLOPS = the backward's 2.5 x 4·S²·D·H FLOP (x 1/2 causal)
+over the modelled time — the model's figures, not measurements."""
+import json
+import os
+import subprocess
+import sys
+
+top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+build = os.path.abspath(args[0] if args else os.path.join(top, "build"))
+quick = "--quick" in sys.argv
+
+out = subprocess.run([os.path.join(build, "bin", "flyc"), os.path.join(top, "stdlib/ops/attention_bwd.fly"),
+                      "--offload-arch=gfx950", "--resource-usage=json", "-o", os.devnull],
+                     capture_output=True, text=True)
+if out.returncode:
+    sys.exit("bench-attention-bwd: flyc failed: " + out.stderr[-400:])
+rows = json.loads(out.stdout or out.stderr)
+print("%-26s %5s %5s %11s %8s %8s %5s" % ("kernel", "VGPR", "AGPR", "spills V/S", "scratch", "LDS", "occ"))
+for r in rows:
+    print("%-26s %5d %5d %5d/%-5d %8d %8d %5d" % (r["kernel"], r["vgprs"], r["agprs"], r["vgpr_spills"],
+          r["sgpr_spills"], r["scratch_bytes"], r["lds_bytes"], r["occupancy_waves_per_simd"]))
+
+os.environ["FLYRT_LIB"] = os.path.join(build, "libflyrt.so")
+sys.path.insert(0, os.path.join(top, "python"))
+import torch  # noqa: E402
+import flyc  # noqa: E402
+
+H, D = 16, 128
+for S in ((1024,) if quick else (4096,)):
+    for causal in (False, True):
+        x = torch.randn(1, H, S, D).to(torch.bfloat16)
+        lse = torch.zeros(1, H, S)
+        with flyc.ops.timing(sample=8, timing_only=True) as t:
+            flyc.ops.attention_backward(x, x, x, x, x, lse, causal=causal)
+        flop = 2.5 * 4 * S * S * D * H * (0.5 if causal else 1.0)
+        print("attention_backward bf16 B1 H%d S%d D%d %-6s %10.1f us  %6.1f TFLOPS (modelled, %d launches)"
+              % (H, S, D, "causal" if causal else "full", t["total_us"], flop / t["total_us"] / 1e6,
+                 t["total_launches"]))
