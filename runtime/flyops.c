@@ -48,7 +48,22 @@
 	X("gfx950", FLYOPS_MM, "bf16->bf16", "TT", "gemm", "gemm_tt_ragged") \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
-	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16")
+	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16") \
+	FLYOPS_ATTN_LAYOUTS(X, "bf16") FLYOPS_ATTN_LAYOUTS(X, "f16")
+
+/* Attention forward of stdlib/ops/attention.fly, per element type T: one kernel per head
+ * dim (its requires take hdim == D), non-causal and causal (top-left). Under "strided"
+ * (some operand's last dim is not unit-stride) the same kernels serve: such operands are
+ * staged compact. */
+#define FLYOPS_ATTN_LAYOUTS(X, T) \
+	FLYOPS_ATTN_VARIANTS(X, T, "bhsd", "") FLYOPS_ATTN_VARIANTS(X, T, "bhsd_causal", "_causal") \
+	FLYOPS_ATTN_VARIANTS(X, T, "strided", "") FLYOPS_ATTN_VARIANTS(X, T, "strided_causal", "_causal")
+#define FLYOPS_ATTN_VARIANTS(X, T, L, C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d32" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d64" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d128" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d256" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d512" C)
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
  * type O, without and with a bias of type O (the same kernels: a run-time flag): the
@@ -411,12 +426,27 @@ typedef struct {
 	void *host;              /* host copy of a staged operand */
 } Stage;
 
+/* A strided operand the kernel can address in place: last dim unit-stride, the others
+ * non-negative, below 2^31 and multiples of 16 bytes (the kernel's 128-bit accesses). */
 static int
-by_address(const OpLaunch *L, const OpArg *a)
+strided_ok(const FtView *v)
+{
+	if (v->ndim < 1 || (v->shape[v->ndim - 1] > 1 && v->stride[v->ndim - 1] != 1))
+		return 0;
+	for (int i = 0; i + 1 < v->ndim; i++)
+		if (v->stride[i] < 0 || v->stride[i] > INT32_MAX || (v->stride[i] * (int64_t)v->elsize) % ALIGN)
+			return 0;
+	return 1;
+}
+
+int
+ops_by_address(const OpLaunch *L, const OpArg *a)
 {
 	const FtView *v = a->view;
 
-	if (!v || !v->on_device || v->described || !ft_compact(v) || v->base % ALIGN)
+	if (!v || !v->on_device || v->described || v->base % ALIGN)
+		return 0;
+	if (!ft_compact(v) && !(a->strided && strided_ok(v)))
 		return 0;
 	for (int i = 0; a->output && i < L->ninputs; i++)
 		if (ft_overlap(v, L->inputs[i]))
@@ -427,7 +457,7 @@ by_address(const OpLaunch *L, const OpArg *a)
 static flyrt_status
 run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 {
-	Stage stage[12];
+	Stage stage[OP_MAX_ARGS];
 	flyrt_status st = FLYRT_SUCCESS;
 	int staged = 0;
 
@@ -436,7 +466,7 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 		const OpArg *a = &L->args[i];
 		const FtView *v = a->view;
 		size_t bytes;
-		if (!a->is_ptr || a->alias || a->scratch || by_address(L, a))
+		if (!a->is_ptr || a->alias || a->scratch || ops_by_address(L, a))
 			continue;
 		bytes = (size_t)v->numel * v->elsize;
 		staged = 1;
@@ -483,7 +513,7 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 	const char *arch = flyrt_device_arch(ctx->dev), *op = op_names[L->op];
 	const OpVariant *cand[MAX_CAND];
 	flyrt_kernel *ks[MAX_CAND];
-	flyrt_arg args[12];
+	flyrt_arg args[OP_MAX_ARGS];
 	int ncand = 0, nk = 0;
 	char why[2048] = "";
 	size_t wl = 0;
@@ -516,7 +546,7 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 		const OpArg *a = &L->args[i];
 		args[i] = !a->is_ptr ? a->scalar :
 		          flyrt_arg_ptr(a->scratch && a->dev ? a->dev :
-		                        by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
+		                        ops_by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
 	}
 	for (int i = 0; i < L->nargs; i++)
 		if (L->args[i].is_ptr && L->args[i].alias)

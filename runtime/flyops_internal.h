@@ -116,18 +116,26 @@ typedef struct {
 	int scratch;             /* pointers: a device buffer of the operator's, passed by
 	                            address (dev; 0 in a plan: not allocated) */
 	flyrt_deviceptr dev;
+	int strided;             /* pointers: the kernel takes the operand's strides as arguments
+	                            (ops_by_address: passed in place when its last dim is
+	                            unit-stride, else staged compact) */
 	flyrt_arg scalar;        /* scalars */
 } OpArg;
+
+enum { OP_MAX_ARGS = 32 };
 
 typedef struct {
 	flyops_op op;
 	const char *dtypes, *layout;   /* the tuning key */
-	OpArg args[12];
+	OpArg args[OP_MAX_ARGS];
 	int nargs;
 	const FtView *inputs[8];       /* every input of the call (for overlap with outputs) */
 	int ninputs;
 } OpLaunch;
 
+/* 1 when argument a of L is passed by address (device memory laid out as the kernel
+ * reads it), 0 when it is staged through a compact buffer. */
+int ops_by_address(const OpLaunch *L, const OpArg *a);
 /* Choose a variant for L (exec->variant, else the tuning database's candidates, else
  * the default order) and, unless exec->plan_only, stage, launch and write back. */
 flyrt_status ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec);
