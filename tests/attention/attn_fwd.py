@@ -242,6 +242,25 @@ def t_refusals():
     raises(flyrt.Unsupported, lambda: k_(*bad), "sqs % 8 == 0")
 
 
+def t_resources():
+    # the code objects' resources (flyc --resource-usage): D = 32 and the non-causal D = 64
+    # kernels use no scratch; the others spill (SGPRs from D = 64 causal, VGPRs at D = 256 and
+    # 512: docs/ops.md "Attention forward"), which this records without accepting more
+    dev = flyrt.Device()
+    mod = dev.load(os.path.join(flyc.context().kernel_dir, "gfx950", "attention.hsaco"))
+    names = sorted(k.name for k in mod.kernels)
+    check(len(names) == 20, names)
+    for n in names:
+        info = mod.kernel(n).info
+        lds = info["static_lds"]
+        check(lds <= 131072, "%s: LDS %d" % (n, lds))
+        if "_d32" in n or n.endswith("_d64"):
+            check(info["scratch_per_thread"] == 0, "%s: scratch %d bytes" % (n, info["scratch_per_thread"]))
+        if "_d32" in n or "_d64" in n or "_d128" in n:
+            check(info["agprs"] == 0 and info["vgprs"] <= 256, "%s: %d VGPRs, %d AGPRs"
+                  % (n, info["vgprs"], info["agprs"]))
+
+
 def t_race_free():
     # one case per dtype under the simulator's LDS race check (FLY_SIM_RACECHECK, read when
     # the device opens; a race fails the launch): the 2-stage K/V ring and the transposed V reads
@@ -258,7 +277,8 @@ def main():
     tests = [case(*c) for c in CASES]
     if not SAN:
         tests += [("scale", t_scale), ("growing max", t_growing_max),
-                  ("direct strided", t_direct_strided), ("race free", t_race_free)]
+                  ("direct strided", t_direct_strided), ("race free", t_race_free),
+                  ("resources", t_resources)]
     tests += [("refusals", t_refusals)]
     return run("attention", tests)
 
