@@ -1748,9 +1748,10 @@ check_builtin_type(S *s, Node *e, int b)
 		if (!ty_is_bool(t0) && !(t0->kind == TY_TENSOR && t0->scalar == SC_BOOL))
 			return err(s, v[0], "the condition of select must be bool, not '%s'", tyname(s, t0));
 		if (t1->kind == TY_ATOM || t2->kind == TY_ATOM) {
-			/* one of two atoms, chosen at compile time (e.g. by a kernel's bool parameter) */
-			if (t1->kind != TY_ATOM || t2->kind != TY_ATOM)
-				return err(s, e, "select between an atom and '%s'", tyname(s, t1->kind == TY_ATOM ? t2 : t1));
+			/* one of two atoms, chosen at compile time (e.g. by a bool parameter) */
+			Type *other = t1->kind == TY_ATOM ? t2 : t1;
+			if (other->kind != TY_ATOM)
+				return err(s, e, "select between an atom and '%s'", tyname(s, other));
 			if (!v[0]->cval)
 				return err(s, v[0], "select between atoms needs a compile-time condition");
 			Node *w = v[0]->cval->i ? v[1] : v[2];

@@ -433,9 +433,11 @@ strided_ok(const FtView *v)
 {
 	if (v->ndim < 1 || (v->shape[v->ndim - 1] > 1 && v->stride[v->ndim - 1] != 1))
 		return 0;
-	for (int i = 0; i + 1 < v->ndim; i++)
-		if (v->stride[i] < 0 || v->stride[i] > INT32_MAX || (v->stride[i] * (int64_t)v->elsize) % ALIGN)
+	for (int i = 0; i + 1 < v->ndim; i++) {
+		int64_t s = v->stride[i];
+		if (s < 0 || s > INT32_MAX || (s * (int64_t)v->elsize) % ALIGN)
 			return 0;
+	}
 	return 1;
 }
 
