@@ -82,7 +82,8 @@ def compare(dt, o, lse, q, k, v, causal, scale, what):
 def case(dt, D, causal, B, Hq, Hkv, Sq, Sk, lay, scale=None):
     def t():
         q, k, v = inputs(dt, B, Hq, Hkv, Sq, Sk, D)
-        want = "attn_fwd_%s_d%d%s" % (NAME[dt], D, "_causal" if causal else "")
+        pp = (D == 64 or (D == 128 and not causal)) and Sq > 128   # the ping-pong kernels'
+        want = "attn_fwd_%s%s_d%d%s" % ("pp_" if pp else "", NAME[dt], D, "_causal" if causal else "")
         qv, kv, vv = poisoned(q, lay), poisoned(k, lay), poisoned(v, lay)
         got = flyc.ops.plan("attention", qv, kv, vv, causal=causal, scale=scale, return_lse=True)
         check(got == want, "plan chose %r, expected %r" % (got, want))
@@ -94,6 +95,10 @@ def case(dt, D, causal, B, Hq, Hkv, Sq, Sk, lay, scale=None):
         compare(dt, o, lse, q, k, v, causal, scale, "")
         o2 = flyc.ops.attention(qv, kv, vv, causal=causal, scale=scale)   # without LSE
         check(torch.equal(o2.view(torch.int16), o.view(torch.int16)), "O differs without LSE")
+        if pp:   # and the one-group kernel on the same call
+            with flyc.ops.using_variant(want.replace("_pp", "")):
+                o, lse = flyc.ops.attention(qv, kv, vv, causal=causal, scale=scale, return_lse=True)
+            compare(dt, o, lse, q, k, v, causal, scale, "attn_fwd")
     name = "%s D=%d %s B=%d Hq=%d Hkv=%d Sq=%d Sk=%d %s%s" % (
         NAME[dt], D, "causal" if causal else "full", B, Hq, Hkv, Sq, Sk, lay,
         "" if scale is None else " scale=%g" % scale)
@@ -179,7 +184,7 @@ def strides3(t):
     return list(t.stride()[:3])
 
 
-def direct(dt, D, causal, B, Hq, Hkv, Sq, Sk, has_lse):
+def direct(dt, D, causal, B, Hq, Hkv, Sq, Sk, has_lse, pp=False):
     q, k, v = inputs(dt, B, Hq, Hkv, Sq, Sk, D)
     (qv, _), (kv, _), (vv, _) = bshd_storage(q), bshd_storage(k), bshd_storage(v)
     ov, obig = bshd_storage(torch.zeros(B, Hq, Sq, D, dtype=dt))
@@ -187,7 +192,7 @@ def direct(dt, D, causal, B, Hq, Hkv, Sq, Sk, has_lse):
     obig_before = obig.clone()
     lbig = torch.full((B * Hq * Sq + 64,), math.nan)
     lv = lbig[32:32 + B * Hq * Sq]
-    name = "attn_fwd_%s_d%d%s" % (NAME[dt], D, "_causal" if causal else "")
+    name = "attn_fwd_%s%s_d%d%s" % ("pp_" if pp else "", NAME[dt], D, "_causal" if causal else "")
     _dev, k_ = kernel(name)
     scale = 1.0 / math.sqrt(D)
     # the tensors in the kernel's mode order: Q, K (S, D, H, B), V, O (D, S, H, B), LSE (S, H, B)
@@ -215,6 +220,8 @@ def t_direct_strided():
     direct(BF, 64, True, 2, 4, 2, 50, 77, True)
     direct(F16, 128, False, 1, 8, 1, 33, 65, False)
     direct(BF, 32, False, 1, 2, 1, 1, 9, True)
+    direct(F16, 64, True, 1, 2, 1, 300, 200, True, pp=True)
+    direct(BF, 128, False, 2, 2, 2, 129, 333, False, pp=True)
 
 
 def t_refusals():
@@ -251,7 +258,7 @@ def t_resources():
     dev = flyrt.Device()
     mod = dev.load(os.path.join(flyc.context().kernel_dir, "gfx950", "attention.hsaco"))
     names = sorted(k.name for k in mod.kernels)
-    check(len(names) == 20, names)
+    check(len(names) == 26, names)
     for n in names:
         info = mod.kernel(n).info
         check(info["scratch_per_thread"] == 0, "%s: scratch %d bytes" % (n, info["scratch_per_thread"]))
@@ -265,6 +272,8 @@ def t_race_free():
     code = ("import sys, torch; sys.path.insert(0, %r); sys.path.insert(0, %r); import attn_fwd as t\n"
             "t.case(t.BF, 64, True, 1, 2, 1, 100, 150, 'bhsd')[1]()\n"
             "t.case(t.F16, 128, False, 1, 2, 2, 40, 200, 'bshd')[1]()\n"
+            "t.case(t.BF, 64, True, 1, 2, 1, 300, 290, 'bhsd')[1]()\n"
+            "t.case(t.F16, 128, False, 1, 1, 1, 257, 200, 'bhsd')[1]()\n"
             "print('ok')\n" % (os.path.join(HERE, "..", "..", "python"), HERE))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=dict(os.environ, FLY_SIM_RACECHECK="1"))
