@@ -83,7 +83,7 @@ def case(dt, D, causal, B, Hq, Hkv, Sq, Sk, lay, scale=None):
     def t():
         q, k, v = inputs(dt, B, Hq, Hkv, Sq, Sk, D)
         pp = (D == 64 or (D == 128 and not causal)) and Sq > 128   # the ping-pong kernels'
-        want = "attn_fwd_%s%s_d%d%s" % ("pp_" if pp else "", NAME[dt], D, "_causal" if causal else "")
+        want = "attn_fwd_%s_d%d%s" % (NAME[dt], D, "_causal" if causal else "")
         qv, kv, vv = poisoned(q, lay), poisoned(k, lay), poisoned(v, lay)
         got = flyc.ops.plan("attention", qv, kv, vv, causal=causal, scale=scale, return_lse=True)
         check(got == want, "plan chose %r, expected %r" % (got, want))
@@ -95,10 +95,10 @@ def case(dt, D, causal, B, Hq, Hkv, Sq, Sk, lay, scale=None):
         compare(dt, o, lse, q, k, v, causal, scale, "")
         o2 = flyc.ops.attention(qv, kv, vv, causal=causal, scale=scale)   # without LSE
         check(torch.equal(o2.view(torch.int16), o.view(torch.int16)), "O differs without LSE")
-        if pp:   # and the one-group kernel on the same call
-            with flyc.ops.using_variant(want.replace("_pp", "")):
+        if pp:   # and the ping-pong kernel on the same call
+            with flyc.ops.using_variant(want.replace("attn_fwd_", "attn_fwd_pp_")):
                 o, lse = flyc.ops.attention(qv, kv, vv, causal=causal, scale=scale, return_lse=True)
-            compare(dt, o, lse, q, k, v, causal, scale, "attn_fwd")
+            compare(dt, o, lse, q, k, v, causal, scale, "attn_fwd_pp")
     name = "%s D=%d %s B=%d Hq=%d Hkv=%d Sq=%d Sk=%d %s%s" % (
         NAME[dt], D, "causal" if causal else "full", B, Hq, Hkv, Sq, Sk, lay,
         "" if scale is None else " scale=%g" % scale)
