@@ -54,7 +54,7 @@
 /* Attention forward of stdlib/ops/attention.fly, per element type T: one kernel per head dim
  * (its requires take hdim == D), non-causal and causal (top-left); then the ping-pong kernels
  * (two wave groups, 256 queries a workgroup; D = 64, and 128 non-causal; Sq > 128), last:
- * the timing model puts them 13-55% behind (docs/ops.md), so they run when forced or when a
+ * the timing model puts them 4-47% behind (docs/ops.md), so they run when forced or when a
  * tuning database prefers them. Under "strided"
  * (some operand's last dim is not unit-stride) the same kernels serve: such operands are
  * staged compact. */
