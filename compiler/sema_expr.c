@@ -1747,6 +1747,17 @@ check_builtin_type(S *s, Node *e, int b)
 	case B_SELECT:
 		if (!ty_is_bool(t0) && !(t0->kind == TY_TENSOR && t0->scalar == SC_BOOL))
 			return err(s, v[0], "the condition of select must be bool, not '%s'", tyname(s, t0));
+		if (t1->kind == TY_ATOM || t2->kind == TY_ATOM) {
+			/* one of two atoms, chosen at compile time (e.g. by a bool parameter) */
+			Type *other = t1->kind == TY_ATOM ? t2 : t1;
+			if (other->kind != TY_ATOM)
+				return err(s, e, "select between an atom and '%s'", tyname(s, other));
+			if (!v[0]->cval)
+				return err(s, v[0], "select between atoms needs a compile-time condition");
+			Node *w = v[0]->cval->i ? v[1] : v[2];
+			e->cval = w->cval;
+			return e->type = w->type;
+		}
 		if (t1->kind == TY_SCALAR && t2->kind == TY_SCALAR && t0->kind != TY_TENSOR) {
 			int u = unify_scalar(t1->scalar, t2->scalar);
 			if (u < 0)

@@ -47,7 +47,8 @@
 	FLYOPS_GROUPED_VARIANTS(X, "bf16") FLYOPS_GROUPED_VARIANTS(X, "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16") \
-	FLYOPS_ATTN_BWD_VARIANTS(X, "bf16") FLYOPS_ATTN_BWD_VARIANTS(X, "f16")
+	FLYOPS_ATTN_BWD_VARIANTS(X, "bf16") FLYOPS_ATTN_BWD_VARIANTS(X, "f16") \
+	FLYOPS_ATTN_LAYOUTS(X, "bf16") FLYOPS_ATTN_LAYOUTS(X, "f16")
 
 /* Attention backward of stdlib/ops/attention_bwd.fly, per element type T: Delta (layout
  * "delta"), then dK/dV under the call's key ("bhsd", "bhsd_causal"; causal is a run-time
@@ -104,6 +105,27 @@
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T) \
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n64") \
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n32")
+
+
+/* Attention forward of stdlib/ops/attention.fly, per element type T: one kernel per head dim
+ * (its requires take hdim == D), non-causal and causal (top-left); then the ping-pong kernels
+ * (two wave groups, 256 queries a workgroup; D = 64, and 128 non-causal; Sq > 128), last:
+ * the timing model puts them 4-47% behind (docs/ops.md), so they run when forced or when a
+ * tuning database prefers them. Under "strided"
+ * (some operand's last dim is not unit-stride) the same kernels serve: such operands are
+ * staged compact. */
+#define FLYOPS_ATTN_LAYOUTS(X, T) \
+	FLYOPS_ATTN_VARIANTS(X, T, "bhsd", "") FLYOPS_ATTN_VARIANTS(X, T, "bhsd_causal", "_causal") \
+	FLYOPS_ATTN_VARIANTS(X, T, "strided", "") FLYOPS_ATTN_VARIANTS(X, T, "strided_causal", "_causal") \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, "bhsd", "attention", "attn_fwd_pp_" T "_d128") \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, "strided", "attention", "attn_fwd_pp_" T "_d128")
+#define FLYOPS_ATTN_VARIANTS(X, T, L, C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d32" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d64" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d128" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d256" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d512" C) \
+	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_pp_" T "_d64" C)
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
  * type O, without and with a bias of type O (the same kernels: a run-time flag): the
@@ -473,12 +495,29 @@ typedef struct {
 	void *host;              /* host copy of a staged operand */
 } Stage;
 
+/* A strided operand the kernel can address in place: last dim unit-stride, the others
+ * non-negative, below 2^31 and multiples of 16 bytes (the kernel's 128-bit accesses). */
 static int
-by_address(const OpLaunch *L, const OpArg *a)
+strided_ok(const FtView *v)
+{
+	if (v->ndim < 1 || (v->shape[v->ndim - 1] > 1 && v->stride[v->ndim - 1] != 1))
+		return 0;
+	for (int i = 0; i + 1 < v->ndim; i++) {
+		int64_t s = v->stride[i];
+		if (s < 0 || s > INT32_MAX || (s * (int64_t)v->elsize) % ALIGN)
+			return 0;
+	}
+	return 1;
+}
+
+int
+ops_by_address(const OpLaunch *L, const OpArg *a)
 {
 	const FtView *v = a->view;
 
-	if (!v || !v->on_device || v->described || !ft_compact(v) || v->base % ALIGN)
+	if (!v || !v->on_device || v->described || v->base % ALIGN)
+		return 0;
+	if (!ft_compact(v) && !(a->strided && strided_ok(v)))
 		return 0;
 	for (int i = 0; a->output && i < L->ninputs; i++)
 		if (ft_overlap(v, L->inputs[i]))
@@ -489,7 +528,9 @@ by_address(const OpLaunch *L, const OpArg *a)
 static flyrt_status
 run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 {
+	Stage stage[OPS_MAX_ARGS]; \
 	Stage stage[OPS_MAX_ARGS];
+
 	flyrt_status st = FLYRT_SUCCESS;
 	int staged = 0;
 
@@ -498,7 +539,7 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 		const OpArg *a = &L->args[i];
 		const FtView *v = a->view;
 		size_t bytes;
-		if (!a->is_ptr || a->alias || a->scratch || by_address(L, a))
+		if (!a->is_ptr || a->alias || a->scratch || ops_by_address(L, a))
 			continue;
 		bytes = (size_t)v->numel * v->elsize;
 		staged = 1;
@@ -545,7 +586,9 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 	const char *arch = flyrt_device_arch(ctx->dev), *op = op_names[L->op];
 	const OpVariant *cand[MAX_CAND];
 	flyrt_kernel *ks[MAX_CAND];
+	flyrt_arg args[OPS_MAX_ARGS]; \
 	flyrt_arg args[OPS_MAX_ARGS];
+
 	int ncand = 0, nk = 0;
 	char why[2048] = "";
 	size_t wl = 0;
@@ -578,7 +621,7 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 		const OpArg *a = &L->args[i];
 		args[i] = !a->is_ptr ? a->scalar :
 		          flyrt_arg_ptr(a->scratch && a->dev ? a->dev :
-		                        by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
+		                        ops_by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
 	}
 	for (int i = 0; i < L->nargs; i++)
 		if (L->args[i].is_ptr && L->args[i].alias)

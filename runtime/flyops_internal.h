@@ -118,10 +118,13 @@ typedef struct {
 	int scratch;             /* pointers: a device buffer of the operator's, passed by
 	                            address (dev; 0 in a plan: not allocated) */
 	flyrt_deviceptr dev;
+	int strided;             /* pointers: the kernel takes the operand's strides as arguments
+	                            (ops_by_address: passed in place when its last dim is
+	                            unit-stride, else staged compact) */
 	flyrt_arg scalar;        /* scalars */
 } OpArg;
 
-/* At most this many arguments per launch (attention_backward's dK/dV kernel takes 34). */
+/* At most this many arguments per launch (attention_backward's dK/dV kernel takes 34, attention's 25). */
 enum { OPS_MAX_ARGS = 40 };
 
 typedef struct {
@@ -133,6 +136,9 @@ typedef struct {
 	int ninputs;
 } OpLaunch;
 
+/* 1 when argument a of L is passed by address (device memory laid out as the kernel
+ * reads it), 0 when it is staged through a compact buffer. */
+int ops_by_address(const OpLaunch *L, const OpArg *a);
 /* Choose a variant for L (exec->variant, else the tuning database's candidates, else
  * the default order) and, unless exec->plan_only, stage, launch and write back. */
 flyrt_status ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec);

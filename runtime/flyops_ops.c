@@ -862,6 +862,47 @@ attn_layout(char *buf, size_t n, const FtView *const *v, int nv, int causal)
 	snprintf(buf, n, "%s%s", ok ? "bhsd" : "strided", causal ? "_causal" : "");
 }
 
+/* The head dims the forward kernels serve (one code object variant each). */
+#define ATTN_HEAD_DIMS "32, 64, 128, 256 and 512"
+
+static int
+attn_head_dim(int64_t D)
+{
+	return D == 32 || D == 64 || D == 128 || D == 256 || D == 512;
+}
+
+/* An operand whose (batch, head, seq) strides the kernel takes as arguments. */
+static OpArg
+arg_strided(const FtView *v, int output)
+{
+	return (OpArg){ .is_ptr = 1, .view = v, .output = output, .strided = 1 };
+}
+
+/* Append a's three strides (batch, head, seq) to L: its own when it is passed in place,
+ * a compact [B, H, S, D]'s when it is staged. */
+static flyrt_status
+attn_strides(const char *op, OpLaunch *L, const OpArg *a)
+{
+	const FtView *v = a->view;
+	int64_t s[3];
+
+	if (ops_by_address(L, a)) {
+		for (int i = 0; i < 3; i++)
+			s[i] = v->stride[i];
+	} else {
+		s[2] = v->shape[3];
+		s[1] = s[2] * v->shape[2];
+		s[0] = s[1] * v->shape[1];
+	}
+	for (int i = 0; i < 3; i++) {
+		if (s[i] > INT32_MAX)
+			return UNSUPPORTED("%s: %s's stride %lld does not fit the kernels' 32-bit strides", op,
+			                   v->name, (long long)s[i]);
+		L->args[L->nargs++] = arg_scalar(flyrt_arg_i32((int32_t)s[i]));
+	}
+	return FLYRT_SUCCESS;
+}
+
 flyrt_status
 flyops_attention(flyops_context *ctx, const DLTensor *q, const DLTensor *k, const DLTensor *v,
                  int causal, double scale, const DLTensor *out, const DLTensor *lse, flyops_exec *exec)
@@ -898,9 +939,34 @@ flyops_attention(flyops_context *ctx, const DLTensor *q, const DLTensor *k, cons
 		return FLYRT_SUCCESS;
 	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(vq.dtype), ft_dtype_name(vo.dtype));
 	attn_layout(layout, sizeof layout, (const FtView *[]){ &vq, &vk, &vv, &vo }, 4, causal);
-	/* a kernel adds its launch arguments (scale as an f32 scalar) here */
-	OpLaunch L = { .op = FLYOPS_ATTENTION, .dtypes = dtypes, .layout = layout,
-	               .inputs = { &vq, &vk, &vv }, .ninputs = 3 };
+	if (d.Dv != d.D)
+		return UNSUPPORTED("attention: q and k have head dim %lld, v %lld: flyc's kernels take "
+		                   "one head dim", (long long)d.D, (long long)d.Dv);
+	if (!attn_head_dim(d.D))
+		return UNSUPPORTED("attention: head dim %lld; flyc's kernels serve D = %s", (long long)d.D,
+		                   ATTN_HEAD_DIMS);
+	if (d.B > INT32_MAX || d.Hq > INT32_MAX || d.Sq > INT32_MAX || d.Sk > INT32_MAX)
+		return UNSUPPORTED("attention: B = %lld, Hq = %lld, Sq = %lld, Sk = %lld: the kernels take "
+		                   "sizes below 2^31", (long long)d.B, (long long)d.Hq, (long long)d.Sq,
+		                   (long long)d.Sk);
+	/* stdlib/ops/attention.fly attn_fwd(Q, K, V, O, LSE, Sq, Sk, Hq, Hkv, hdim, sm_scale,
+	 * the (batch, head, seq) strides of Q, K, V, O, B, has_lse): AOTriton's forward order
+	 * (docs/ops.md); each tensor in place with its own strides when it is device memory with
+	 * a unit-stride last dim, else staged compact [B, H, S, D]; without lse, LSE repeats
+	 * O's pointer and has_lse = 0 */
+	OpLaunch L = {
+		.op = FLYOPS_ATTENTION, .dtypes = dtypes, .layout = layout,
+		.args = { arg_strided(&vq, 0), arg_strided(&vk, 0), arg_strided(&vv, 0),
+		          arg_strided(&vo, 1), vl.t ? arg_out(&vl) : arg_alias(3),
+		          arg_scalar(flyrt_arg_i32((int32_t)d.Sq)), arg_scalar(flyrt_arg_i32((int32_t)d.Sk)),
+		          arg_scalar(flyrt_arg_i32((int32_t)d.Hq)), arg_scalar(flyrt_arg_i32((int32_t)d.Hkv)),
+		          arg_scalar(flyrt_arg_i32((int32_t)d.D)), arg_scalar(flyrt_arg_f32((float)scale)) },
+		.nargs = 11, .inputs = { &vq, &vk, &vv }, .ninputs = 3,
+	};
+	for (int i = 0; i < 4; i++)
+		TRY(attn_strides(op, &L, &L.args[i]));
+	L.args[L.nargs++] = arg_scalar(flyrt_arg_i32((int32_t)d.B));
+	L.args[L.nargs++] = arg_scalar(flyrt_arg_i32(vl.t != NULL));
 	return ops_launch(ctx, &L, exec);
 }
 

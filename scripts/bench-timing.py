@@ -26,8 +26,10 @@ k = 2, 4, 8, 16; radix selection also at k = 8) and radix selection's (64 rows x
 k = 64, 256); mm also NN (b row-major) at the same shapes, and decode shapes (M = 1, 16, 64 at
 N = K = 4096: split-K); scaled_mm, MXFP8 and MXFP4 with bf16
 out, at 16x4096x4096 (decode), 4096^3 and 8192^3; grouped_mm, bf16, G groups of M rows x N x K =
-8x512x2048x8192 (PyTorch's grouped FlyDSL claim, g8x512x2048x8192) and 4x1024x4096x4096.
---quick: one shape per operator."""
+8x512x2048x8192 (PyTorch's grouped FlyDSL claim, g8x512x2048x8192) and 4x1024x4096x4096;
+attention forward (bf16, with LSE, causal and not; 4 B H S^2 D FLOP, half causal) at B=1,
+H=16, S=4096, D = 128 and 64, every kernel of the head dim (the ping-pong attn_fwd_pp_* and
+attn_fwd_*). --quick: one shape per operator."""
 
 import json
 import os
@@ -55,6 +57,9 @@ NORM = [(8192, 32), (32768, 2048), (8192, 4096), (2048, 8192), (512, 16384), (16
 NORM_BWD = [(8192, 32), (8192, 4096), (2048, 8192), (16, 32768)]
 TOPK = [(4096, 4096, 2), (4096, 4096, 4), (4096, 4096, 8), (4096, 4096, 16),
         (64, 32768, 64), (64, 32768, 256)]
+# attention forward (B, H, S, D): head dims 64 and 128 at sequence 4096 (the issue's D = 128,
+# S = 4K row), 16 heads of one batch
+ATTN = [(1, 16, 4096, 128), (1, 16, 4096, 64)]
 # radix selection also at one register-kernel shape, for the comparison
 RADIX_AT = (4096, 4096, 8)
 
@@ -78,6 +83,10 @@ def cases(quick):
             out.append((op, (8192, 4096), "f32"))
     for s in TOPK[2:3] if quick else TOPK:
         out.append(("topk", s, "f32"))
+    for s in ATTN[:1] if quick else ATTN:
+        out.append(("attention", s, "bf16"))
+        if not quick:
+            out.append(("attention", s, "bf16:causal"))
     return out
 
 
@@ -92,6 +101,10 @@ def wanted(op, variant, shape, dtype):
         return ("_%s_" % dtype) in variant
     if op == "grouped_mm":
         return ("_%s" % dtype) in variant
+    if op == "attention":                 # the dtype's kernels of the head dim, causal or not
+        causal = dtype.endswith(":causal")
+        return ("_%s_d%d_" % (dtype.partition(":")[0], shape[3])) in variant + "_" and \
+            variant.endswith("_causal") == causal
     if variant == "topk_f32_radix":
         return shape[2] > 16 or shape == RADIX_AT
     return True

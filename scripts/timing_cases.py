@@ -11,9 +11,11 @@ A case is (op, variant, shape, dtype):
   topk               shape (rows, N, k), dtype f32, largest along the last dim
   scaled_mm          shape (M, N, K), dtype mxfp8|mxfp4 (the format), bf16 out, no bias
   grouped_mm         shape (G, M, N, K): G groups of M rows (a [G M, K], b [G, K, N]), dtype bf16|f16
+  attention          shape (B, H, S, D), Sq = Sk = S, dtype bf16|f16 or bf16:causal, with LSE
 Work per call (for TFLOPS / TB/s): mm and scaled_mm 2MNK FLOP, grouped_mm 2GMNK; rms_norm reads x and w, writes y and rstd;
 its backward reads grad_y, x, w, rstd, writes grad_x and grad_w; topk reads x, writes k
-values and indices per row. These are the compulsory bytes, not the kernel's traffic."""
+values and indices per row; attention 4 B H S^2 D FLOP (half of it causal), reads q, k, v and
+writes out and lse. These are the compulsory bytes, not the kernel's traffic."""
 
 import os
 import sys
@@ -83,6 +85,12 @@ def inputs(op, shape, dtype):
         rows, n, k = shape
         x = torch.randn(rows, n, generator=g).to(dt)
         return (lambda: flyc.ops.topk(x, k)), (0.0, rows * n * e + rows * k * (e + 8))
+    if op == "attention":
+        B, H, S, D = shape
+        q, k, v = (torch.randn(B, H, S, D, generator=g).to(dt) for _ in range(3))
+        causal = layout == "causal"
+        return (lambda: flyc.ops.attention(q, k, v, causal=causal, return_lse=True)), \
+            ((2.0 if causal else 4.0) * B * H * S * S * D, 4 * B * H * S * D * e + B * H * S * 4)
     raise ValueError("no case for operator %r" % op)
 
 

@@ -652,8 +652,14 @@ def t_topk():
 
 def t_attention():
     q, k, v = rand_bf16(2, 4, 16, 32), rand_bf16(2, 2, 24, 32), rand_bf16(2, 2, 24, 8)
-    no_kernel("attention", q, k, v)
-    no_kernel("attention", q, k, v, causal=True, return_lse=True)
+    # stdlib/ops/attention.fly serves Dv == D in 32, 64, 128, 256, 512 (tests/attention)
+    check(flyc.ops.plan("attention", q, k, k) == "attn_fwd_bf16_d32")
+    check(flyc.ops.plan("attention", q, k, k, causal=True, return_lse=True) == "attn_fwd_bf16_d32_causal")
+    launches = flyc.context().launches
+    raises(flyc.Unsupported, lambda: flyc.ops.attention(q, k, v), "one head dim")
+    raises(flyc.Unsupported, lambda: flyc.ops.attention(rand_bf16(1, 1, 4, 48), rand_bf16(1, 1, 4, 48),
+                                                        rand_bf16(1, 1, 4, 48)), "D = 32, 64, 128, 256 and 512")
+    check(flyc.context().launches == launches)
     out, lse = flyc.ops.attention(q, k[:, :, :0], v[:, :, :0], return_lse=True)
     check(torch.equal(out, torch.zeros(2, 4, 16, 8, dtype=BF)) and bool((lse == -math.inf).all()),
           "Sk = 0: out 0, lse -inf")
