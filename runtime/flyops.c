@@ -528,9 +528,7 @@ ops_by_address(const OpLaunch *L, const OpArg *a)
 static flyrt_status
 run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 {
-	Stage stage[OPS_MAX_ARGS]; \
 	Stage stage[OPS_MAX_ARGS];
-
 	flyrt_status st = FLYRT_SUCCESS;
 	int staged = 0;
 
@@ -586,9 +584,7 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 	const char *arch = flyrt_device_arch(ctx->dev), *op = op_names[L->op];
 	const OpVariant *cand[MAX_CAND];
 	flyrt_kernel *ks[MAX_CAND];
-	flyrt_arg args[OPS_MAX_ARGS]; \
 	flyrt_arg args[OPS_MAX_ARGS];
-
 	int ncand = 0, nk = 0;
 	char why[2048] = "";
 	size_t wl = 0;
