@@ -2,32 +2,18 @@
 """scripts/bench-attention-bwd.py [BUILD] [--quick] — attention_backward's kernels
 (stdlib/ops/attention_bwd.fly; docs/ops.md "Attention backward") in make bench:
 
-static rows: per kernel VGPRs, AGPRs, spills, scratch, LDS and occupancy, from
-`flyc --resource-usage=json` on the file;
-modelled rows: the timing model's µs of one call (its three launches, MI355X, 8 sampled
+(the kernels' VGPRs, spills, LDS and occupancy: scripts/bench-resources.py, with every
+other kernel of the library) modelled rows: the timing model's µs of one call (its three launches, MI355X, 8 sampled
 workgroups per launch, timing only) at B = 1, H = 16, D = 128, causal and not, S = 4096
 (--quick: 1024), bf16, with TFLOPS = the backward's 2.5 x 4·S²·D·H FLOP (x 1/2 causal)
 over the modelled time — the model's figures, not measurements."""
-import json
 import os
-import subprocess
 import sys
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 build = os.path.abspath(args[0] if args else os.path.join(top, "build"))
 quick = "--quick" in sys.argv
-
-out = subprocess.run([os.path.join(build, "bin", "flyc"), os.path.join(top, "stdlib/ops/attention_bwd.fly"),
-                      "--offload-arch=gfx950", "--resource-usage=json", "-o", os.devnull],
-                     capture_output=True, text=True)
-if out.returncode:
-    sys.exit("bench-attention-bwd: flyc failed: " + out.stderr[-400:])
-rows = json.loads(out.stdout or out.stderr)
-print("%-26s %5s %5s %11s %8s %8s %5s" % ("kernel", "VGPR", "AGPR", "spills V/S", "scratch", "LDS", "occ"))
-for r in rows:
-    print("%-26s %5d %5d %5d/%-5d %8d %8d %5d" % (r["kernel"], r["vgprs"], r["agprs"], r["vgpr_spills"],
-          r["sgpr_spills"], r["scratch_bytes"], r["lds_bytes"], r["occupancy_waves_per_simd"]))
 
 os.environ["FLYRT_LIB"] = os.path.join(build, "libflyrt.so")
 sys.path.insert(0, os.path.join(top, "python"))
