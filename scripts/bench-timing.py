@@ -28,8 +28,8 @@ N = K = 4096: split-K); scaled_mm, MXFP8 and MXFP4 with bf16
 out, at 16x4096x4096 (decode), 4096^3 and 8192^3; grouped_mm, bf16, G groups of M rows x N x K =
 8x512x2048x8192 (PyTorch's grouped FlyDSL claim, g8x512x2048x8192) and 4x1024x4096x4096;
 attention forward (bf16, with LSE, causal and not; 4 B H S^2 D FLOP, half causal) at B=1,
-H=16, S=4096, D = 128 and 64, every kernel of the head dim (the ping-pong attn_fwd_pp_* and
-attn_fwd_*). --quick: one shape per operator."""
+H=16, S=4096 (D = 128 and 64) and 16384 (D = 128), every kernel of the head dim (the
+ping-pong attn_fwd_pp_* and attn_fwd_*). --quick: one shape per operator."""
 
 import json
 import os
@@ -57,9 +57,9 @@ NORM = [(8192, 32), (32768, 2048), (8192, 4096), (2048, 8192), (512, 16384), (16
 NORM_BWD = [(8192, 32), (8192, 4096), (2048, 8192), (16, 32768)]
 TOPK = [(4096, 4096, 2), (4096, 4096, 4), (4096, 4096, 8), (4096, 4096, 16),
         (64, 32768, 64), (64, 32768, 256)]
-# attention forward (B, H, S, D): head dims 64 and 128 at sequence 4096 (the issue's D = 128,
-# S = 4K row), 16 heads of one batch
-ATTN = [(1, 16, 4096, 128), (1, 16, 4096, 64)]
+# attention forward (B, H, S, D): head dims 64 and 128 at sequence 4096 and D = 128 at 16384
+# (the issue's D = 128, S = 4K-16K rows), 16 heads of one batch
+ATTN = [(1, 16, 4096, 128), (1, 16, 4096, 64), (1, 16, 16384, 128)]
 # radix selection also at one register-kernel shape, for the comparison
 RADIX_AT = (4096, 4096, 8)
 
