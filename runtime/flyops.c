@@ -211,7 +211,7 @@ ops_find_variant(const char *arch, flyops_op op, const char *dtypes, const char 
 	for (int i = 0; i < NVARIANTS; i++) {
 		const OpVariant *v = &variants[i];
 		if (v->op == op && !strcmp(v->arch, arch) && !strcmp(v->dtypes, dtypes) &&
-		    !strcmp(v->layout, layout) && !strcmp(v->variant, variant))
+		    !strcmp(v->layout, layout) && (!variant || !strcmp(v->variant, variant)))
 			return v;
 	}
 	return NULL;

@@ -169,7 +169,8 @@ int ops_kernel_dir(const char *given, char **dir, char *why, size_t whylen);
 /* Path of the kernel library file for (arch, codeobj) into buf; -1 without a library. */
 int ops_codeobj_path(const flyops_context *ctx, const char *arch, const char *codeobj,
                      char *buf, size_t n);
-/* The variant table's entry for (arch, op, dtypes, layout, variant), or NULL. */
+/* The variant table's entry for (arch, op, dtypes, layout, variant) — the key's first
+ * with variant NULL — or NULL. */
 const OpVariant *ops_find_variant(const char *arch, flyops_op op, const char *dtypes,
                                   const char *layout, const char *variant);
 

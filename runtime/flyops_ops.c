@@ -221,17 +221,6 @@ enum { SPLIT_BM = 32, SPLIT_BN = 64, SPLIT_BK = 64, SPLIT_MAX_M = 64, SPLIT_MIN_
        SPLIT_MAX_S = 16 };
 
 static int
-has_key(const char *arch, flyops_op op, const char *dtypes, const char *layout, const char *variant)
-{
-	const OpVariant *v;
-	for (int i = 0; (v = ops_variant_at(i)); i++)
-		if (v->op == op && !strcmp(v->arch, arch) && !strcmp(v->dtypes, dtypes) &&
-		    !strcmp(v->layout, layout) && (!variant || !strcmp(v->variant, variant)))
-			return 1;
-	return 0;
-}
-
-static int
 mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64_t M, int64_t N,
          int64_t K, int32_t *ks, int32_t *s)
 {
@@ -240,7 +229,7 @@ mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64
 	int64_t tiles = (M + SPLIT_BM - 1) / SPLIT_BM * ((N + SPLIT_BN - 1) / SPLIT_BN);
 	int64_t cus = flyrt_device_cus(ctx->dev), S;
 
-	if (!has_key(arch, FLYOPS_MM, dtypes, "NT_splitk", exec ? exec->variant : NULL))
+	if (!ops_find_variant(arch, FLYOPS_MM, dtypes, "NT_splitk", exec ? exec->variant : NULL))
 		return 0;
 	S = (4 * cus + tiles - 1) / tiles;
 	S = S < kt / SPLIT_MIN_KT ? S : kt / SPLIT_MIN_KT;
