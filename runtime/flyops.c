@@ -53,19 +53,21 @@
 /* Attention backward of stdlib/ops/attention_bwd.fly, per element type T: Delta (layout
  * "delta"), then dK/dV under the call's key ("bhsd", "bhsd_causal"; causal is a run-time
  * flag of the same kernels), then dQ (layout "dq"), one kernel per head dim (its requires
- * take D == 32, 64, 128 or 256); flyops_attention_backward launches the three. */
+ * take D == 32, 64, 128, 256 or 512); flyops_attention_backward launches the three. */
 #define FLYOPS_ATTN_BWD_VARIANTS(X, T) \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "delta", "attention_bwd", "attn_bwd_delta_" T) \
 	FLYOPS_ATTN_BWD_D(X, T, "bhsd") FLYOPS_ATTN_BWD_D(X, T, "bhsd_causal") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d32") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d64") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d128") \
-	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d256")
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d256") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, "dq", "attention_bwd", "attn_bwd_dq_" T "_d512")
 #define FLYOPS_ATTN_BWD_D(X, T, LAY) \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d32") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d64") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d128") \
-	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d256")
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d256") \
+	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d512")
 
 /* Dense GEMMs of stdlib/ops/gemm.fly with operands and output of type T (bf16 kernels
  * have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P), then

@@ -1119,10 +1119,9 @@ flyops_attention_backward(flyops_context *ctx, const DLTensor *grad_out, const D
 	if (d.Dv != d.D)
 		return UNSUPPORTED("%s: head dims D = %lld and Dv = %lld differ; flyc's kernels take "
 		                   "one head dim", op, (long long)d.D, (long long)d.Dv);
-	if (d.D != 32 && d.D != 64 && d.D != 128 && d.D != 256)
-		return UNSUPPORTED("%s: head dim %lld; flyc's kernels take 32, 64, 128 and 256 (512 "
-		                   "needs the head dim split through LDS, not written yet)", op,
-		                   (long long)d.D);
+	if (!attn_head_dim(d.D))
+		return UNSUPPORTED("%s: head dim %lld; flyc's kernels serve D = %s (one kernel "
+		                   "per head dim; they do not mask a shorter one)", op, (long long)d.D, ATTN_HEAD_DIMS);
 	return attn_bwd_launch(ctx, exec, dtypes, layout, &d, causal, scale,
 	                       (const FtView *[]){ &vq, &vk, &vv, &vg, &vo, &vl, &vdq, &vdk, &vdv });
 }

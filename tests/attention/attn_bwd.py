@@ -50,15 +50,19 @@ CASES = [
     (BF, 1, 2, 2, 37, 50, 256, True, "bhsd"),
     (F16, 1, 4, 2, 50, 37, 256, False, "bshd"),
     (F16, 1, 2, 2, 1, 45, 64, False, "bhsd"),      # Sq = 1
+    (BF, 1, 4, 2, 45, 70, 512, True, "bshd"),
+    (F16, 1, 8, 1, 70, 33, 512, False, "bhsd"),
+    (F16, 1, 2, 2, 40, 40, 512, True, "bhsd"),
+    (BF, 1, 2, 1, 64, 64, 512, False, "bhsd"),     # tile multiples
 ]
 if SLOW:
     CASES = [(dt, 1, hq, hkv, sq, sk, d, c, lay)
              for dt, d, c, (sq, sk), (hq, hkv), lay in itertools.product(
-                 (BF, F16), (32, 64, 128, 256), (False, True), ((40, 40), (33, 70), (70, 33), (64, 128)),
+                 (BF, F16), (32, 64, 128, 256, 512), (False, True), ((40, 40), (33, 70), (70, 33), (64, 128)),
                  ((2, 2), (4, 2), (8, 1)), ("bhsd", "bshd"))]
 if SAN:
-    CASES = [(BF, 1, 2, 1, 33, 40, d, True, "bshd") for d in (32, 64, 128, 256)] + \
-            [(F16, 1, 2, 2, 40, 33, d, False, "bhsd") for d in (32, 64, 128, 256)]
+    CASES = [(BF, 1, 2, 1, 33, 40, d, True, "bshd") for d in (32, 64, 128, 256, 512)] + \
+            [(F16, 1, 2, 2, 40, 33, d, False, "bhsd") for d in (32, 64, 128, 256, 512)]
 
 
 def guarded(x, layout):
@@ -125,6 +129,10 @@ def t_refusals():
     q = torch.randn(1, 2, 8, 48).to(BF)
     lse = torch.zeros(1, 2, 8)
     raises(flyc.Unsupported, lambda: flyc.ops.attention_backward(q, q, q, q, q, lse), "head dim 48")
+    for d in (96, 320, 384, 448, 544):   # between the kernels' head dims, and past 512
+        q = torch.randn(1, 2, 8, d).to(BF)
+        raises(flyc.Unsupported, lambda: flyc.ops.attention_backward(q, q, q, q, q, lse),
+               "head dim %d" % d, "256 and 512", "do not mask")
     q = torch.randn(1, 2, 8, 64).to(BF)
     v = torch.randn(1, 2, 8, 32).to(BF)
     o = torch.randn(1, 2, 8, 32).to(BF)
@@ -153,7 +161,7 @@ def t_race_free():
     # (FLY_SIM_RACECHECK, read when the device opens: a race fails the launch); every head dim
     code = ("import sys; sys.path.insert(0, %r); sys.path.insert(0, %r); import torch\n"
             "import attn_bwd as t\n"
-            "for d in (32, 64, 128, 256):\n"
+            "for d in (32, 64, 128, 256, 512):\n"
             "    t.one(t.BF, 1, 2, 1, 40, 70, d, True, 'bshd')\n"
             "print('ok')\n" % (os.path.join(HERE, "..", "..", "python"), HERE))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -169,7 +177,7 @@ def t_no_scratch():
     check(p.returncode == 0, p.stderr[-400:])
     names = [l.split()[1] for l in p.stdout.splitlines() if l.startswith("kernel ")]
     res = [l for l in p.stdout.splitlines() if "bytes scratch" in l]
-    check(len(names) == 18 and len(res) == 18, "expected 18 kernels: %s" % names)
+    check(len(names) == 22 and len(res) == 22, "expected 22 kernels: %s" % names)
     bad = [n for n, r in zip(names, res) if " 0 bytes scratch" not in r]
     check(not bad, "scratch (spills) in %s" % bad)
 
