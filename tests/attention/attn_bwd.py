@@ -184,23 +184,26 @@ def t_no_scratch():
 
 def t_torch_autograd():
     # torch.ops.flyc.attention's backward (flyc.torch's autograd) runs flyc's kernels: the
-    # gradients of a bf16 GQA causal call as autograd of the f32 reference gives them
+    # gradients of a bf16 GQA causal call as autograd of the f32 reference gives them, at
+    # D = 64 and D = 512 (forward and backward both on flyc's kernels)
     import flyc.torch as ft
-    g = torch.Generator().manual_seed(5)
-    q = torch.randn(1, 4, 45, 64, generator=g).to(BF).requires_grad_()
-    k = torch.randn(1, 2, 60, 64, generator=g).to(BF).requires_grad_()
-    v = torch.randn(1, 2, 60, 64, generator=g).to(BF).requires_grad_()
-    do = torch.randn(1, 4, 45, 64, generator=g).to(BF)
-    ft.reset_stats()
-    out, _ = torch.ops.flyc.attention(q, k, v, True, None)
-    out.backward(do)
-    check(ft.stats()["attention_backward"] == {"taken": 1, "declined": 0}, ft.stats())
-    qf, kf, vf = (x.detach().float().requires_grad_() for x in (q, k, v))
-    of, _ = reference.attention(qf, kf, vf, causal=True)
-    of.backward(do.float())
-    for got, want, n in ((q.grad, qf.grad, "dq"), (k.grad, kf.grad, "dk"), (v.grad, vf.grad, "dv")):
-        err = float((got.float() - want).abs().max() / want.abs().max())
-        check(err <= TOL[BF], "%s: relative error %.2e" % (n, err))
+    for D, Sq, Sk in ((64, 45, 60), (512, 40, 33)):
+        g = torch.Generator().manual_seed(5)
+        q = torch.randn(1, 4, Sq, D, generator=g).to(BF).requires_grad_()
+        k = torch.randn(1, 2, Sk, D, generator=g).to(BF).requires_grad_()
+        v = torch.randn(1, 2, Sk, D, generator=g).to(BF).requires_grad_()
+        do = torch.randn(1, 4, Sq, D, generator=g).to(BF)
+        ft.reset_stats()
+        out, _ = torch.ops.flyc.attention(q, k, v, True, None)
+        out.backward(do)
+        check(ft.stats()["attention_backward"] == {"taken": 1, "declined": 0}, ft.stats())
+        check(ft.stats()["attention"] == {"taken": 1, "declined": 0}, ft.stats())
+        qf, kf, vf = (x.detach().float().requires_grad_() for x in (q, k, v))
+        of, _ = reference.attention(qf, kf, vf, causal=True)
+        of.backward(do.float())
+        for got, want, n in ((q.grad, qf.grad, "dq"), (k.grad, kf.grad, "dk"), (v.grad, vf.grad, "dv")):
+            err = float((got.float() - want).abs().max() / want.abs().max())
+            check(err <= TOL[BF], "D %d: %s relative error %.2e" % (D, n, err))
 
 
 TESTS = [("cases", t_cases), ("torch autograd", t_torch_autograd), ("no scratch", t_no_scratch), ("causal Sq > Sk", t_causal_rows_past_keys),
