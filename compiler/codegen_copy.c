@@ -435,6 +435,19 @@ residue(Cg *c, IrRef r, int64_t g)
 	}
 }
 
+/* the offset of view t in its root, mod g (a power of two), when the index
+ * arithmetic of every view on the way shows it; else -1 */
+int64_t
+cg_view_residue(Cg *c, IrRef t, int64_t g)
+{
+	int64_t off = 0;
+	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
+		int64_t r = residue(c, c->f->inst[v].ops[1], g);
+		off = r < 0 ? -1 : (off + r) & (g - 1);
+	}
+	return off;
+}
+
 /* Packed elements (fp4: 2 per byte, fp6/bf6: 4 per 3 bytes) move in whole
  * bytes: every access of a copy of view t (n elements, contiguous in runs of
  * run, `force` per access when an atom fixes it) must start on a byte and
@@ -490,11 +503,7 @@ cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
 		c->failed = 1;
 		return 0;
 	}
-	off = 0;
-	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
-		int64_t r = residue(c, c->f->inst[v].ops[1], g);
-		off = r < 0 ? -1 : (off + r) & (g - 1);
-	}
+	off = cg_view_residue(c, t, g);
 	if (off > 0) {
 		if (!c->failed)
 			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and this "

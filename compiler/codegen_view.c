@@ -611,6 +611,69 @@ cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const i
 }
 
 /*
+ * Where the accesses of an exchanging copy laid out as an MMA operand start,
+ * for an instruction with an alignment rule (ds_read_b96_tr_b6: every lane's
+ * 96-bit read 16-byte aligned, i.e. fp6 element offsets multiples of 64).
+ * With the terms of cg_view_mma_part, an access starts at
+ *
+ *   atom(l, e) + rest((wp, wq), (rp, rq))      e a multiple of E
+ *
+ * and both terms are 0 at the origin, so every start is a multiple of g
+ * exactly when every atom(l, e) and every rest(...) is. Both are enumerated
+ * on T's static layout (at most lanes * V / E + the tiles: a few thousand).
+ * 1: all aligned; 0: not, bad = {lane, value, offset} of the first atom
+ * access (lane -1: a tile repeat, value its index) that is not; -1: T's
+ * layout is not static, so nothing can be shown.
+ */
+int
+cg_view_mma_aligned(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], int64_t E,
+                    int64_t g, int64_t bad[3])
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *u = lay_underscore(lc), *z = lay_int(lc, 0), *l, *d, *tile, *rest, *atom, *o, *ti[2], *wi[2];
+
+	lay_clear_error(lc);
+	if (!(l = cg_lay_of(c, t)))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		ti[i] = lay_layout(lc, lay_int(lc, pq[i]), lay_int(lc, 1));
+		wi[i] = lay_layout(lc, lay_int(lc, w[i]), lay_int(lc, 1));
+	}
+	d = lay_zipped_divide(lc, l, lay_tuple(lc, 2, ti));
+	tile = d ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, u, z)) : NULL;
+	rest = tile ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, z, u)) : NULL;
+	if (!rest || tile->kind != LAY_VIEW || rest->kind != LAY_VIEW)
+		return -1;
+	atom = lay_composition(lc, kept_mode(lc, tile->u.v.l), tv);
+	rest = lay_zipped_divide(lc, kept_mode(lc, rest->u.v.l), lay_tuple(lc, 2, wi));
+	int64_t L = atom ? cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, atom), 0))) : -1;
+	int64_t V = atom ? cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, atom), 1))) : -1;
+	int64_t R = rest ? cg_lay_known(lay_size(lc, lay_shape(lc, rest))) : -1, x;
+	if (L <= 0 || V <= 0 || R <= 0)
+		return -1;
+	for (int64_t ln = 0; ln < L; ln++)
+		for (int64_t e = 0; e < V; e += E) {
+			o = lay_apply(lc, atom, lay_tuple2(lc, lay_int(lc, ln), lay_int(lc, e)));
+			if (!cg_lay_int(o, &x))
+				return -1;
+			if (x % g) {
+				bad[0] = ln, bad[1] = e, bad[2] = x;
+				return 0;
+			}
+		}
+	for (int64_t i = 0; i < R; i++) {
+		o = lay_apply(lc, rest, lay_int(lc, i));
+		if (!cg_lay_int(o, &x))
+			return -1;
+		if (x % g) {
+			bad[0] = -1, bad[1] = i, bad[2] = x;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
  * A copy atom whose lanes exchange data (src_layout != dst_layout, e.g. the
  * transposed LDS reads) laid out as an MMA operand, as CuTe's
  * TiledCopy::tidfrg_S: the registers hold the operand's TV layout tv, (lane,
