@@ -7,7 +7,7 @@
 # e at bits 6e.. of a little-endian stream. Every code is drawn, -0 included.
 # c.bin may be longer than M x N: the bytes after C are a guard that must keep
 # the simulator's fill byte (0xAB).
-# usage: gemm_nn.py gen|check M N K i8|fp4|fp6
+# usage: gemm_nn.py gen|check M N K i8|fp4|fp6 [tn]  (tn: a.bin holds A stored K x M, row-major)
 import random, struct, sys
 
 mode, M, N, K, ty = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
@@ -43,7 +43,10 @@ if mode == 'gen':
         open('b.bin', 'wb').write(struct.pack('<%db' % (K * N), *B))
     else:
         pk = pack4 if ty == 'fp4' else pack6
-        open('a.bin', 'wb').write(pk(A))
+        if sys.argv[6:] == ['tn']:
+            open('a.bin', 'wb').write(pk([A[i * K + k] for k in range(K) for i in range(M)]))
+        else:
+            open('a.bin', 'wb').write(pk(A))
         open('b.bin', 'wb').write(pk(B))
     sys.exit(0)
 raw = open('c.bin', 'rb').read()
