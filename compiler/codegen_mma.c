@@ -573,7 +573,7 @@ tr_align(const CgCopyAtom *a)
 static int
 tr_aligned(Cg *c, Node *n, const CgCopyAtom *a, const Mma *m, int k, const Tv *tv, IrRef t, const lay_val *stv)
 {
-	int64_t bits = 8 * tr_align(a), g = bits, bad[3] = { 0, 0, 0 };
+	int64_t g = 8 * tr_align(a), bad[3] = { 0, 0, 0 };
 	for (int64_t x = a->elem_bits; x % 2 == 0; x /= 2)
 		g /= 2;
 	int64_t pq[2] = { tv->P, tv->Q }, w[2] = { k == 1 ? m->waves[1] : m->waves[0], k == 2 ? m->waves[1] : 1 };
@@ -646,8 +646,6 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 	IrRef v = partition(c, &m, k, t, idx, n->span, reps, stv, &dup);
 	if (!v || note_dups(c, v, k == 0 ? m.waves[1] : k == 1 ? m.waves[0] : 1, dup))
 		return 0;
-	if (stv && tr_align(a) && !tr_aligned(c, n, a, &m, k, &tv, t, stv))
-		return 0;
 	IrTensor *V = cg_tensor_of(c, v), *R = cg_tensor_of(c, ir_tensor_root(c->f, v));
 	const lay_val *vl = cg_lay_of(c, v);
 	int64_t run = vl ? cg_run(c, v, lay_layout(&c->lc, lay_get(&c->lc, vl->u.l.shape, 0),
@@ -662,6 +660,8 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 		c->failed = 1;
 		return 0;
 	}
+	if (stv && R->space == IR_SPACE_LDS && tr_align(a) && !tr_aligned(c, n, a, &m, k, &tv, t, stv))
+		return 0;
 	return v;
 }
 
