@@ -242,6 +242,45 @@ cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
 	return res;
 }
 
+/* ds_read_b96_tr_b6 reads 16-byte aligned addresses only (docs/codegen.md
+ * "Transposed operand reads"): every thread of the workgroup must read view v
+ * at a multiple of 16 bytes of its LDS buffer (which starts 16-byte aligned).
+ * Checked like the placement above, in two draws of the workgroup-uniform
+ * values; an address the evaluator cannot follow passes (the simulator checks
+ * it at run time). 1 if fine, else 0 after a located error. */
+static int
+tr6_placement_ok(Cg *c, Node *n, IrRef v, const char *atom)
+{
+	const IrFunc *f = c->f;
+	unsigned bx = f->block[0] ? f->block[0] : 1, by = f->block[1] ? f->block[1] : 1;
+	unsigned nt = bx * by * (f->block[2] ? f->block[2] : 1);
+	IrEval e;
+	int64_t bad = -1, at = 0;
+
+	ir_eval_init(&e, f, 64);
+	for (uint64_t seed = 1; seed <= 2 && bad < 0 && !e.bad; seed++) {
+		ir_eval_seed(&e, seed * UINT64_C(0x5851F42D4C957F2D));
+		for (unsigned t = 0; t < nt && bad < 0; t++) {
+			ir_eval_thread(&e, (int64_t)(t % bx), (int64_t)(t / bx % by), (int64_t)(t / (bx * by)));
+			at = lds_addr(&e, v);
+			if (e.bad)
+				break;
+			if (at % 16)
+				bad = t;
+		}
+	}
+	ir_eval_free(&e);
+	if (bad < 0)
+		return 1;
+	if (!c->failed)
+		diag_error(c->d, n->span, "copy atom '%s' reads 16-byte aligned addresses only, and here thread %lld "
+		           "reads byte %lld of its LDS buffer (fp6/bf6 element offsets must be multiples of 64: pad "
+		           "the LDS layout, e.g. each run of 16 elements at a multiple of 64)", atom, (long long)bad,
+		           (long long)at);
+	c->failed = 1;
+	return 0;
+}
+
 /* ---- copies: copy(src, dst [, pred]) lowered per atom ---- */
 
 static void copy_views(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a);
@@ -435,6 +474,19 @@ residue(Cg *c, IrRef r, int64_t g)
 	}
 }
 
+/* the offset of view t in its root, mod g (a power of two), when the index
+ * arithmetic of every view on the way shows it; else -1 */
+int64_t
+cg_view_residue(Cg *c, IrRef t, int64_t g)
+{
+	int64_t off = 0;
+	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
+		int64_t r = residue(c, c->f->inst[v].ops[1], g);
+		off = r < 0 ? -1 : (off + r) & (g - 1);
+	}
+	return off;
+}
+
 /* Packed elements (fp4: 2 per byte, fp6/bf6: 4 per 3 bytes) move in whole
  * bytes: every access of a copy of view t (n elements, contiguous in runs of
  * run, `force` per access when an atom fixes it) must start on a byte and
@@ -490,11 +542,7 @@ cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force)
 		c->failed = 1;
 		return 0;
 	}
-	off = 0;
-	for (IrRef v = t; c->f->inst[v].op == IR_OP_TVIEW && off >= 0; v = c->f->inst[v].ops[0]) {
-		int64_t r = residue(c, c->f->inst[v].ops[1], g);
-		off = r < 0 ? -1 : (off + r) & (g - 1);
-	}
+	off = cg_view_residue(c, t, g);
 	if (off > 0) {
 		if (!c->failed)
 			diag_error(c->d, sp, "this copy would split a byte: %s elements are packed %s, and this "
@@ -643,11 +691,12 @@ load_tr(Cg *c, Node *n, IrRef t, IrType vt, unsigned per, int elem_bits)
 	IrRef acc;
 
 	if (vt.lanes == per)
-		return ir_b_ld_tr(&c->b, t, vt, elem_bits);
+		return elem_bits == 6 && !tr6_placement_ok(c, n, t, "ds_read_b96_tr_b6") ? 0
+		       : ir_b_ld_tr(&c->b, t, vt, elem_bits);
 	acc = cg_zero_of(c, vt);
 	for (unsigned k = 0; k < vt.lanes; k += per) {
 		IrRef p = cg_view_piece(c, t, k, per, n->span), v;
-		if (!p)
+		if (!p || (elem_bits == 6 && !tr6_placement_ok(c, n, p, "ds_read_b96_tr_b6")))
 			return 0;
 		c->b.loc = cg_loc_of(c, n->span);
 		v = ir_b_ld_tr(&c->b, p, pt, elem_bits);

@@ -109,6 +109,7 @@ int64_t cg_contiguous(Cg *c, IrRef t);
 IrRef cg_load_view(Cg *c, IrRef t, unsigned n, int64_t run, unsigned force);
 IrRef cg_zero_of(Cg *c, IrType t);
 int cg_packed_ok(Cg *c, Span sp, IrRef t, unsigned n, int64_t run, unsigned force);
+int64_t cg_view_residue(Cg *c, IrRef t, int64_t g);  /* view offset mod g (power of 2), -1 unknown */
 void cg_copy(Cg *c, Node *n);
 
 /* codegen_atomic.c */
@@ -217,6 +218,11 @@ const lay_val *cg_lay_copy_src_tv(Cg *c, const lay_val *tv, const lay_val *src, 
                                   const char *atom, Span sp);
 /* elements [k, k + n) of view t, contiguous (the caller has checked its run) */
 IrRef cg_view_piece(Cg *c, IrRef t, int64_t k, int64_t n, Span sp);
+/* 1 if every access start of operand copy partition (tv, tile pq, waves w) of t,
+ * lanes' values in accesses of E, is a multiple of g elements; 0 (bad = lane,
+ * value, offset; lane -1: a tile repeat) if not; -1 if t's layout is not static */
+int cg_view_mma_aligned(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], int64_t E,
+                        int64_t g, int64_t bad[3]);
 
 IrRef cg_mma_call(Cg *c, Node *n, int *handled);
 /* the variable an expression statement assigns through gemm/fill, or NULL */

@@ -555,6 +555,60 @@ cg_mma_dups(Cg *c, IrRef v, IrRef *idx)
 	}
 }
 
+/* The byte alignment a transposed read needs of every lane's address, 0 if
+ * none is known: ds_read_b96_tr_b6 reads 128-bit aligned addresses only
+ * (rocRoller pads each 12-byte row to 16 bytes for it; docs/codegen.md
+ * "Transposed operand reads"). LLVM does not check it: llc-22 emits
+ * ds_read_b96_tr_b6 at offset:4 and offset:12. */
+static int
+tr_align(const CgCopyAtom *a)
+{
+	return a->kind == CG_COPY_DS_TR && a->elem_bits == 6 ? 16 : 0;
+}
+
+/* every lane's read of partition stv of LDS tensor t starts tr_align(a) bytes
+ * aligned: its element offset a multiple of g = 64 for fp6 (16 bytes = 128
+ * bits, and 6o = 0 mod 128 iff o = 0 mod 64; the LDS buffer itself starts
+ * 16-byte aligned, ir_pass_lds_alloc). 1 if shown, else 0 after a located error. */
+static int
+tr_aligned(Cg *c, Node *n, const CgCopyAtom *a, const Mma *m, int k, const Tv *tv, IrRef t, const lay_val *stv)
+{
+	int64_t g = 8 * tr_align(a), bad[3] = { 0, 0, 0 };
+	for (int64_t x = a->elem_bits; x % 2 == 0; x /= 2)
+		g /= 2;
+	int64_t pq[2] = { tv->P, tv->Q }, w[2] = { k == 1 ? m->waves[1] : m->waves[0], k == 2 ? m->waves[1] : 1 };
+	int64_t E = cg_lay_known(lay_size(&c->lc, lay_get(&c->lc, lay_shape(&c->lc, cg_lay_of_value(c, a->dst_tv)), 1)));
+	IrTensor *R = cg_tensor_of(c, ir_tensor_root(c->f, t));
+	const char *why = NULL;
+	char buf[200];
+	int ok = E > 0 ? cg_view_mma_aligned(c, t, stv, pq, w, E, g, bad) : -1;
+	int64_t off = cg_view_residue(c, t, g);
+	if (ok < 0)
+		why = "the tensor's layout is not static";
+	else if (!ok && bad[0] >= 0)
+		why = buf, snprintf(buf, sizeof buf, "lane %lld's read of values %lld.. starts at element %lld",
+		                    (long long)bad[0], (long long)bad[1], (long long)bad[2]);
+	else if (!ok)
+		why = buf, snprintf(buf, sizeof buf, "repeat %lld of the operand's tile starts at element %lld",
+		                    (long long)bad[1], (long long)bad[2]);
+	else if (R->layout.sw.b && (INT64_C(1) << R->layout.sw.m) % g)
+		why = buf, snprintf(buf, sizeof buf, "the swizzle of '%s' moves runs of %lld element(s)",
+		                    R->name ? R->name : "?", (long long)(INT64_C(1) << R->layout.sw.m));
+	else if (off < 0)
+		why = "the view's offset in its buffer is not known to be a multiple of it";
+	else if (off > 0)
+		why = buf, snprintf(buf, sizeof buf, "the view starts %lld element(s) past a multiple of it", (long long)off);
+	if (!why)
+		return 1;
+	if (!c->failed)
+		diag_error(c->d, n->span, "copy atom '%s' reads %d-byte aligned addresses only, i.e. %u-bit elements "
+		           "at offsets that are multiples of %lld, and here %s (pad the LDS layout: e.g. each run of "
+		           "16 elements at a multiple of %lld)", a->name, tr_align(a), a->elem_bits, (long long)g, why,
+		           (long long)g);
+	c->failed = 1;
+	return 0;
+}
+
 IrRef
 cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, IrRef idx, int is_src)
 {
@@ -566,13 +620,6 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 
 	if (operand_of(c, of, &m, &k) || tv_of(c, &m, k, &tv, n->span))
 		return 0;
-	if (a->kind == CG_COPY_DS_TR && a->elem_bits == 6) {
-		/* lane q's 96-bit read would start 12q bytes into a row of the tile */
-		cg_unsupported(c, n->span, "a copy laid out as an MMA operand with ds_read_b96_tr_b6 (its 96-bit "
-		               "reads would sit 12 bytes apart, and their alignment rule is unverified; "
-		               "ds_read_b64_tr_b16, _tr_b8 and _tr_b4 are supported)");
-		return 0;
-	}
 	const lay_val *stv = NULL;
 	if ((a->kind == CG_COPY_DS_TR || a->kind == CG_COPY_GLOBAL_TR) && is_src) {
 		/* the lanes exchange values: each reads where the atom's src layout says */
@@ -613,6 +660,8 @@ cg_mma_copy_partition(Cg *c, Node *n, Node *of, const CgCopyAtom *a, IrRef t, Ir
 		c->failed = 1;
 		return 0;
 	}
+	if (stv && R->space == IR_SPACE_LDS && tr_align(a) && !tr_aligned(c, n, a, &m, k, &tv, t, stv))
+		return 0;
 	return v;
 }
 

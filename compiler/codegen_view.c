@@ -570,28 +570,41 @@ kept_mode(lay_ctx *lc, const lay_val *l)
 	return lay_layout(lc, lay_get(lc, l->u.l.shape, 0), lay_get(lc, l->u.l.stride, 0));
 }
 
-IrRef
-cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], IrRef lane,
-                 IrRef wp, IrRef wq, Span sp)
+/* atom and rest of the comment above for view t (either may be NULL when the
+ * engine fails there); -1 if t has no layout or d does not split */
+static int
+mma_split(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], const lay_val **atom,
+          const lay_val **rest)
 {
 	lay_ctx *lc = &c->lc;
-	const lay_val *u = lay_underscore(lc), *z = lay_int(lc, 0), *l, *d, *tile, *rest, *atom, *v, *r, *m[3][2];
-	const lay_val *ti[2], *wi[2];
+	const lay_val *u = lay_underscore(lc), *z = lay_int(lc, 0), *l, *d, *tile, *r, *ti[2], *wi[2];
 
-	lay_clear_error(lc);
 	if (!(l = cg_lay_of(c, t)))
-		return engine_error(c, sp);
+		return -1;
 	for (int i = 0; i < 2; i++) {
 		ti[i] = lay_layout(lc, lay_int(lc, pq[i]), lay_int(lc, 1));
 		wi[i] = lay_layout(lc, lay_int(lc, w[i]), lay_int(lc, 1));
 	}
 	d = lay_zipped_divide(lc, l, lay_tuple(lc, 2, ti));
 	tile = d ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, u, z)) : NULL;
-	rest = tile ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, z, u)) : NULL;
-	if (!rest || tile->kind != LAY_VIEW || rest->kind != LAY_VIEW)
+	r = tile ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), d), lay_tuple2(lc, z, u)) : NULL;
+	if (!r || tile->kind != LAY_VIEW || r->kind != LAY_VIEW)
+		return -1;
+	*atom = lay_composition(lc, kept_mode(lc, tile->u.v.l), tv);
+	*rest = lay_zipped_divide(lc, kept_mode(lc, r->u.v.l), lay_tuple(lc, 2, wi));
+	return 0;
+}
+
+IrRef
+cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], IrRef lane,
+                 IrRef wp, IrRef wq, Span sp)
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *u = lay_underscore(lc), *l, *rest, *atom, *v, *r, *m[3][2];
+
+	lay_clear_error(lc);
+	if (mma_split(c, t, tv, pq, w, &atom, &rest))
 		return engine_error(c, sp);
-	atom = lay_composition(lc, kept_mode(lc, tile->u.v.l), tv);
-	rest = lay_zipped_divide(lc, kept_mode(lc, rest->u.v.l), lay_tuple(lc, 2, wi));
 	v = atom ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), atom), lay_tuple2(lc, lay_of_ir(c, lane), u)) : NULL;
 	r = rest ? lay_apply(lc, lay_view(lc, lay_e_const(lc, 0), rest),
 	                     lay_tuple2(lc, lay_tuple2(lc, lay_of_ir(c, wp), lay_of_ir(c, wq)), u)) : NULL;
@@ -608,6 +621,58 @@ cg_view_mma_part(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const i
 	if (!(l = lay_layout(lc, lay_tuple(lc, 3, sh), lay_tuple(lc, 3, st))))
 		return engine_error(c, sp);
 	return view_of(c, t, lay_view(lc, lay_e_bin(lc, LAY_E_ADD, v->u.v.off, r->u.v.off), l), sp);
+}
+
+/*
+ * Where the accesses of an exchanging copy laid out as an MMA operand start,
+ * for an instruction with an alignment rule (ds_read_b96_tr_b6: every lane's
+ * 96-bit read 16-byte aligned, i.e. fp6 element offsets multiples of 64).
+ * With the terms of cg_view_mma_part, an access starts at
+ *
+ *   atom(l, e) + rest((wp, wq), (rp, rq))      e a multiple of E
+ *
+ * and both terms are 0 at the origin, so every start is a multiple of g
+ * exactly when every atom(l, e) and every rest(...) is. Both are enumerated
+ * on T's static layout (at most lanes * V / E + the tiles: a few thousand).
+ * 1: all aligned; 0: not, bad = {lane, value, offset} of the first atom
+ * access (lane -1: a tile repeat, value its index) that is not; -1: T's
+ * layout is not static, so nothing can be shown.
+ */
+int
+cg_view_mma_aligned(Cg *c, IrRef t, const lay_val *tv, const int64_t pq[2], const int64_t w[2], int64_t E,
+                    int64_t g, int64_t bad[3])
+{
+	lay_ctx *lc = &c->lc;
+	const lay_val *rest, *atom, *o;
+
+	lay_clear_error(lc);
+	if (mma_split(c, t, tv, pq, w, &atom, &rest))
+		return -1;
+	int64_t L = atom ? cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, atom), 0))) : -1;
+	int64_t V = atom ? cg_lay_known(lay_size(lc, lay_get(lc, lay_shape(lc, atom), 1))) : -1;
+	int64_t R = rest ? cg_lay_known(lay_size(lc, lay_shape(lc, rest))) : -1, x;
+	if (L <= 0 || V <= 0 || R <= 0)
+		return -1;
+	for (int64_t ln = 0; ln < L; ln++)
+		for (int64_t e = 0; e < V; e += E) {
+			o = lay_apply(lc, atom, lay_tuple2(lc, lay_int(lc, ln), lay_int(lc, e)));
+			if (!cg_lay_int(o, &x))
+				return -1;
+			if (x % g) {
+				bad[0] = ln, bad[1] = e, bad[2] = x;
+				return 0;
+			}
+		}
+	for (int64_t i = 0; i < R; i++) {
+		o = lay_apply(lc, rest, lay_int(lc, i));
+		if (!cg_lay_int(o, &x))
+			return -1;
+		if (x % g) {
+			bad[0] = -1, bad[1] = i, bad[2] = x;
+			return 0;
+		}
+	}
+	return 1;
 }
 
 /*

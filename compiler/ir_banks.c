@@ -109,7 +109,7 @@ collect(Coll *c, IrRegion rg)
 			break;
 		case IR_OP_LDTR:
 			if (I->nops == 2 && is_lds_root(f, I->ops[0]))
-				add_site(c, r, K_READ_TR, 8, I->ops[0], I->ops[1]);
+				add_site(c, r, K_READ_TR, I->imm[0] == 6 ? 12 : 8, I->ops[0], I->ops[1]);
 			break;
 		case IR_OP_LDSDMA:
 			if (I->nops == 4 && is_lds_root(f, I->ops[2]))
@@ -160,7 +160,7 @@ insn_name(Kind k, int bytes, int elem_bits, char *buf, size_t n)
 			snprintf(buf, n, "ds_read_b%d", bytes * 8);
 		break;
 	case K_WRITE: snprintf(buf, n, "ds_write_b%d", bytes * 8); break;
-	case K_READ_TR: snprintf(buf, n, "ds_read_b64_tr_b%d", elem_bits); break;
+	case K_READ_TR: snprintf(buf, n, "ds_read_b%d_tr_b%d", bytes * 8, elem_bits); break;
 	case K_DMA: snprintf(buf, n, "load_to_lds_b%d", bytes * 8); break;
 	}
 	return buf;
@@ -276,7 +276,7 @@ analyse(Ev *e, const Site *s, const lay_arch_banks *ab, int samples, Line *l)
 				{
 					/* LDS addresses are 32-bit: wrap there (no overflow on wild draws) */
 					uint64_t o = (uint64_t)ir_eval(&e->ev, s->off);
-					o = ebits >= 8 ? o * (ebits / 8) : o / (8 / (ebits ? ebits : 8));
+					o = o * (uint64_t)(ebits ? ebits : 8) / 8;   /* packed fp4/fp6: o·b/8 */
 					addr[lane] = (int64_t)((R->lds_offset + o) & UINT64_C(0xFFFFFFFF));
 				}
 				if (e->ev.bad) {

@@ -176,6 +176,7 @@ void simx_mfma_out_pos(int id, int block, int i, int j, int *reg, int *lane);
 int simx_dstr_lookup(const char *mnemonic);
 int simx_dstr_dwords(int id);     /* 2, or 3 for b96 */
 int simx_dstr_elem_bits(int id);  /* 16, 8, 4 or 6 */
+int simx_dstr_align(int id);      /* bytes every lane address must be aligned to (16 for b6), 0: unchecked */
 /* The exchange: `in` holds what each lane's plain ds_read_b64/b96 at its own address would
  * have returned (register-major, dwords(id) registers); `out` receives the transposed
  * result (same shape; must not alias in). Works in independent groups of 16 lanes: with
@@ -184,7 +185,7 @@ void simx_dstr_shuffle(int id, const uint32_t *in, uint32_t *out);
 /* Convenience: read from an LDS image. addr[l] is lane l's byte address (offset added);
  * lanes not in exec read nothing and their `out` values are left untouched; their
  * contribution to the exchange is zero. Returns -1 on success, or the first active lane
- * whose access leaves [0, lds_size). */
+ * whose access leaves [0, lds_size) or breaks simx_dstr_align. */
 int simx_dstr_read(int id, const uint32_t *addr, uint64_t exec, const uint8_t *lds,
                    uint32_t lds_size, uint32_t *out);
 

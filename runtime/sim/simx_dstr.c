@@ -1,6 +1,7 @@
 /* simx_dstr.c — gfx950 transposed LDS reads (ds_read_b64_tr_b{16,8,4}, ds_read_b96_tr_b6).
  *
- * Model (see docs/simulator-matrix.md for the sources and what is UNVERIFIED): each lane
+ * Model (see docs/simulator-matrix.md for the sources; b16 and b6 are checked against
+ * hardware tests, b8 and b4 are the same rule, UNVERIFIED): each lane
  * first reads 64 (or 96) bits at its own address, holding n = 64/bits (96/6 = 16)
  * elements. Then, independently in each group of 16 lanes, lane m's element e is element
  * m%n of lane (16/n)*e + m/n. For b16 (n = 4): lane t = 4k+q read row k, columns 4q..4q+3
@@ -11,14 +12,17 @@
 
 #include <string.h>
 
+/* align: the byte alignment every lane's address must have, 0 where none is
+ * known. ds_read_b96_tr_b6 needs 16 (rocRoller pads its LDS rows for it); the
+ * b64 forms' rule is not known here, so they are not checked. */
 static const struct {
 	const char *name;
-	int bits, dwords;
+	int bits, dwords, align;
 } trs[] = {
-	{"ds_read_b64_tr_b16", 16, 2},
-	{"ds_read_b64_tr_b8", 8, 2},
-	{"ds_read_b64_tr_b4", 4, 2},
-	{"ds_read_b96_tr_b6", 6, 3},
+	{"ds_read_b64_tr_b16", 16, 2, 0},
+	{"ds_read_b64_tr_b8", 8, 2, 0},
+	{"ds_read_b64_tr_b4", 4, 2, 0},
+	{"ds_read_b96_tr_b6", 6, 3, 16},
 };
 enum { NTR = (int)(sizeof trs / sizeof trs[0]) };
 
@@ -34,6 +38,7 @@ int simx_dstr_lookup(const char *mnemonic)
 
 int simx_dstr_dwords(int id) { return id >= 0 && id < NTR ? trs[id].dwords : 0; }
 int simx_dstr_elem_bits(int id) { return id >= 0 && id < NTR ? trs[id].bits : 0; }
+int simx_dstr_align(int id) { return id >= 0 && id < NTR ? trs[id].align : 0; }
 
 /* element e (of `bits` bits) of lane l in a register-major tuple of `nd` registers */
 static uint32_t get_bits(const uint32_t *p, int nd, int lane, int e, int bits)
@@ -81,7 +86,7 @@ int simx_dstr_read(int id, const uint32_t *addr, uint64_t exec, const uint8_t *l
 		if (!((exec >> l) & 1))
 			continue;
 		uint64_t end = (uint64_t)addr[l] + 4u * (uint32_t)nd;
-		if (end > lds_size)
+		if (end > lds_size || (trs[id].align && addr[l] % (uint32_t)trs[id].align))
 			return l;
 		for (int r = 0; r < nd; r++) {
 			uint32_t w;

@@ -182,6 +182,11 @@ static int simx_op_dstr(SimWave *w, const SimInst *in)
 	uint64_t exec = sim_exec(w);
 	SIM_FOR_LANES(w, l) {
 		uint32_t addr = w->v[in->o[1].reg][l] + (uint32_t)in->offset;
+		uint32_t al = (uint32_t)simx_dstr_align(id);
+		if (al && addr % al)
+			return sim_fault(w, "%s: lane %d reads LDS address 0x%x, which is not %u-byte aligned "
+			                 "(the instruction needs aligned addresses; what hardware does is not modelled)",
+			                 in->mnem, l, addr, al);
 		const uint8_t *p = sim_lptr(w, addr, 4u * (uint32_t)nd, l, 0);
 		if (!p)
 			return SIM_FAULT;

@@ -76,7 +76,8 @@ transposed() { # KERNEL ELEMS ELEM_BITS GRID
 }
 transposed tr_b16 512 16 2
 transposed tr_b8 1024 8 2
-# packed fp4 and fp6 (the model for b4/b6 is the b16/b8 rule extended: UNVERIFIED on hardware)
+# packed fp4 and fp6 (the b4 model is the b16/b8 rule extended, UNVERIFIED on hardware;
+# b6 is the exchange rocRoller's hardware test expects, docs/simulator-matrix.md §4)
 transposed tr_b4 2048 4 2
 transposed tr_b6 2048 6 2
 

@@ -3,7 +3,8 @@
  * tile-transpose idiom uses (triton/CK: lanes step along the rows, then along column
  * chunks), and checks that lane m ends up with column m of the tile, rows 0..n-1, as the
  * MFMA B operand wants. This is the model documented in docs/simulator-matrix.md (the
- * b16 case follows triton's description; b8/b4/b6 are the same model, UNVERIFIED). */
+ * b16 case follows triton's description, b6 rocRoller's hardware test; b8/b4 are the
+ * same model, UNVERIFIED). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,6 +97,26 @@ static void bounds_and_exec(void **st)
 	assert_int_equal(simx_dstr_elem_bits(simx_dstr_lookup("ds_read_b96_tr_b6")), 6);
 }
 
+/* ds_read_b96_tr_b6 needs every lane's address 16-byte aligned: a 12-byte step
+ * (dense fp6 rows of 16) is refused at the first lane off the grid */
+static void b6_alignment(void **st)
+{
+	(void)st;
+	int id = simx_dstr_lookup("ds_read_b96_tr_b6");
+	uint32_t addr[64], out[3 * 64];
+	assert_int_equal(simx_dstr_align(id), 16);
+	assert_int_equal(simx_dstr_align(simx_dstr_lookup("ds_read_b64_tr_b16")), 0);
+	for (int l = 0; l < 64; l++)
+		addr[l] = (uint32_t)(16 * l);
+	assert_int_equal(simx_dstr_read(id, addr, ~0ull, lds, sizeof lds, out), -1);
+	addr[21] += 8;
+	assert_int_equal(simx_dstr_read(id, addr, ~0ull, lds, sizeof lds, out), 21);
+	assert_int_equal(simx_dstr_read(id, addr, ~0ull & ~(1ull << 21), lds, sizeof lds, out), -1);
+	for (int l = 0; l < 64; l++)
+		addr[l] = (uint32_t)(12 * l);
+	assert_int_equal(simx_dstr_read(id, addr, ~0ull, lds, sizeof lds, out), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +125,7 @@ int main(void)
 		cmocka_unit_test(tr_b4),
 		cmocka_unit_test(tr_b6),
 		cmocka_unit_test(bounds_and_exec),
+		cmocka_unit_test(b6_alignment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
