@@ -48,6 +48,7 @@
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16") \
 	FLYOPS_ATTN_BWD_VARIANTS(X, "bf16") FLYOPS_ATTN_BWD_VARIANTS(X, "f16") \
+	FLYOPS_ATTN_BWD_1201(X, "bf16") FLYOPS_ATTN_BWD_1201(X, "f16") \
 	FLYOPS_ATTN_LAYOUTS(X, "bf16") FLYOPS_ATTN_LAYOUTS(X, "f16")
 
 /* Attention backward of stdlib/ops/attention_bwd.fly, per element type T: Delta (layout
@@ -68,6 +69,18 @@
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d128") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d256") \
 	X("gfx950", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd", "attn_bwd_dkdv_" T "_d512")
+
+/* ... and on gfx1201, stdlib/ops/attention_bwd_gfx1201.fly's WMMA kernels: the same keys,
+ * argument lists and head dims (32, 64, 128, 256). */
+#define FLYOPS_ATTN_BWD_1201(X, T) \
+	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, "delta", "attention_bwd_gfx1201", "attn_bwd_wmma_delta_" T) \
+	FLYOPS_ATTN_BWD_1201_D(X, T, "bhsd", "dkdv") FLYOPS_ATTN_BWD_1201_D(X, T, "bhsd_causal", "dkdv") \
+	FLYOPS_ATTN_BWD_1201_D(X, T, "dq", "dq")
+#define FLYOPS_ATTN_BWD_1201_D(X, T, LAY, K) \
+	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd_gfx1201", "attn_bwd_wmma_" K "_" T "_d32") \
+	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd_gfx1201", "attn_bwd_wmma_" K "_" T "_d64") \
+	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd_gfx1201", "attn_bwd_wmma_" K "_" T "_d128") \
+	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd_gfx1201", "attn_bwd_wmma_" K "_" T "_d256")
 
 /* Dense GEMMs of stdlib/ops/gemm.fly with operands and output of type T (bf16 kernels
  * have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P), then

@@ -128,6 +128,14 @@ else
 	echo "SKIP: sim/wmma (no /usr/bin/python3)"
 fi
 
+# gfx1201 v_fma_mix* (f32 and f16 sources by op_sel_hi) against Python (tests/sim/fmamix.py)
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$TMP/fmamix"
+	/usr/bin/python3 "$HERE/fmamix.py" "$SIM" "$MC" "$LLD" "$TMP/fmamix"
+else
+	echo "SKIP: sim/fmamix (no /usr/bin/python3)"
+fi
+
 # gfx1201 transposed global loads against Python (tests/sim/loadtr.py)
 if [ -x /usr/bin/python3 ]; then
 	mkdir -p "$TMP/loadtr"
