@@ -163,9 +163,13 @@ def t_growing_max():
     compare(BF, o, lse, q, k2, v, True, None, "huge first key")
 
 
+# the forward's code object per arch (attn_fwd_gfx1201.py runs these tests on sim:gfx1201)
+CODE_OBJECT = {"gfx950": "attention", "gfx1201": "attention_gfx1201"}
+
+
 def kernel(name):
     dev = flyrt.Device()
-    mod = dev.load(os.path.join(flyc.context().kernel_dir, "gfx950", "attention.hsaco"))
+    mod = dev.load(os.path.join(flyc.context().kernel_dir, dev.arch, CODE_OBJECT[dev.arch] + ".hsaco"))
     return dev, mod.kernel(name)
 
 
