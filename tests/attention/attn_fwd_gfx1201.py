@@ -28,24 +28,7 @@ NAMES = ["attn_fwd_%s_d%d%s" % (NAME[dt], D, c) for dt in (BF, F16) for c in (""
          for D in (32, 64, 128, 256, 512)]   # the table's order (runtime/flyops.c)
 
 
-def case(dt, D, causal, B, Hq, Hkv, Sq, Sk, lay, scale=None):
-    def run_case():
-        q, k, v = t.inputs(dt, B, Hq, Hkv, Sq, Sk, D)
-        want = "attn_fwd_%s_d%d%s" % (NAME[dt], D, "_causal" if causal else "")
-        qv, kv, vv = t.poisoned(q, lay), t.poisoned(k, lay), t.poisoned(v, lay)
-        got = flyc.ops.plan("attention", qv, kv, vv, causal=causal, scale=scale, return_lse=True)
-        check(got == want, "plan chose %r, expected %r" % (got, want))
-        launches = flyc.context().launches
-        o, lse = flyc.ops.attention(qv, kv, vv, causal=causal, scale=scale, return_lse=True)
-        check(flyc.context().launches == launches + 1, "no kernel ran")
-        check(o.shape == (B, Hq, Sq, D) and o.dtype == dt and lse.shape == (B, Hq, Sq)
-              and lse.dtype == torch.float32, "shapes")
-        t.compare(dt, o, lse, q, k, v, causal, scale, "")
-        o2 = flyc.ops.attention(qv, kv, vv, causal=causal, scale=scale)   # without LSE
-        check(torch.equal(o2.view(torch.int16), o.view(torch.int16)), "O differs without LSE")
-    name = "%s D=%d %s B=%d Hq=%d Hkv=%d Sq=%d Sk=%d %s" % (
-        NAME[dt], D, "causal" if causal else "full", B, Hq, Hkv, Sq, Sk, lay)
-    return name, run_case
+case = t.case   # attn_fwd.py's case (its ping-pong check runs where the table has those kernels)
 
 
 def t_device():
@@ -102,19 +85,7 @@ def t_refusals():
         with flyc.ops.using_variant("attn_fwd_pp_bf16_d64"):
             flyc.ops.attention(q64, q64, q64)
     raises(ValueError, pp, "attn_fwd_pp_bf16_d64", "gfx1201")
-    # the kernel's requires: hdim other than its D, a stride not a multiple of 8 elements
-    _dev, k_ = t.kernel("attn_fwd_bf16_d64")
-    x = torch.zeros(1, 1, 8, 64, dtype=BF)
-    lse = torch.zeros(8).view(1, 1, 8)
-    sdhb, dshb = (2, 3, 1, 0), (3, 2, 1, 0)
-    base = [x.permute(sdhb), x.permute(sdhb), x.permute(dshb), x.clone().permute(dshb),
-            lse.permute(2, 1, 0), 8, 8, 1, 1, 64, 0.125] + [512, 512, 64] * 4 + [1, 1]
-    bad = list(base)
-    bad[9] = 32
-    raises(flyrt.Unsupported, lambda: k_(*bad), "hdim == D")
-    bad = list(base)
-    bad[13] = 60
-    raises(flyrt.Unsupported, lambda: k_(*bad), "sqs % 8 == 0")
+    t.requires_refused()
 
 
 def main():
