@@ -83,6 +83,7 @@ SOFLYRT  := $(BUILD)/libflyrt.so
 OPS_LIB    := gemm:gfx950 gemm:gfx1201 norm:gfx950 topk:gfx950 scaled_mm:gfx950 grouped_mm:gfx950 gemm_splitk:gfx950 attention:gfx950
 OPS_LIB    += attention_bwd:gfx950
 OPS_LIB    += attention_bwd_gfx1201:gfx1201
+OPS_LIB    += attention_gfx1201:gfx1201
 KERNEL_DIR := $(BUILD)/lib/flyc/kernels
 ops_name    = $(word 1,$(subst :, ,$(1)))
 ops_arch    = $(word 2,$(subst :, ,$(1)))

@@ -49,7 +49,8 @@
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16") \
 	FLYOPS_ATTN_BWD_VARIANTS(X, "bf16") FLYOPS_ATTN_BWD_VARIANTS(X, "f16") \
 	FLYOPS_ATTN_BWD_1201(X, "bf16") FLYOPS_ATTN_BWD_1201(X, "f16") \
-	FLYOPS_ATTN_LAYOUTS(X, "bf16") FLYOPS_ATTN_LAYOUTS(X, "f16")
+	FLYOPS_ATTN_LAYOUTS(X, "bf16") FLYOPS_ATTN_LAYOUTS(X, "f16") \
+	FLYOPS_ATTN_1201_LAYOUTS(X, "bf16") FLYOPS_ATTN_1201_LAYOUTS(X, "f16")
 
 /* Attention backward of stdlib/ops/attention_bwd.fly, per element type T: Delta (layout
  * "delta"), then dK/dV under the call's key ("bhsd", "bhsd_causal"; causal is a run-time
@@ -141,6 +142,18 @@
 	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d256" C) \
 	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_" T "_d512" C) \
 	X("gfx950", FLYOPS_ATTENTION, T "->" T, L, "attention", "attn_fwd_pp_" T "_d64" C)
+
+/* Attention forward on gfx1201 (stdlib/ops/attention_gfx1201.fly, WMMA in wave32): the
+ * same kernel names and argument list as gfx950's attn_fwd, one kernel per head dim. */
+#define FLYOPS_ATTN_1201_LAYOUTS(X, T) \
+	FLYOPS_ATTN_1201(X, T, "bhsd", "") FLYOPS_ATTN_1201(X, T, "bhsd_causal", "_causal") \
+	FLYOPS_ATTN_1201(X, T, "strided", "") FLYOPS_ATTN_1201(X, T, "strided_causal", "_causal")
+#define FLYOPS_ATTN_1201(X, T, L, C) \
+	X("gfx1201", FLYOPS_ATTENTION, T "->" T, L, "attention_gfx1201", "attn_fwd_" T "_d32" C) \
+	X("gfx1201", FLYOPS_ATTENTION, T "->" T, L, "attention_gfx1201", "attn_fwd_" T "_d64" C) \
+	X("gfx1201", FLYOPS_ATTENTION, T "->" T, L, "attention_gfx1201", "attn_fwd_" T "_d128" C) \
+	X("gfx1201", FLYOPS_ATTENTION, T "->" T, L, "attention_gfx1201", "attn_fwd_" T "_d256" C) \
+	X("gfx1201", FLYOPS_ATTENTION, T "->" T, L, "attention_gfx1201", "attn_fwd_" T "_d512" C)
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
  * type O, without and with a bias of type O (the same kernels: a run-time flag): the

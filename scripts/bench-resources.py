@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """scripts/bench-resources.py [BUILD] — the static quality of every kernel of the operator
 library in make bench: per kernel of each stdlib/ops/*.fly, compiled for each arch the
-Makefile's OPS_LIB lists it for (NAME:ARCH: gfx950, and gfx1201 for gemm.fly's WMMA GEMM and
-attention_bwd_gfx1201.fly), VGPRs, AGPRs, VGPR/SGPR spills, scratch bytes, LDS bytes and occupancy
+Makefile's OPS_LIB lists it for (NAME:ARCH: gfx950, and gfx1201 for gemm.fly's WMMA GEMM,
+attention_gfx1201.fly and attention_bwd_gfx1201.fly), VGPRs, AGPRs, VGPR/SGPR spills, scratch bytes, LDS bytes and occupancy
 (waves per SIMD), from `flyc --resource-usage=json`. VGPR spills and scratch should be 0
 for every kernel (the tiers check their own kernels: tests/gemm, tests/grouped,
 tests/attention); SGPR spills go to VGPR lanes (v_writelane), not to memory."""

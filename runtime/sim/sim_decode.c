@@ -439,6 +439,11 @@ static int parse_one(const SimArch *arch, const char *text, SimInst *in, char *e
 		}
 		if (end) break;
 	}
+	/* the mixed-precision FMAs print op_sel_hi only when some operand is f16: absent means
+	 * [0,0,0] (all f32), not the packed ops' [1,1,1] (llvm-mc-22 -show-encoding, gfx950
+	 * and gfx1201) */
+	if (!(in->present & SIM_MOD_OP_SEL_HI) && (!strncmp(base, "v_fma_mix", 9) || !strncmp(base, "v_mad_mix", 9)))
+		in->op_sel_hi = 0;
 	if (is_branch(base) && in->nops >= 1 && in->o[0].kind == SIM_OPK_CONST)
 		in->target = in->pc + 4 + (uint64_t)((int64_t)(int16_t)in->o[0].k32 * 4);
 	if (in->nops >= 1 && in->o[in->nops - 1].kind == SIM_OPK_CONST && !in->imm_is_mod)

@@ -639,15 +639,13 @@ int sim_op_v_pk_mov_b32(SimWave *w, const SimInst *in)
 	}
 	return SIM_NEXT;
 }
-/* mixed precision: operand i is f32 unless op_sel_hi[i], then f16 from half op_sel[i].
- * The disassembler prints op_sel_hi only when some bit is set: absent, it is [0,0,0]
- * (all f32), not the packed-math default [1,1,1] the decoder starts from. */
+/* mixed precision: operand i is f32 unless op_sel_hi[i], then f16 from half op_sel[i]
+ * (op_sel_hi absent from the text is [0,0,0] for these: sim_decode.c) */
 static inline float MIX(const SimWave *w, const SimInst *in, int i, int l)
 {
 	const SimOperand *o = O(i + 1);
-	unsigned hi = in->present & SIM_MOD_OP_SEL_HI ? in->op_sel_hi : 0;
 	float f;
-	if ((hi >> i) & 1) {
+	if ((in->op_sel_hi >> i) & 1) {
 		uint16_t h = o->kind == SIM_OPK_CONST ? o->kf16 : (uint16_t)(sim_rd32(w, o, l) >> (((in->op_sel >> i) & 1) * 16));
 		f = sim_f16_to_f32(h);
 	} else f = sim_f32(o->kind == SIM_OPK_CONST ? o->k32 : sim_rd32(w, o, l));

@@ -81,6 +81,10 @@ static void modifiers(void **state)
 	assert_int_equal(in.op_sel, 2); assert_int_equal(in.op_sel_hi, 3);
 	in = parse("v_pk_add_f16 v0, v1, v2");
 	assert_int_equal(in.op_sel_hi, 7);                       /* default when not printed */
+	in = parse("v_fma_mixlo_f16 v26, v9, v28, 0");            /* mix: f32 operands when not printed */
+	assert_int_equal(in.op_sel_hi, 0);
+	in = parse("v_fma_mix_f32 v0, v1, v2, v3");
+	assert_int_equal(in.op_sel_hi, 0);
 	in = parse("v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xa bank_mask:0x5 bound_ctrl:1");
 	assert_int_equal(in.enc, SIM_ENC_DPP); assert_int_equal(in.dpp_ctrl, 0x111);
 	assert_int_equal(in.row_mask, 0xa); assert_int_equal(in.bank_mask, 5); assert_int_equal(in.bound_ctrl, 1);
