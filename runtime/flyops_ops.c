@@ -1122,6 +1122,9 @@ flyops_attention_backward(flyops_context *ctx, const DLTensor *grad_out, const D
 	if (!attn_head_dim(d.D))
 		return UNSUPPORTED("%s: head dim %lld; flyc's kernels serve D = %s (one kernel "
 		                   "per head dim; they do not mask a shorter one)", op, (long long)d.D, ATTN_HEAD_DIMS);
+	if (d.D == 512 && !strcmp(flyrt_device_arch(ctx->dev), "gfx1201"))
+		return UNSUPPORTED("%s: head dim 512 on gfx1201: K and V of one 32-key tile alone "
+		                   "take its 64 KiB of LDS (its kernels serve D = 32, 64, 128, 256)", op);
 	return attn_bwd_launch(ctx, exec, dtypes, layout, &d, causal, scale,
 	                       (const FtView *[]){ &vq, &vk, &vv, &vg, &vo, &vl, &vdq, &vdk, &vdv });
 }
