@@ -17,13 +17,13 @@
 /* one pipeline cg_block (load or compute) for iteration k: k and stage bound;
  * KEEP: the block's assignments stay visible (compute, read by the yield) */
 static void
-pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef S, int keep, int tag)
+pipe_block(Cg *c, Node *n, Node *body, IrRef k, IrRef stage, int keep, int tag)
 {
 	Binding *saved = c->env;
 	IrRef old = c->pipe_stage;
 	uint32_t first = c->f->ninst;
 	cg_bind(c, n->u.pipe.sym, k);
-	c->pipe_stage = ir_b_bin(&c->b, IR_OP_REM, k, S);
+	c->pipe_stage = stage;
 	cg_block(c, body);
 	c->pipe_stage = old;
 	/* with 2+ slots, the load block's LDS writes and the compute block's LDS
@@ -70,6 +70,100 @@ pipe_splittable(Node *l)
 		}
 	}
 	return 1;
+}
+
+/* 1 when load block L has a predicated copy (pred=): its predicates' arithmetic
+ * dominates the iteration, and unrolling doubles it for little (gemm_nn_ragged
+ * spilled SGPRs unrolled) */
+static int
+pipe_predicated(Node *l)
+{
+	for (int i = 0; i < l->u.block.n; i++) {
+		Node *st = l->u.block.v[i];
+		if (st->kind != S_EXPR || st->u.expr->kind != E_CALL)
+			continue;
+		for (int j = 0; j < st->u.expr->u.call.named.n; j++)
+			if (!strcmp(st->u.expr->u.call.named.v[j]->name, "pred"))
+				return 1;
+	}
+	return 0;
+}
+
+/* the stage of iteration k: k % S, a constant when k is lo + j for a constant lo */
+static IrRef
+pipe_stage_of(Cg *c, IrRef k, int64_t stages, const Value *lo, int64_t j)
+{
+	IrType i32 = ir_ty(IR_I32);
+	if (lo && lo->kind == VAL_INT)
+		return ir_b_const(&c->b, i32, (((lo->i + j) % stages) + stages) % stages);
+	return ir_b_bin(&c->b, IR_OP_REM, k, ir_b_const(&c->b, i32, stages));
+}
+
+/* one steady-state iteration k of a pipeline with S > 1 stages (below):
+ * wait; barrier; L(k + S - 1) (its LDS writes through registers deferred);
+ * C(k); the deferred writes. LO (a constant or NULL) and J give the stages. */
+static void
+pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j)
+{
+	IrType i32 = ir_ty(IR_I32);
+	ir_b_wait(&c->b, 0, 0, -1);
+	ir_b_barrier(&c->b);
+	/* pipelines do not nest (sema: pipeline-nested), so the queue is this one's */
+	IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, k, ir_b_const(&c->b, i32, stages - 1));
+	IrRef sn = pipe_stage_of(c, kn, stages, lo, j + stages - 1);
+	c->pipe_nq = 0;
+	c->pipe_split = pipe_splittable(n->u.pipe.load);
+	c->pipe_reg = c->b.cur;
+	pipe_block(c, n, n->u.pipe.load, kn, sn, 0, 2 * c->npipes + 1);
+	c->pipe_split = 0;
+	if (c->failed)
+		return;
+	int ndef = 0;
+	for (int i = 0; i < c->pipe_nq; i++)
+		ndef += c->pipe_q[i] != 0;
+	if (ndef)           /* the loads stay ahead of C(k), whose MFMAs cover their latency */
+		ir_b_sched_barrier(&c->b, 0);
+	pipe_block(c, n, n->u.pipe.compute, k, pipe_stage_of(c, k, stages, lo, j), 1, 2 * c->npipes + 2);
+	if (c->failed || !ndef)
+		return;
+	/* the deferred LDS writes of L(k + S - 1), kept after C(k) by a
+	 * scheduling barrier: LLVM would otherwise hoist them above the MFMAs,
+	 * and their waits for the global loads with them */
+	ir_b_sched_barrier(&c->b, 0);
+	c->pipe_split = 2;
+	c->pipe_iq = 0;
+	pipe_block(c, n, n->u.pipe.load, kn, sn, 0, 2 * c->npipes + 1);
+	c->pipe_split = 0;
+}
+
+/* a loop k in lo .. hi step STEP carrying VARS, whose body is BODY(k) below */
+enum { PIPE_UNROLLED, PIPE_REST, PIPE_DRAIN };
+
+static void
+pipe_loop(Cg *c, Node *n, int what, IrRef lo, IrRef hi, int64_t stages, const Value *clo,
+          Symbol **vars, int nv)
+{
+	IrType i32 = ir_ty(IR_I32);
+	IrRef inits[MAXCARRY], iters[MAXCARRY], iv;
+	int64_t step = what == PIPE_UNROLLED ? stages : 1;
+	for (int i = 0; i < nv; i++)
+		inits[i] = cg_lookup(c, vars[i]);
+	IrRef loop = ir_b_for(&c->b, lo, hi, ir_b_const(&c->b, i32, step), (uint32_t)nv, inits, &iv, iters);
+	Binding *saved = c->env;
+	for (int i = 0; i < nv; i++)
+		cg_bind(c, vars[i], iters[i]);
+	if (what == PIPE_DRAIN) {
+		ir_b_wait(&c->b, 0, 0, -1);
+		ir_b_barrier(&c->b);
+		pipe_block(c, n, n->u.pipe.compute, iv, pipe_stage_of(c, iv, stages, NULL, 0), 1, 0);
+	} else if (what == PIPE_REST) {
+		pipe_steady(c, n, iv, stages, NULL, 0);
+	} else {
+		for (int64_t j = 0; j < stages && !c->failed; j++)
+			pipe_steady(c, n, ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, j)), stages, clo, j);
+	}
+	if (!c->failed)
+		cg_close_loop(c, loop, vars, inits, nv, saved);
 }
 
 /* pipeline k in lo .. hi stages S { load {L} compute {C} }:
@@ -125,67 +219,48 @@ cg_stmt_pipeline(Cg *c, Node *n)
 	for (int64_t j = 0; j + 1 < stages && !c->failed; j++) {
 		IrRef kj = ir_b_bin(&c->b, IR_OP_ADD, lo, ir_b_const(&c->b, i32, j));
 		ir_b_if(&c->b, ir_b_cmp(&c->b, IR_LT, kj, hi), 0, NULL);
-		pipe_block(c, n, n->u.pipe.load, kj, S, 0, 0);
+		pipe_block(c, n, n->u.pipe.load, kj, pipe_stage_of(c, kj, stages, n->u.pipe.lo->cval, j), 0, 0);
 		ir_b_else(&c->b);
 		ir_b_end(&c->b);
 	}
 	if (c->failed)
 		return;
-	loop = ir_b_for(&c->b, lo, hi, one, (uint32_t)nv, inits, &iv, iters);
-	saved = c->env;
-	for (int i = 0; i < nv; i++)
-		cg_bind(c, vars[i], iters[i]);
-	ir_b_wait(&c->b, 0, 0, -1);
-	ir_b_barrier(&c->b);
-	/* pipelines do not nest (sema: pipeline-nested), so the queue is this one's */
-	IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, stages - 1)), in = 0;
-	int ndef = 0;
-	c->pipe_nq = 0;
-	if (stages > 1) {
-		IrRef vals[CG_PIPEQ], iff;
-		in = ir_b_cmp(&c->b, IR_LT, kn, hi);
-		iff = ir_b_if(&c->b, in, 0, NULL);
-		c->pipe_split = pipe_splittable(n->u.pipe.load);
-		c->pipe_reg = c->f->inst[iff].region[0];
-		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
-		c->pipe_split = 0;
-		for (int i = 0; i < c->pipe_nq; i++)     /* the queued values leave the if */
-			if (c->pipe_q[i])
-				vals[ndef++] = c->pipe_q[i];
-		if (ndef) {
-			ir_b_yield(&c->b, (uint32_t)ndef, vals);
-			ir_b_else(&c->b);
-			for (int i = 0; i < ndef; i++)
-				vals[i] = cg_zero_of(c, c->f->inst[vals[i]].ty);
-			ir_b_yield(&c->b, (uint32_t)ndef, vals);
-			c->f->inst[iff].imm[0] = (int64_t)ndef;
-		}
-		ir_b_end(&c->b);
-		for (int i = 0, j = 0; i < c->pipe_nq; i++)   /* entries: the if's results */
-			if (c->pipe_q[i])
-				c->pipe_q[i] = ir_b_proj(&c->b, iff, (unsigned)j++);
-	} else {
-		pipe_block(c, n, n->u.pipe.load, iv, S, 0, 0);
+	if (stages == 1) {
+		loop = ir_b_for(&c->b, lo, hi, one, (uint32_t)nv, inits, &iv, iters);
+		saved = c->env;
+		for (int i = 0; i < nv; i++)
+			cg_bind(c, vars[i], iters[i]);
 		ir_b_wait(&c->b, 0, 0, -1);
 		ir_b_barrier(&c->b);
-	}
-	if (c->failed)
-		return;
-	pipe_block(c, n, n->u.pipe.compute, iv, S, 1, stages > 1 ? 2 * c->npipes + 2 : 0);
-	if (c->failed)
-		return;
-	if (ndef) {         /* the deferred LDS writes of L(k + S - 1) */
-		ir_b_if(&c->b, in, 0, NULL);
-		c->pipe_split = 2;
-		c->pipe_iq = 0;
-		pipe_block(c, n, n->u.pipe.load, kn, S, 0, 2 * c->npipes + 1);
-		c->pipe_split = 0;
-		ir_b_else(&c->b);
-		ir_b_end(&c->b);
+		pipe_block(c, n, n->u.pipe.load, iv, ir_b_const(&c->b, i32, 0), 0, 0);
+		ir_b_wait(&c->b, 0, 0, -1);
+		ir_b_barrier(&c->b);
+		pipe_block(c, n, n->u.pipe.compute, iv, ir_b_const(&c->b, i32, 0), 1, 0);
+		if (c->failed)
+			return;
+		cg_close_loop(c, loop, vars, inits, nv, saved);
+	} else {
+		/* the steady state, k in lo .. mid with mid = max(lo, hi - (S - 1)),
+		 * loads unconditionally; with a constant lo (and no predicated copy
+		 * in L) it is unrolled S times, so that every copy's stages are
+		 * constants (LDS offsets fold into the instructions), and the rest,
+		 * fewer than S iterations, follow as a plain loop; then the drain,
+		 * k in mid .. hi, only computes */
+		const Value *clo = n->u.pipe.lo->cval && n->u.pipe.lo->cval->kind == VAL_INT ? n->u.pipe.lo->cval : NULL;
+		IrRef last = ir_b_bin(&c->b, IR_OP_SUB, hi, ir_b_const(&c->b, i32, stages - 1));
+		IrRef mid = ir_b_select(&c->b, ir_b_cmp(&c->b, IR_LT, last, lo), lo, last);
+		IrRef rest = lo;
+		if (clo && !pipe_predicated(n->u.pipe.load)) {
+			rest = ir_b_bin(&c->b, IR_OP_SUB, mid, ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_SUB, mid, lo), S));
+			pipe_loop(c, n, PIPE_UNROLLED, lo, rest, stages, clo, vars, nv);
+		}
+		if (!c->failed)
+			pipe_loop(c, n, PIPE_REST, rest, mid, stages, NULL, vars, nv);
+		if (!c->failed)
+			pipe_loop(c, n, PIPE_DRAIN, mid, hi, stages, NULL, vars, nv);
 		if (c->failed)
 			return;
 	}
-	cg_close_loop(c, loop, vars, inits, nv, saved);
 	ir_b_wait(&c->b, 0, 0, -1);
 	ir_b_barrier(&c->b);
 	c->npipes++;

@@ -131,15 +131,70 @@ eval(Em *e, const IrTuple *s, const IrTuple *d, IrRef c)
 	return o;
 }
 
+/* 1 when x is a multiple of 2^p: such a constant, a product with or a left
+ * shift into one, a sum of them */
+static int
+multiple_of(Em *e, IrRef x, int p)
+{
+	IrInst *I = &e->f->inst[x];
+	int64_t v;
+
+	if (ir_const_value(e->f, x, &v))
+		return (v & (((int64_t)1 << p) - 1)) == 0;
+	switch (I->op) {
+	case IR_OP_MUL:
+		return multiple_of(e, I->ops[0], p) || multiple_of(e, I->ops[1], p);
+	case IR_OP_SHL:
+		return (ir_const_value(e->f, I->ops[1], &v) && v >= p) || multiple_of(e, I->ops[0], p);
+	case IR_OP_ADD:
+		return multiple_of(e, I->ops[0], p) && multiple_of(e, I->ops[1], p);
+	default:
+		return 0;
+	}
+}
+
+/* the terms of sum o: those that are multiples of 2^p added to *hi, or to
+ * *hic for constants (the part of a constant above bit p too), the rest to *lo */
+static void
+split_terms(Em *e, IrRef o, int p, IrRef *hi, int64_t *hic, IrRef *lo)
+{
+	IrInst *I = &e->f->inst[o];
+	int64_t v, low = ((int64_t)1 << p) - 1;
+
+	if (ir_const_value(e->f, o, &v)) {
+		*hic += v & ~low;
+		*lo = bin(e, IR_OP_ADD, *lo, kconst(e, v & low));
+	} else if (multiple_of(e, o, p)) {
+		*hi = bin(e, IR_OP_ADD, *hi, o);
+	} else if (I->op == IR_OP_ADD) {
+		IrRef a = I->ops[0], b = I->ops[1];
+		split_terms(e, a, p, hi, hic, lo);
+		split_terms(e, b, p, hi, hic, lo);
+	} else {
+		*lo = bin(e, IR_OP_ADD, *lo, o);
+	}
+}
+
+/* Swizzle<B,M,S> of offset o. It reads and writes only the low P = M+S+B
+ * bits, so swizzle(h + l) = h + swizzle(l) for any multiple h of 2^P (two's
+ * complement: adding h changes no low bit and takes no carry from them): the
+ * terms of o that are multiples of 2^P (a pipeline's stage, the rows of one
+ * MFMA fragment after another) are added after the swizzle, which leaves the
+ * swizzled part loop-invariant and shared, the rest an immediate offset. */
 static IrRef
 swizzle(Em *e, IrSwizzle sw, IrRef o)
 {
-	int64_t mask;
+	int64_t mask, hic = 0;
+	IrRef hi, lo;
 
 	if (!sw.b)
 		return o;
 	mask = (((int64_t)1 << sw.b) - 1) << (sw.m + sw.s);
-	return bin(e, IR_OP_XOR, o, bin(e, IR_OP_SHR, bin(e, IR_OP_AND, o, kconst(e, mask)), kconst(e, sw.s)));
+	hi = lo = kconst(e, 0);
+	split_terms(e, o, sw.m + sw.s + sw.b, &hi, &hic, &lo);
+	lo = bin(e, IR_OP_XOR, lo, bin(e, IR_OP_SHR, bin(e, IR_OP_AND, lo, kconst(e, mask)), kconst(e, sw.s)));
+	/* the constant last, so that it can become the instruction's offset */
+	return bin(e, IR_OP_ADD, bin(e, IR_OP_ADD, lo, hi), kconst(e, hic));
 }
 
 /* Byte span of a global tensor if known (static layout, or a stated bound), else 0. */

@@ -37,18 +37,28 @@ def kernels(path):
 
 
 def innermost_loop(insns):
-    """the instructions of the shortest branch-target-to-back-branch span holding an MFMA"""
+    """the steady-state MFMA loop: among the innermost loops (branch-target-to-back-branch
+    spans holding no other), the one with the most MFMAs, then one that loads from memory
+    (not a pipeline's drain), then the shortest"""
     if not insns:
         return None
-    base, best = insns[0][0], None
+    base = insns[0][0]
     where = {a: i for i, (a, _, _) in enumerate(insns)}
+    spans = []
     for i, (a, text, tgt) in enumerate(insns):
         if tgt is None or not text.startswith(("s_cbranch", "s_branch")) or base + tgt > a:
             continue
         j = where.get(base + tgt)
-        body = [t for _, t, _ in insns[j:i + 1]] if j is not None else []
-        if any("mfma" in t for t in body) and (best is None or len(body) < len(best)):
-            best = body
+        if j is not None:
+            spans.append((j, i))
+    inner = [(j, i) for j, i in spans if not any(j <= j2 and i2 <= i and (j2, i2) != (j, i) for j2, i2 in spans)]
+    best, key = None, None
+    for j, i in inner:
+        body = [t for _, t, _ in insns[j:i + 1]]
+        nm = sum("mfma" in t for t in body)
+        k = (nm, any(t.startswith(("buffer_load", "global_load")) for t in body), -len(body))
+        if nm and (key is None or k > key):
+            best, key = body, k
     return best
 
 
