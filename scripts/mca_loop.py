@@ -6,8 +6,11 @@ ones":
 
 over the loop's instructions (branch target to back-branch, one wave), and again over its
 MFMAs alone ("MFMA-bound", mca's own cycles); the efficiency is MFMA-bound / loop cycles
-(AITER's 256x256 bf16 asm loop: 99.5%). The innermost loop is the shortest back-branch
-span that holds an MFMA; kernels without one are skipped.
+(AITER's 256x256 bf16 asm loop: 99.5%). The loop measured is the steady state: among the
+innermost back-branch spans, the one with the most MFMAs, then one with loads (a pipeline's
+drain has none), then the shortest; when no innermost span holds an MFMA, the spans around
+them count too. Kernels without an MFMA loop are skipped. mca runs the span as straight-line
+code: branches inside it (a predicated copy's element-wise path) count as if always taken.
 
     mca_loop.py CODE_OBJECT [KERNEL ...]      one line per kernel (all kernels by default)
 """
@@ -52,6 +55,8 @@ def innermost_loop(insns):
         if j is not None:
             spans.append((j, i))
     inner = [(j, i) for j, i in spans if not any(j <= j2 and i2 <= i and (j2, i2) != (j, i) for j2, i2 in spans)]
+    if not any("mfma" in t for j, i in inner for _, t, _ in insns[j:i + 1]):
+        inner = spans     # the MFMAs sit in a loop around another: the shortest such loop
     best, key = None, None
     for j, i in inner:
         body = [t for _, t, _ in insns[j:i + 1]]
