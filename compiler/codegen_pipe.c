@@ -138,6 +138,9 @@ pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j)
 
 /* a loop k in lo .. hi step STEP carrying VARS, whose body is BODY(k) below */
 enum { PIPE_UNROLLED, PIPE_REST, PIPE_DRAIN };
+/* the most stages a steady state is unrolled over: the compute block is lowered
+ * S + 2 times, and at S = 8 examples/gemm_bf16.fly took minutes to compile */
+enum { PIPE_MAXUNROLL = 3 };
 
 static void
 pipe_loop(Cg *c, Node *n, int what, IrRef lo, IrRef hi, int64_t stages, const Value *clo,
@@ -241,8 +244,8 @@ cg_stmt_pipeline(Cg *c, Node *n)
 		cg_close_loop(c, loop, vars, inits, nv, saved);
 	} else {
 		/* the steady state, k in lo .. mid with mid = max(lo, hi - (S - 1)),
-		 * loads unconditionally; with a constant lo (and no predicated copy
-		 * in L) it is unrolled S times, so that every copy's stages are
+		 * loads unconditionally; with a constant lo, S <= PIPE_MAXUNROLL
+		 * and no predicated copy in L it is unrolled S times, so that every copy's stages are
 		 * constants (LDS offsets fold into the instructions), and the rest,
 		 * fewer than S iterations, follow as a plain loop; then the drain,
 		 * k in mid .. hi, only computes */
@@ -250,7 +253,7 @@ cg_stmt_pipeline(Cg *c, Node *n)
 		IrRef last = ir_b_bin(&c->b, IR_OP_SUB, hi, ir_b_const(&c->b, i32, stages - 1));
 		IrRef mid = ir_b_select(&c->b, ir_b_cmp(&c->b, IR_LT, last, lo), lo, last);
 		IrRef rest = lo;
-		if (clo && !pipe_predicated(n->u.pipe.load)) {
+		if (clo && stages <= PIPE_MAXUNROLL && !pipe_predicated(n->u.pipe.load)) {
 			rest = ir_b_bin(&c->b, IR_OP_SUB, mid, ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_SUB, mid, lo), S));
 			pipe_loop(c, n, PIPE_UNROLLED, lo, rest, stages, clo, vars, nv);
 		}
