@@ -169,17 +169,22 @@ def t_race_free():
     check(p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-800:])
 
 
-def t_no_scratch():
-    # every kernel of the code object without scratch (no VGPR spills), read by flyrt-info
+def no_scratch(arch, code_object, count):
+    """every kernel of stdlib code object ARCH/CODE_OBJECT (COUNT of them) without scratch
+    (no VGPR spills), read by flyrt-info"""
     build = os.path.dirname(os.path.abspath(os.environ.get("FLYRT_LIB", "build/libflyrt.so")))
-    co = os.path.join(build, "lib", "flyc", "kernels", "gfx950", "attention_bwd.hsaco")
+    co = os.path.join(build, "lib", "flyc", "kernels", arch, code_object)
     p = subprocess.run([os.path.join(build, "bin", "flyrt-info"), co], capture_output=True, text=True)
     check(p.returncode == 0, p.stderr[-400:])
     names = [l.split()[1] for l in p.stdout.splitlines() if l.startswith("kernel ")]
     res = [l for l in p.stdout.splitlines() if "bytes scratch" in l]
-    check(len(names) == 22 and len(res) == 22, "expected 22 kernels: %s" % names)
+    check(len(names) == count and len(res) == count, "expected %d kernels: %s" % (count, names))
     bad = [n for n, r in zip(names, res) if " 0 bytes scratch" not in r]
     check(not bad, "scratch (spills) in %s" % bad)
+
+
+def t_no_scratch():
+    no_scratch("gfx950", "attention_bwd.hsaco", 22)
 
 
 def t_torch_autograd():

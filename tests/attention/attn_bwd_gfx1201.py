@@ -136,16 +136,7 @@ def t_race_free():
 
 
 def t_no_scratch():
-    # every kernel of the code object without scratch (no VGPR spills), read by flyrt-info
-    build = os.path.dirname(os.path.abspath(os.environ.get("FLYRT_LIB", "build/libflyrt.so")))
-    co = os.path.join(build, "lib", "flyc", "kernels", "gfx1201", "attention_bwd_gfx1201.hsaco")
-    p = subprocess.run([os.path.join(build, "bin", "flyrt-info"), co], capture_output=True, text=True)
-    check(p.returncode == 0, p.stderr[-400:])
-    names = [l.split()[1] for l in p.stdout.splitlines() if l.startswith("kernel ")]
-    res = [l for l in p.stdout.splitlines() if "bytes scratch" in l]
-    check(len(names) == 18 and len(res) == 18, "expected 18 kernels: %s" % names)
-    bad = [n for n, r in zip(names, res) if " 0 bytes scratch" not in r]
-    check(not bad, "scratch (spills) in %s" % bad)
+    g950.no_scratch("gfx1201", "attention_bwd_gfx1201.hsaco", 18)
 
 
 def src_note():
