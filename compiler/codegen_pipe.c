@@ -122,14 +122,15 @@ pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j)
 	for (int i = 0; i < c->pipe_nq; i++)
 		ndef += c->pipe_q[i] != 0;
 	if (ndef)           /* the loads stay ahead of C(k), whose MFMAs cover their latency */
-		ir_b_sched_barrier(&c->b, 0);
+		ir_b_pipe_mark(&c->b, 1);
 	pipe_block(c, n, n->u.pipe.compute, k, pipe_stage_of(c, k, stages, lo, j), 1, 2 * c->npipes + 2);
 	if (c->failed || !ndef)
 		return;
 	/* the deferred LDS writes of L(k + S - 1), kept after C(k) by a
 	 * scheduling barrier: LLVM would otherwise hoist them above the MFMAs,
-	 * and their waits for the global loads with them */
-	ir_b_sched_barrier(&c->b, 0);
+	 * and their waits for the global loads with them (lower_sched.c
+	 * interleaves the three parts for MFMA issue after LLVM's pipeline) */
+	ir_b_pipe_mark(&c->b, 2);
 	c->pipe_split = 2;
 	c->pipe_iq = 0;
 	pipe_block(c, n, n->u.pipe.load, kn, sn, 0, 2 * c->npipes + 1);

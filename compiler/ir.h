@@ -234,7 +234,8 @@ enum { IR_PURE = 1, IR_REGIONS = 2, IR_TERM = 4, IR_SIDE = 8 };
 	X(BARRIER, "barrier", 0, IR_SIDE)        /* workgroup barrier */ \
 	X(WAIT,    "wait",    0, IR_SIDE)        /* imm[0] vmem, imm[1] lds/smem, imm[2] stores; -1 = don't care */ \
 	X(SCHEDGRP,"sched_group", 0, IR_SIDE)    /* imm[0] mask, imm[1] count, imm[2] sync id */ \
-	X(SCHEDBAR,"sched_barrier", 0, IR_SIDE)  /* imm[0] mask */ \
+	X(SCHEDBAR,"sched_barrier", 0, IR_SIDE)  /* imm[0] mask; imm[1] 1/2: a pipeline's compute block \
+	                                            begins/ends here (lower_sched.c) */ \
 	X(SETPRIO, "setprio", 0, IR_SIDE)        /* imm[0] 0..3 */ \
 	X(FOR,     "for",    -1, IR_REGIONS)     /* lb, ub, step, inits...; region[0] body; tuple result */ \
 	X(IF,      "if",     -1, IR_REGIONS)     /* cond; region[0] then, region[1] else; tuple result */ \
@@ -491,6 +492,7 @@ void ir_b_barrier(IrBuilder *b);
 void ir_b_wait(IrBuilder *b, int vmem, int lds, int stores);   /* -1: don't wait on that counter */
 void ir_b_sched_group(IrBuilder *b, int mask, int count, int sync_id);
 void ir_b_sched_barrier(IrBuilder *b, int mask);
+void ir_b_pipe_mark(IrBuilder *b, int which);   /* sched_barrier(0) marking a compute block: 1 begin, 2 end */
 void ir_b_setprio(IrBuilder *b, int prio);
 /* global view src -> LDS view dst, BYTES per lane, lanes LANE_STRIDE bytes apart in LDS */
 void ir_b_lds_dma(IrBuilder *b, IrRef src, IrRef dst, int bytes, int lane_stride);

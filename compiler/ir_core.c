@@ -753,6 +753,7 @@ void ir_b_barrier(IrBuilder *b) { imm3(b, IR_OP_BARRIER, 0, 0, 0); }
 void ir_b_wait(IrBuilder *b, int vmem, int lds, int stores) { imm3(b, IR_OP_WAIT, vmem, lds, stores); }
 void ir_b_sched_group(IrBuilder *b, int mask, int count, int sid) { imm3(b, IR_OP_SCHEDGRP, mask, count, sid); }
 void ir_b_sched_barrier(IrBuilder *b, int mask) { imm3(b, IR_OP_SCHEDBAR, mask, 0, 0); }
+void ir_b_pipe_mark(IrBuilder *b, int which) { imm3(b, IR_OP_SCHEDBAR, 0, which, 0); }
 void ir_b_setprio(IrBuilder *b, int prio) { imm3(b, IR_OP_SETPRIO, prio, 0, 0); }
 void ir_b_fence(IrBuilder *b, IrScope scope, IrOrder order) { imm3(b, IR_OP_FENCE, scope, order, 0); }
 

@@ -100,6 +100,8 @@ print_inst(FILE *out, const IrFunc *f, IrRef r, int depth)
 		break;
 	case IR_OP_SCHEDBAR:
 		fprintf(out, " mask=0x%" PRIx64, I->imm[0]);
+		if (I->imm[1])
+			fprintf(out, " pipe=%s", I->imm[1] == 1 ? "begin" : "end");
 		break;
 	case IR_OP_SETPRIO:
 		fprintf(out, " %" PRId64, I->imm[0]);

@@ -38,6 +38,8 @@ typedef struct {
 	LLVMValueRef fn;
 	LLVMValueRef *val;        /* per IR value */
 	LLVMValueRef **multi;     /* for/if: malloc'ed array of result values */
+	struct { LLVMValueRef x, v; int64_t hi; } *lds_hi;   /* lds_high()'s values */
+	uint32_t nlds_hi, caplds_hi;
 	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
 	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
 	LLVMDIBuilderRef dib;
@@ -256,18 +258,79 @@ byte_offset(Lw *w, LLVMValueRef off, IrScalar elem, LLVMTypeRef ity)
 	return LLVMBuildMul(w->b, off, LLVMConstInt(ity, esize(elem), 0), "");
 }
 
+/* X + HI (i32, HI a multiple of 64 KiB) through an empty inline asm, built
+ * once per IR value OFF right after X's definition: LLVM cannot see through
+ * it, so it does not fold HI into the constant offsets added at each access
+ * (a ds_read's offset field holds 16 bits), and the accesses of one OFF share
+ * one register */
 static LLVMValueRef
-address(Lw *w, IrTensor *T, IrRef tref, LLVMValueRef off)
+lds_high(Lw *w, LLVMValueRef x, int64_t size, int64_t hi)
+{
+	for (uint32_t i = 0; i < w->nlds_hi; i++)
+		if (w->lds_hi[i].x == x && w->lds_hi[i].hi == size * 65536 + hi)
+			return w->lds_hi[i].v;
+	LLVMBasicBlockRef bb = LLVMGetInsertBlock(w->b);
+	LLVMValueRef n = LLVMIsAInstruction(x) ? LLVMGetNextInstruction(x)
+	               : LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(w->fn));
+	while (n && LLVMIsAPHINode(n))
+		n = LLVMGetNextInstruction(n);
+	if (n)
+		LLVMPositionBuilderBefore(w->b, n);
+	LLVMTypeRef ft = LLVMFunctionType(i32t(w), (LLVMTypeRef[]){ i32t(w) }, 1, 0);
+	LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=v,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef y = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, x, ci32(w, (int32_t)size), ""), ci32(w, (int32_t)hi), "");
+	LLVMValueRef v = LLVMBuildCall2(w->b, ft, a, &y, 1, "");
+	/* memory(none), nounwind, willreturn: LLVM may merge equal ones and hoist them */
+	static const char *const attr[] = { "memory", "nounwind", "willreturn" };
+	for (int i = 0; i < 3; i++) {
+		unsigned k = LLVMGetEnumAttributeKindForName(attr[i], strlen(attr[i]));
+		LLVMAddCallSiteAttribute(v, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, k, 0));
+	}
+	LLVMPositionBuilderAtEnd(w->b, bb);
+	if (w->nlds_hi == w->caplds_hi) {
+		w->caplds_hi = w->caplds_hi ? 2 * w->caplds_hi : 16;
+		if (!(w->lds_hi = realloc(w->lds_hi, w->caplds_hi * sizeof *w->lds_hi)))
+			IR_ICE("out of memory");
+	}
+	w->lds_hi[w->nlds_hi].x = x;
+	w->lds_hi[w->nlds_hi].v = v;
+	w->lds_hi[w->nlds_hi++].hi = size * 65536 + hi;
+	return v;
+}
+
+/* The address of element offset OFF (an IR value) of tensor T. In LDS, the
+ * constant addends of OFF (an atom's or a k-step's offset, split from the
+ * swizzle by lower-layout) and the tensor's place in LDS go to a GEP of their
+ * own: LLVM keeps that one as a constant offset and folds it into the ds_read
+ * or ds_write, where (x + c) * size would become an `or` that loses its
+ * disjointness once hoisted, and cost each access its own address register. */
+static LLVMValueRef
+address(Lw *w, IrTensor *T, IrRef tref, IrRef off)
 {
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(w->ctx);
 
 	if (T->space == IR_SPACE_LDS) {
-		LLVMValueRef bo = LLVMBuildAdd(w->b, byte_offset(w, off, T->elem, i32t(w)),
-		                               ci32(w, T->lds_offset), "");
-		return LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &bo, 1, "");
+		int64_t c = 0;
+		while (!ir_scalar_packed(T->elem) && w->f->inst[off].op == IR_OP_ADD) {
+			IrInst *A = &w->f->inst[off];
+			int k = w->f->inst[A->ops[1]].op == IR_OP_CONST ? 1 : w->f->inst[A->ops[0]].op == IR_OP_CONST ? 0 : -1;
+			if (k < 0)
+				break;
+			c += w->f->inst[A->ops[k]].imm[0];
+			off = A->ops[1 - k];
+		}
+		int64_t cb = T->lds_offset + c * esize(T->elem), hi = cb >= 0 ? cb & ~(int64_t)0xffff : 0;
+		LLVMValueRef bo;
+		if (hi > 0 && !ir_scalar_packed(T->elem))
+			bo = lds_high(w, w->val[off], esize(T->elem), hi);
+		else
+			bo = byte_offset(w, w->val[off], T->elem, i32t(w));
+		LLVMValueRef p = LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &bo, 1, "");
+		LLVMValueRef co = ci32(w, (int32_t)(cb - hi));
+		return LLVMBuildInBoundsGEP2(w->b, i8, p, &co, 1, "");
 	}
 	/* global64: offset is i64 */
-	LLVMValueRef bo = byte_offset(w, off, T->elem, i64t(w));
+	LLVMValueRef bo = byte_offset(w, w->val[off], T->elem, i64t(w));
 	return LLVMBuildInBoundsGEP2(w->b, i8, w->val[tref], &bo, 1, "");
 }
 
@@ -358,7 +421,7 @@ lower_ld(Lw *w, IrRef r)
 		w->val[r] = pcast(w, v, vt);
 		return;
 	}
-	LLVMValueRef p = address(w, T, tref, off);
+	LLVMValueRef p = address(w, T, tref, I->ops[1]);
 	LLVMValueRef v = LLVMBuildLoad2(w->b, vt, p, "");
 	LLVMSetAlignment(v, access_align(T, I->ty));
 	if (T->space == IR_SPACE_LDS)
@@ -389,7 +452,7 @@ lower_st(Lw *w, IrRef r)
 		call(w, name, LLVMVoidTypeInContext(w->ctx), pt, args, 5);
 		return;
 	}
-	LLVMValueRef p = address(w, T, tref, off);
+	LLVMValueRef p = address(w, T, tref, I->ops[2]);
 	LLVMValueRef s = LLVMBuildStore(w->b, v, p);
 	LLVMSetAlignment(s, access_align(T, ty));
 	if (T->space == IR_SPACE_LDS)
@@ -448,7 +511,7 @@ lower_atomic(Lw *w, IrRef r)
 		LLVMValueRef bo = byte_offset(w, LLVMBuildSExt(w->b, off, i64t(w), ""), T->elem, i64t(w));
 		p = LLVMBuildInBoundsGEP2(w->b, LLVMInt8TypeInContext(w->ctx), w->val[w->f->inst[tref].ops[0]], &bo, 1, "");
 	} else {
-		p = address(w, T, tref, off);
+		p = address(w, T, tref, I->ops[first]);
 	}
 	if (I->imm[0] == IR_ATOMIC_CAS) {
 		/* compared bitwise: a float element goes through its bits */
@@ -573,7 +636,7 @@ lower_lds_dma(Lw *w, IrRef r)
 		ring_alias(w, call(w, "llvm.amdgcn.raw.ptr.buffer.load.lds", vt, pt, a, 7), I->imm[2]);
 	} else {
 		LLVMTypeRef pt[5] = { LLVMPointerTypeInContext(w->ctx, 1), p3, i32, i32, i32 };
-		LLVMValueRef a[5] = { address(w, S, I->ops[0], w->val[I->ops[1]]), lp, ci32(w, I->imm[0]),
+		LLVMValueRef a[5] = { address(w, S, I->ops[0], I->ops[1]), lp, ci32(w, I->imm[0]),
 		                      ci32(w, 0), ci32(w, 0) };
 		ring_alias(w, call(w, "llvm.amdgcn.global.load.lds", vt, pt, a, 5), I->imm[2]);
 	}
@@ -1244,7 +1307,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 			}
 			rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 8)
 			   : LLVMVectorType(i32t(w), 2);
-			p = address(w, T, I->ops[0], w->val[I->ops[1]]);
+			p = address(w, T, I->ops[0], I->ops[1]);
 			v = pcast(w, call(w, I->imm[0] == 16 ? "llvm.amdgcn.global.load.tr.b128.v8i16"
 			                                     : "llvm.amdgcn.global.load.tr.b64.v2i32", rt, &p1, &p, 1),
 			          llty(w, I->ty));
@@ -1259,7 +1322,7 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 		}
 		rt = I->imm[0] == 16 ? LLVMVectorType(LLVMInt16TypeInContext(w->ctx), 4)
 		   : LLVMVectorType(i32t(w), I->imm[0] == 6 ? 3 : 2);
-		p = address(w, T, I->ops[0], w->val[I->ops[1]]);
+		p = address(w, T, I->ops[0], I->ops[1]);
 		{
 			LLVMValueRef cl = call(w, name, rt, &p3, &p, 1);
 			ring_alias(w, cl, I->imm[2]);
@@ -1330,7 +1393,12 @@ lower_inst(Lw *w, IrRef r, LLVMValueRef *yielded)
 	case IR_OP_SCHEDBAR: {
 		LLVMTypeRef pt = i32t(w);
 		LLVMValueRef a = ci32(w, I->imm[0]);
-		call(w, "llvm.amdgcn.sched.barrier", LLVMVoidTypeInContext(w->ctx), &pt, &a, 1);
+		LLVMValueRef sb = call(w, "llvm.amdgcn.sched.barrier", LLVMVoidTypeInContext(w->ctx), &pt, &a, 1);
+		if (I->imm[1]) {      /* a pipeline's mark for lower_sched.c */
+			const char *k = I->imm[1] == 1 ? "flyc.pipe.begin" : "flyc.pipe.end";
+			LLVMSetMetadata(sb, LLVMGetMDKindIDInContext(w->ctx, k, strlen(k)),
+			                LLVMMetadataAsValue(w->ctx, LLVMMDNodeInContext2(w->ctx, NULL, 0)));
+		}
 		return;
 	}
 	case IR_OP_SETPRIO: {
@@ -1478,6 +1546,8 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, w->fn, "entry"));
 	w->val = calloc(f->ninst + 1, sizeof *w->val);
 	w->multi = calloc(f->ninst + 1, sizeof *w->multi);
+	w->lds_hi = NULL;
+	w->nlds_hi = w->caplds_hi = 0;
 	if (!w->val || !w->multi)
 		IR_ICE("out of memory");
 	lower_region(w, 1, NULL);
@@ -1486,6 +1556,7 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 			free(w->multi[i]);
 	free(w->val);
 	free(w->multi);
+	free(w->lds_hi);
 	LLVMSetCurrentDebugLocation2(w->b, NULL);
 	return w->failed;
 }

@@ -19,6 +19,11 @@ typedef struct {
 LLVMModuleRef ir_lower_llvm(IrModule *m, LLVMContextRef ctx, const struct TgtDesc *t,
                             const LowerOpts *o, IrDiag *d);
 
+/* Interleaves each software pipeline's steady-state iteration (marked by
+ * codegen_pipe.c, !flyc.pipe.begin/end) for in-order MFMA issue; run after
+ * LLVM's optimization pipeline (lower_sched.c). */
+void lower_sched_pipelines(LLVMModuleRef mod);
+
 /* The .flyc.meta text (docs/metadata.md) for m; malloc'ed, caller frees. */
 char *ir_meta_text(const IrModule *m);
 

@@ -1,0 +1,375 @@
+/*
+ * lower_sched.c — the steady state of a software pipeline, interleaved for
+ * MFMA issue (issue #20: main loops as lean as hand-written ones).
+ *
+ * Runs on LLVM IR after LLVM's own pipeline (emit_llvm), when the IR is
+ * clean: LDS loads and stores, buffer loads, MFMA calls and the shuffles
+ * between them. codegen_pipe.c marks each steady-state iteration's compute
+ * block with two sched.barrier(0) calls carrying !flyc.pipe 1 (before) and
+ * 2 (after); before the first sit the iteration's global loads, after the
+ * second its deferred LDS writes (to the other ring slot, which the compute
+ * block does not read: the writes may pass its reads).
+ *
+ * A wave issues in order, and an MFMA occupies its pipe for several cycles
+ * (8 for a 32x32x16, 4 for a 16x16x32 on gfx950's LLVM model) during which
+ * the wave issues anything else that is ready. The iteration is rewritten as
+ * MFMAs in their order, each followed by a few of the other instructions:
+ *   1. the LDS reads of the next MFMAs (within LOOKAHEAD_CYCLES of issue),
+ *      in the order the MFMAs need them (lgkmcnt counts in order);
+ *   2. the global loads, as early as possible;
+ *   3. the LDS writes, once their load has had LOAD_CYCLES to arrive;
+ * and pinned with sched.barrier(0) before each MFMA, so that LLVM's
+ * scheduler keeps the interleave (it would otherwise read each operand right
+ * before its MFMA). Shuffles and address arithmetic go right before their
+ * first user. An iteration holding anything else with side effects (a
+ * global store, a wait, a call) is left as LLVM scheduled it.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "lower_llvm.h"
+
+enum {
+	FILL_SLOTS = 6,          /* non-MFMA instructions placed after an 8-cycle MFMA */
+	LOOKAHEAD_CYCLES = 64,   /* LDS reads issued this many MFMA cycles ahead of use */
+	LOAD_CYCLES = 96,        /* a global load's latency covered before its LDS write */
+};
+
+typedef enum { K_PURE, K_MFMA, K_GLOAD, K_LDSR, K_LDSW, K_MARK, K_FENCE } Kind;
+
+typedef struct {
+	LLVMValueRef v;
+	Kind k;
+	int part;               /* 0 load block, 1 compute, 2 deferred writes */
+	int need;               /* K_LDSR: the first MFMA (index) that needs it */
+	int done;
+	int pred;               /* ordering predecessor (item index) or -1 */
+	int at;                 /* cycle it was placed at */
+} Item;
+
+typedef struct {
+	Item *it;
+	int n;
+	LLVMValueRef *out;
+	int nout;
+	int cycle;
+	int *hash;              /* open addressing: value -> item index + 1 */
+	unsigned hcap;
+	int *seen;              /* mark_need: the MFMA that last visited an item + 1 */
+} Sched;
+
+static const char *
+callee_name(LLVMValueRef v)
+{
+	LLVMValueRef f = LLVMGetCalledValue(v);
+	size_t len;
+	if (!f || LLVMIsAInlineAsm(f) || !LLVMIsAFunction(f))
+		return "";
+	return LLVMGetValueName2(f, &len);
+}
+
+/* 1 or 2: V is codegen_pipe.c's mark before or after a compute block */
+static int
+pipe_mark(LLVMValueRef v, const unsigned kind[2])
+{
+	if (!LLVMIsACallInst(v) || strcmp(callee_name(v), "llvm.amdgcn.sched.barrier"))
+		return 0;
+	return LLVMGetMetadata(v, kind[0]) ? 1 : LLVMGetMetadata(v, kind[1]) ? 2 : 0;
+}
+
+static int
+lds_ptr(LLVMValueRef p)
+{
+	return LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 3;
+}
+
+static Kind
+classify(LLVMValueRef v, const unsigned mdk[2])
+{
+	if (LLVMIsAPHINode(v) || LLVMIsATerminatorInst(v))
+		return K_FENCE;
+	if (LLVMIsALoadInst(v))
+		return lds_ptr(LLVMGetOperand(v, 0)) && !LLVMGetVolatile(v) ? K_LDSR : K_FENCE;
+	if (LLVMIsAStoreInst(v))
+		return lds_ptr(LLVMGetOperand(v, 1)) && !LLVMGetVolatile(v) ? K_LDSW : K_FENCE;
+	if (LLVMIsACallInst(v)) {
+		const char *n = callee_name(v);
+		if (LLVMIsAInlineAsm(LLVMGetCalledValue(v)))
+			return K_PURE;   /* lower_llvm's opaque address: memory(none) */
+		if (pipe_mark(v, mdk))
+			return K_MARK;
+		if (!strncmp(n, "llvm.amdgcn.mfma.", 17))
+			return K_MFMA;
+		if (!strncmp(n, "llvm.amdgcn.raw.ptr.buffer.load.", 32))
+			return K_GLOAD;
+		return K_FENCE;
+	}
+	if (LLVMIsAFenceInst(v) || LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v))
+		return K_FENCE;
+	return K_PURE;
+}
+
+/* cycles an MFMA keeps its pipe busy (LLVM's gfx950 model) */
+static int
+mfma_cycles(LLVMValueRef v)
+{
+	const char *n = callee_name(v);
+	return strstr(n, "32x32") ? 8 : 4;
+}
+
+static unsigned
+hash_of(Sched *s, LLVMValueRef v)
+{
+	uintptr_t h = (uintptr_t)v;
+	return (unsigned)((h >> 4) ^ (h >> 20)) & (s->hcap - 1);
+}
+
+static int
+find(Sched *s, LLVMValueRef v)
+{
+	for (unsigned h = hash_of(s, v); s->hash[h]; h = (h + 1) & (s->hcap - 1))
+		if (s->it[s->hash[h] - 1].v == v)
+			return s->hash[h] - 1;
+	return -1;
+}
+
+static void
+enter(Sched *s, int i)
+{
+	unsigned h = hash_of(s, s->it[i].v);
+	while (s->hash[h])
+		h = (h + 1) & (s->hcap - 1);
+	s->hash[h] = i + 1;
+}
+
+/* place item I after its operands (in the region) and its ordering predecessor */
+static void
+place(Sched *s, int i)
+{
+	Item *x = &s->it[i];
+	if (x->done)
+		return;
+	x->done = 1;
+	int no = LLVMGetNumOperands(x->v);
+	for (int j = 0; j < no; j++) {
+		int d = find(s, LLVMGetOperand(x->v, j));
+		if (d >= 0)
+			place(s, d);
+	}
+	if (x->pred >= 0)
+		place(s, x->pred);
+	x->at = s->cycle;
+	s->out[s->nout++] = x->v;
+}
+
+/* the first MFMA that needs each LDS read, through shuffles */
+static void
+mark_need(Sched *s, int i, int m)
+{
+	Item *x = &s->it[i];
+	if (s->seen[i] == m + 1)
+		return;
+	s->seen[i] = m + 1;
+	if (x->k == K_LDSR) {
+		if (x->need < 0 || m < x->need)
+			x->need = m;
+		return;
+	}
+	if (x->k != K_PURE && x->k != K_MFMA)
+		return;
+	int no = LLVMGetNumOperands(x->v);
+	for (int j = 0; j < no; j++) {
+		int d = find(s, LLVMGetOperand(x->v, j));
+		if (d >= 0 && !(s->it[d].k == K_MFMA && x->k == K_MFMA && d != i))
+			mark_need(s, d, m);
+	}
+}
+
+/* one iteration [from, to) of a block: reorder it, or leave it */
+static void
+schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMValueRef anchor, const unsigned mdk[2])
+{
+	Sched s = { calloc((size_t)n, sizeof(Item)), 0, calloc((size_t)n + 1, sizeof(LLVMValueRef)), 0, 0,
+	            NULL, 16, calloc((size_t)n, sizeof(int)) };
+	int part = 0, nm = 0, lastlds = -1, lastw = -1, ok = 1, m2 = 0;
+	int *mf = calloc((size_t)n, sizeof(int));
+	while (s.hcap < 2 * (unsigned)n)
+		s.hcap *= 2;
+	s.hash = calloc(s.hcap, sizeof(int));
+	if (!s.it || !s.out || !mf || !s.hash || !s.seen)
+		goto out;
+	for (int i = 0; i < n && ok; i++) {
+		Item *x = &s.it[s.n];
+		x->v = ins[i];
+		x->k = classify(ins[i], mdk);
+		x->pred = -1;
+		x->need = -1;
+		if (x->k == K_FENCE) {
+			ok = 0;
+			break;
+		}
+		if (x->k == K_MARK) {
+			part = pipe_mark(ins[i], mdk);
+			m2 += part == 2;
+			continue;     /* dropped: the interleave's barriers replace it */
+		}
+		x->part = part;
+		/* LDS accesses keep their order, but for the deferred writes,
+		 * which may pass the compute block's reads (other ring slot) */
+		if (x->k == K_LDSR || x->k == K_LDSW) {
+			if (x->part == 2 && x->k == K_LDSW) {
+				x->pred = lastw;
+				lastw = s.n;
+			} else {
+				if (x->part == 2 || (x->part == 1 && x->k == K_LDSW)) {
+					ok = 0;   /* a read among the writes, or a write in compute */
+					break;
+				}
+				x->pred = x->k == K_LDSW || (lastlds >= 0 && s.it[lastlds].k == K_LDSW) ? lastlds : -1;
+				lastlds = s.n;
+			}
+		}
+		if (x->k == K_MFMA) {
+			if (x->part != 1) {
+				ok = 0;
+				break;
+			}
+			mf[nm++] = s.n;
+		}
+		enter(&s, s.n);
+		s.n++;
+	}
+	if (!ok || nm < 2 || m2 != 1)
+		goto out;
+	for (int m = 0; m < nm; m++)
+		mark_need(&s, mf[m], m);
+
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(ctx), &i32, 1, 0);
+	LLVMValueRef sb = LLVMGetNamedFunction(mod, "llvm.amdgcn.sched.barrier");
+	if (!sb)
+		sb = LLVMAddFunction(mod, "llvm.amdgcn.sched.barrier", ft);
+	LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+	int *bar = calloc((size_t)n + 1, sizeof(int));   /* a barrier before out[k] */
+	if (!bar) {
+		LLVMDisposeBuilder(b);
+		goto out;
+	}
+	for (int m = 0; m < nm; m++) {
+		bar[s.nout] = 1;
+		place(&s, mf[m]);
+		int cyc = mfma_cycles(s.it[mf[m]].v), slots = cyc - 2;
+		s.cycle += cyc;
+		/* 1. LDS reads of the MFMAs within the lookahead, in need order */
+		for (int j = m + 1, ahead = 0; j < nm && slots > 0 && ahead < LOOKAHEAD_CYCLES; j++) {
+			ahead += mfma_cycles(s.it[mf[j]].v);
+			for (int i = 0; i < s.n && slots > 0; i++)
+				if (s.it[i].k == K_LDSR && s.it[i].need == j && !s.it[i].done) {
+					place(&s, i);
+					slots--;
+				}
+		}
+		/* 2. global loads, in order */
+		for (int i = 0; i < s.n && slots > 0; i++)
+			if (s.it[i].k == K_GLOAD && !s.it[i].done) {
+				place(&s, i);
+				slots--;
+			}
+		/* 3. deferred LDS writes whose loads have arrived */
+		for (int i = 0; i < s.n && slots > 0; i++) {
+			Item *x = &s.it[i];
+			if (x->k != K_LDSW || x->done || x->part != 2)
+				continue;
+			int d = find(&s, LLVMGetOperand(x->v, 0)), ready = 1;
+			for (int e = d; e >= 0 && ready; ) {   /* the value's global loads, through shuffles */
+				Item *y = &s.it[e];
+				if (y->k == K_GLOAD)
+					ready = y->done && s.cycle - y->at >= LOAD_CYCLES;
+				e = -1;
+				if (y->k == K_PURE && LLVMGetNumOperands(y->v) > 0)
+					e = find(&s, LLVMGetOperand(y->v, 0));
+			}
+			if (ready && (x->pred < 0 || s.it[x->pred].done)) {
+				place(&s, i);
+				slots -= 2;     /* with its s_waitcnt vmcnt */
+			}
+		}
+	}
+	bar[s.nout] = 1;
+	for (int i = 0; i < s.n; i++)
+		place(&s, i);
+	/* move everything, in the new order, before the anchor */
+	for (int k = 0; k < s.nout; k++)
+		LLVMInstructionRemoveFromParent(s.out[k]);
+	LLVMPositionBuilderBefore(b, anchor);
+	for (int k = 0; k < s.nout; k++) {
+		if (bar[k])
+			LLVMBuildCall2(b, ft, sb, &zero, 1, "");
+		LLVMInsertIntoBuilder(b, s.out[k]);
+	}
+	if (bar[s.nout])
+		LLVMBuildCall2(b, ft, sb, &zero, 1, "");
+	for (int i = 0; i < n; i++)
+		if (classify(ins[i], mdk) == K_MARK)
+			LLVMInstructionEraseFromParent(ins[i]);
+	free(bar);
+	LLVMDisposeBuilder(b);
+out:
+	free(s.hash);
+	free(s.seen);
+	free(mf);
+	free(s.it);
+	free(s.out);
+}
+
+/* every marked steady-state iteration of every function of MOD */
+void
+lower_sched_pipelines(LLVMModuleRef mod)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	const unsigned mdk[2] = { LLVMGetMDKindIDInContext(ctx, "flyc.pipe.begin", 15),
+	                          LLVMGetMDKindIDInContext(ctx, "flyc.pipe.end", 13) };
+	const char *e = getenv("FLY_NO_INTERLEAVE");
+	if (e && *e)
+		return;
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+			int n = 0, cap = 0;
+			LLVMValueRef *ins = NULL;
+			for (LLVMValueRef v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 256;
+					LLVMValueRef *g = realloc(ins, (size_t)cap * sizeof *g);
+					if (!g)
+						break;
+					ins = g;
+				}
+				ins[n++] = v;
+			}
+			/* each iteration: from after the side effect before its first
+			 * mark to before the side effect after its second */
+			for (int i = 0; i < n; i++) {
+				if (pipe_mark(ins[i], mdk) != 1)
+					continue;
+				int lo = i, hi = i + 1;
+				while (lo > 0 && classify(ins[lo - 1], mdk) != K_FENCE)
+					lo--;
+				while (hi < n && pipe_mark(ins[hi], mdk) != 2 && classify(ins[hi], mdk) != K_FENCE)
+					hi++;
+				if (hi >= n || pipe_mark(ins[hi], mdk) != 2)
+					continue;
+				hi++;
+				while (hi < n && classify(ins[hi], mdk) != K_FENCE && pipe_mark(ins[hi], mdk) != 1)
+					hi++;
+				if (hi >= n || pipe_mark(ins[hi], mdk) == 1)
+					continue;
+				schedule(ctx, mod, ins + lo, hi - lo, ins[hi], mdk);
+				i = hi;
+			}
+			free(ins);
+		}
+}
