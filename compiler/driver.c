@@ -10,6 +10,7 @@
  * Diag and the exit status is 1 as soon as it holds an error.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +257,14 @@ drv_parse_options(DrvOptions *o, int argc, char **argv)
 			o->no_gpu_bundle = false;
 		} else if (!strncmp(a, "--ld-path=", 10) && a[10]) {
 			o->ld_path = a + 10;
+		} else if (starts(a, "--kernel")) {
+			if (!(v = eq_or_next("--kernel", argc, argv, &i)))
+				ok = false;
+			else if (!*v || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
+				opt_error("empty kernel name in '--kernel=%s'", v);
+				ok = false;
+			} else
+				push_str(&o->kernels, &o->nkernels, v);
 		} else if (starts(a, "--stop-after")) {
 			if (!(v = eq_or_next("--stop-after", argc, argv, &i)))
 				ok = false;
@@ -297,6 +306,7 @@ drv_options_free(DrvOptions *o)
 	free(o->incdirs);
 	free(o->mllvm);
 	free(o->print_after);
+	free(o->kernels);
 	free((char *)o->stdlib_dir);
 	memset(o, 0, sizeof *o);
 }
@@ -620,6 +630,94 @@ ir_sink(void *ctx, IrLoc loc, const char *msg)
 	diag_error(d, s, "%s", msg);
 }
 
+/* Whether the kernel named name is one --kernel=LIST pattern of o selects
+ * (pat: one comma-free piece, a name or an fnmatch glob). */
+static bool
+kernel_match(const char *pat, size_t n, const char *name)
+{
+	char buf[256];
+
+	if (n >= sizeof buf)
+		return strlen(name) == n && !strncmp(pat, name, n);
+	memcpy(buf, pat, n);
+	buf[n] = 0;
+	return fnmatch(buf, name, 0) == 0;
+}
+
+/* "its kernels: a, b, c" for the message of a --kernel pattern matching nothing */
+static void
+kernel_names_note(const SemaProgram *p, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < p->nkernels && len + 8 < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", p->kernels[i]->name);
+		if (w < 0 || (size_t)w >= size - len || i == 12) {
+			snprintf(buf + len, size - len, ", ...");
+			break;
+		}
+		len += (size_t)w;
+	}
+}
+
+/*
+ * --kernel=LIST (repeatable; LIST: comma-separated kernel names or fnmatch
+ * globs, e.g. 'gemm_nt_256x256*'): only the kernel instances whose code-object
+ * names match stay in p, in file order, so only they are generated and
+ * emitted. A piece that matches no kernel is an error listing the file's
+ * kernels; so is an --offload-arch that none of the kept kernels is for
+ * (targets(...)), except for flyc show --banks, which skips such arches.
+ * Returns 0, or 1 with the errors reported to d (nothing written yet).
+ */
+static int
+select_kernels(SemaProgram *p, const DrvOptions *o, Diag *d)
+{
+	bool *keep = calloc((size_t)p->nkernels + 1, sizeof *keep);
+	char names[512];
+	int i, k, n, bad = 0;
+
+	if (!keep)
+		ice("out of memory");
+	for (i = 0; i < o->nkernels; i++) {
+		const char *s = o->kernels[i];
+		while (*s) {
+			size_t len = strcspn(s, ",");
+			for (k = n = 0; k < p->nkernels; k++)
+				if (kernel_match(s, len, p->kernels[k]->name))
+					keep[k] = true, n++;
+			if (!n) {
+				kernel_names_note(p, names, sizeof names);
+				diag_error(d, SPAN_NONE, "no kernel %s '%.*s' in %s (--kernel; its kernels: %s)",
+				           strcspn(s, "*?[") < len ? "matches" : "named", (int)len, s,
+				           strcmp(o->input, "-") ? o->input : "<stdin>", p->nkernels ? names : "none");
+				bad = 1;
+			}
+			s += len + (s[len] == ',');
+		}
+	}
+	for (k = n = 0; k < p->nkernels; k++)
+		if (keep[k])
+			p->kernels[n++] = p->kernels[k];
+	free(keep);
+	if (bad)
+		return 1;
+	p->nkernels = n;
+	for (i = 0; i < o->narchs && !o->banks; i++) {
+		unsigned bit = sema_target_bit(o->archs[i]);
+		for (k = 0; k < n; k++)
+			if (!p->kernels[k]->targets || (p->kernels[k]->targets & bit))
+				break;
+		if (k == n) {
+			diag_error(d, SPAN_NONE, "no kernel that --kernel selects is for --offload-arch=%s "
+			           "(their targets(...) clauses exclude it)", o->archs[i]);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 int
 drv_compile_main(int argc, char **argv)
 {
@@ -693,6 +791,8 @@ drv_compile(DrvOptions *op)
 	prog = sema_check(a, d, m, &so);
 	free(modname);
 	if (diag_errors(d))
+		goto out;
+	if (o.nkernels && select_kernels(prog, &o, d))   /* --kernel: only the kernels named */
 		goto out;
 	if (o.syntax_only) {
 		rc = 0;

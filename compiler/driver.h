@@ -96,6 +96,8 @@ typedef struct DrvOptions {
 	bool no_gpu_bundle;       /* --no-gpu-bundle-output: one code object per arch (--gpu-bundle-output: one bundle, the default) */
 	const char *ld_path;      /* --ld-path=PATH: the ld.lld to run (default: LLVM's bindir, then PATH) */
 	const char *stop_after;   /* --stop-after=PASS */
+	const char **kernels;     /* --kernel=LIST (repeatable): comma-separated names or fnmatch globs; none = all */
+	int nkernels;
 	const char *argv0;        /* for locating <bindir>/../share/flyc/stdlib */
 	struct IrBanksOpts *banks; /* --emit=banks (flyc show --banks FILE): options and counts (ir_banks.h) */
 } DrvOptions;

@@ -4,7 +4,7 @@
  * LDS access of its kernels (ir_banks.h); --expect-conflict-free turns
  * conflicts into the exit status, for tests and CI.
  *
- *   flyc show --banks FILE.fly [--kernel NAME] [--offload-arch=ARCH]...
+ *   flyc show --banks FILE.fly [--kernel LIST] [--offload-arch=ARCH]...
  *             [-D NAME=V]... [-I DIR]... [--samples=N] [--addresses]
  *             [--expect-conflict-free[=reads|all]] [-o FILE]
  */
@@ -30,7 +30,8 @@ usage(FILE *f)
 "worst bank conflict, over all waves and sampled loop iterations.\n"
 "\n"
 "OPTIONS:\n"
-"  --kernel NAME           only this kernel (an export name); default: all\n"
+"  --kernel LIST           only these kernels (export names or globs, comma-\n"
+"                          separated, repeatable); default: all\n"
 "  --offload-arch=ARCH     gfx950 or gfx1201, repeatable (--arch=ARCH too);\n"
 "                          default: every arch the file has kernels for\n"
 "  -D NAME=V, -I DIR       as for compiling\n"
@@ -50,6 +51,7 @@ drv_show_banks_main(int argc, char **argv)
 	char **args = calloc((size_t)argc + 8, sizeof *args);
 	char *archbuf[ARCH_MAX];
 	int n = 0, nab = 0, expect = 0, have_arch = 0, have_out = 0, rc;
+	const char *kname = NULL;   /* --kernel LIST */
 	IrBanksOpts bo = { 0 };
 	DrvOptions o;
 	size_t ntg;
@@ -66,9 +68,12 @@ drv_show_banks_main(int argc, char **argv)
 		} else if (!strcmp(s, "--banks")) {
 			continue;
 		} else if (!strcmp(s, "--kernel") && i + 1 < argc) {
-			bo.kernel = argv[++i];
+			kname = argv[++i];   /* the driver's --kernel: only it is compiled */
+			args[n++] = "--kernel";
+			args[n++] = argv[i];
 		} else if (!strncmp(s, "--kernel=", 9)) {
-			bo.kernel = s + 9;
+			kname = s + 9;
+			args[n++] = argv[i];
 		} else if (!strncmp(s, "--samples=", 10)) {
 			bo.samples = atoi(s + 10);
 			if (bo.samples < 1 || bo.samples > 4096) {
@@ -141,8 +146,8 @@ drv_show_banks_main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!bo.kernels) {
-		if (bo.kernel)
-			fprintf(stderr, "flyc: error: no kernel named '%s' in this file (for the arches analysed)\n", bo.kernel);
+		if (kname)
+			fprintf(stderr, "flyc: error: no kernel named '%s' in this file (for the arches analysed)\n", kname);
 		else
 			fprintf(stderr, "flyc: error: no kernel to analyse\n");
 		return 1;

@@ -111,3 +111,6 @@ tool_case code-object "$LLVM/llvm-readelf" -h --notes "$TMP/ew.hsaco"
 	tool_case bundle clang-offload-bundler-22 -list -type=o -input="$TMP/ew2.hsaco"
 "$FLYC" "$ew" --emit=launcher -o "$TMP/gen/ew.c" 2>/dev/null || { mkdir -p "$TMP/gen" && "$FLYC" "$ew" --emit=launcher -o "$TMP/gen/ew.c"; }
 tool_case launcher cc -std=c11 -Wall -Werror -fsyntax-only -I"$FLY_TOP/runtime/include" "$TMP/gen/ew.c"
+
+# --kernel=LIST: only the named kernels compiled and emitted
+. "$FLY_TOP/tests/cli/kernel.sh"

@@ -25,5 +25,10 @@ if os.environ.get("FLY_SIM_BIN"):
 config.substitutions.insert(0, ("%flyc_sim", sim))
 if os.access(sim, os.X_OK):
     config.available_features.add("flyc-sim")
+# the sanitized build (run.sh passes --param san=1 when FLY_SAN=1): the compile-only tests
+# whose compiles other tests already make under ASan/UBSan are UNSUPPORTED there, or skip
+# those RUN lines with %if !san (docs/testing.md "What the sanitized build runs")
+if lit_config.params.get("san") == "1":
+    config.available_features.add("san")
 config.environment["PATH"] = os.pathsep.join([bindir, "/usr/bin", "/bin"])
 config.environment["LC_ALL"] = "C"

@@ -8,7 +8,7 @@ case "$FLY_BUILD" in /*) build=$FLY_BUILD ;; *) build=$FLY_TOP/$FLY_BUILD ;; esa
 if [ ! -x "$LIT" ]; then echo "SKIP: codegen (no $LIT)"; exit 0; fi
 if [ ! -x "$build/bin/cgtool" ]; then fail codegen/cgtool "missing $build/bin/cgtool (run make)"; exit 1; fi
 out=$TMP/lit.out
-python3 "$LIT" -v --no-progress-bar -j 2 --param build="$build" "$FLY_TOP/tests/codegen" >"$out" 2>&1
+python3 "$LIT" -v --no-progress-bar -j 2 --param build="$build" --param san="$FLY_SAN" "$FLY_TOP/tests/codegen" >"$out" 2>&1
 rc=$?
 # "PASS: flyc-codegen :: name.test (1 of N)" -> "PASS: codegen/name"
 awk '
