@@ -14,11 +14,15 @@ buffers are sized exactly and the simulator's allocations have guard gaps, so a 
 past A, B, the scales, the bias or C faults.
 
 The matrix: both formats, bf16 and fp16 out, with and without bias, M from 1 up (1, 2, 15, 16,
-17, 33, 64, 100), N 32 .. 256, K 128 .. 1024, every variant forced on shapes it accepts;
-specials: NaN / -0 / the largest / subnormal e4m3 codes, every e2m1 code, E8M0 0 (2^-127), 254
-and 255 (NaN) scales; refusals for each gate condition (K % 128, N % 32, dtypes, shapes, strides,
-the 16-row variant above 16 rows). FLY_SAN=1 (sanitized libflyrt): one shape per variant.
-Prints PASS:/FAIL: lines.
+17, 33, 64, 100, 128, 130, 200), N 32 .. 256, K 128 .. 1024, the variant the runtime picks checked
+(16x32 for M <= 16, 128x128 for N % 128, else 32x32), every variant forced on shapes it accepts
+(the 128x128 tile at M = 1, 16, 129: rows past M read as 0 by the buffer loads); the 128x128
+tile with M not a multiple of 128 and 1, 2, 3, 5 and 8 k-tiles (its pipelines' prologue, rest and
+drain); specials: NaN / -0 / the largest / subnormal e4m3 codes, every e2m1 code, E8M0 0 (2^-127),
+254 and 255 (NaN) scales, on the small and the 128x128 tiles; refusals for each gate condition
+(K % 128, N % 32, dtypes, shapes, strides, the 16-row variant above 16 rows, the 128x128 tile at
+N % 128 != 0). The simulator's LDS race check is on (FLY_SIM_RACECHECK=1 unless set).
+FLY_SAN=1 (sanitized libflyrt): one shape per variant. Prints PASS:/FAIL: lines.
 """
 import math
 import os
