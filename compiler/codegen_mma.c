@@ -337,6 +337,24 @@ isqrt(int64_t x)
 	return r;
 }
 
+/* A scale operand: one i32 word for every atom, or a fragment of one word per
+ * atom of the operand (A: index rm + RM*rk, B: rn + RN*rk, the order of the
+ * operand fragments' repeats): each atom of a wave then has its own rows' scales. */
+static int
+scale_fits(Cg *c, IrRef s, int64_t n)
+{
+	unsigned l = c->f->inst[s].ty.lanes;
+	return l == 1 || l == n;
+}
+
+static IrRef
+scale_of(Cg *c, IrRef s, int64_t i)
+{
+	if (c->f->inst[s].ty.lanes == 1)
+		return s;
+	return ir_b_extract(&c->b, s, (unsigned)i);
+}
+
 /* gemm(mma, A, B, C): C's variable gets the new accumulator */
 static IrRef
 gemm(Cg *c, Node *n)
@@ -367,8 +385,8 @@ gemm(Cg *c, Node *n)
 		Node *xa = named_arg(n, "scale_a"), *xb = named_arg(n, "scale_b");
 		IrType i32 = ir_ty(IR_I32);
 		/* 127 = 2^0 in E8M0 in every byte: unit scales (amdgpu-facts 3.4) */
-		sa = xa ? cg_expr(c, xa) : ir_b_const(&c->b, i32, 0x7f7f7f7f);
-		sb = sa && xb ? cg_expr(c, xb) : sa ? ir_b_const(&c->b, i32, 0x7f7f7f7f) : 0;
+		sa = xa ? cg_value_of(c, cg_expr(c, xa), xa->span) : ir_b_const(&c->b, i32, 0x7f7f7f7f);
+		sb = sa && xb ? cg_value_of(c, cg_expr(c, xb), xb->span) : sa ? ir_b_const(&c->b, i32, 0x7f7f7f7f) : 0;
 		if (!sb)
 			return 0;
 		sa = cg_to_type(c, sa, i32);
@@ -389,6 +407,10 @@ gemm(Cg *c, Node *n)
 		cg_unsupported(c, n->span, "gemm fragments whose repeat counts do not agree");
 		return 0;
 	}
+	if (m.scaled && (!scale_fits(c, sa, rm * rk) || !scale_fits(c, sb, rn * rk))) {
+		cg_unsupported(c, n->span, "scale fragments whose length is not 1 or the atoms' RM*RK (A) / RN*RK (B)");
+		return 0;
+	}
 	c->b.loc = cg_loc_of(c, n->span);
 	for (int64_t k = 0; k < rk; k++)
 		for (int64_t i = 0; i < rm; i++)
@@ -398,7 +420,9 @@ gemm(Cg *c, Node *n)
 				IrRef va = na == ta.V ? a : sub(c, a, oa, (unsigned)ta.V, ea);
 				IrRef vb = nb == tb.V ? b : sub(c, b, ob, (unsigned)tb.V, eb);
 				IrRef vc = nc == tc.V ? acc : sub(c, acc, oc, (unsigned)tc.V, ec);
-				IrRef d = ir_b_mma(&c->b, m.intrinsic, va, vb, vc, sa, sb, m.fa, m.fb);
+				IrRef qa = m.scaled ? scale_of(c, sa, i + rm * k) : 0;
+				IrRef qb = m.scaled ? scale_of(c, sb, j + rn * k) : 0;
+				IrRef d = ir_b_mma(&c->b, m.intrinsic, va, vb, vc, qa, qb, m.fa, m.fb);
 				acc = nc == tc.V ? d : put(c, acc, d, oc, (unsigned)tc.V);
 			}
 	cg_bind(c, cn->u.name.sym, acc);

@@ -157,12 +157,14 @@
 
 /* MX scaled GEMMs of stdlib/ops/scaled_mm.fly, per format F (element type E) and output
  * type O, without and with a bias of type O (the same kernels: a run-time flag): the
- * 16x32 tile for M <= 16 (its requires), then the 32x32 tile for any M. */
-#define FLYOPS_SCALED_VARIANTS(X, F, E, O) \
-	X("gfx950", FLYOPS_SCALED_MM, F "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_16x32") \
-	X("gfx950", FLYOPS_SCALED_MM, F "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_32x32") \
-	X("gfx950", FLYOPS_SCALED_MM, F "+" O "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_16x32") \
-	X("gfx950", FLYOPS_SCALED_MM, F "+" O "->" O, "NT", "scaled_mm", "scaled_mm_" E "_" O "_32x32")
+ * 16x32 tile for M <= 16 (its requires), the 128x128 tile for larger M when N % 128 == 0
+ * (its requires), then the 32x32 tile for any M. */
+#define FLYOPS_SCALED_VARIANTS(X, F, E, O) FLYOPS_SCALED_BIAS(X, F "->" O, E, O) \
+	FLYOPS_SCALED_BIAS(X, F "+" O "->" O, E, O)
+#define FLYOPS_SCALED_BIAS(X, D, E, O) \
+	X("gfx950", FLYOPS_SCALED_MM, D, "NT", "scaled_mm", "scaled_mm_" E "_" O "_16x32") \
+	X("gfx950", FLYOPS_SCALED_MM, D, "NT", "scaled_mm", "scaled_mm_" E "_" O "_128x128") \
+	X("gfx950", FLYOPS_SCALED_MM, D, "NT", "scaled_mm", "scaled_mm_" E "_" O "_32x32")
 
 /* TopK of stdlib/ops/topk.fly, f32, largest first: the register kernels for K = 2, 4, 8,
  * 16 (N <= 8192; each takes k in (K/2, K], so k is served at its next power of two),

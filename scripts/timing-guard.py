@@ -52,6 +52,8 @@ CASES = [
     ("topk", "topk_f32_radix", (64, 65536, 64), "f32"),
     ("scaled_mm", "scaled_mm_fp8_bf16_32x32", (4096, 4096, 1024), "mxfp8"),
     ("scaled_mm", "scaled_mm_fp4_bf16_32x32", (4096, 4096, 1024), "mxfp4"),
+    ("scaled_mm", "scaled_mm_fp8_bf16_128x128", (4096, 4096, 1024), "mxfp8"),
+    ("scaled_mm", "scaled_mm_fp4_bf16_128x128", (4096, 4096, 1024), "mxfp4"),
     ("scaled_mm", "scaled_mm_fp8_bf16_16x32", (16, 4096, 4096), "mxfp8"),
     ("scaled_mm", "scaled_mm_fp4_bf16_16x32", (16, 4096, 4096), "mxfp4"),
     ("grouped_mm", "grouped_mm_nn_bf16_n64", (8, 512, 2048, 1024), "bf16"),

@@ -14,11 +14,15 @@ buffers are sized exactly and the simulator's allocations have guard gaps, so a 
 past A, B, the scales, the bias or C faults.
 
 The matrix: both formats, bf16 and fp16 out, with and without bias, M from 1 up (1, 2, 15, 16,
-17, 33, 64, 100), N 32 .. 256, K 128 .. 1024, every variant forced on shapes it accepts;
-specials: NaN / -0 / the largest / subnormal e4m3 codes, every e2m1 code, E8M0 0 (2^-127), 254
-and 255 (NaN) scales; refusals for each gate condition (K % 128, N % 32, dtypes, shapes, strides,
-the 16-row variant above 16 rows). FLY_SAN=1 (sanitized libflyrt): one shape per variant.
-Prints PASS:/FAIL: lines.
+17, 33, 64, 100, 128, 130, 200), N 32 .. 256, K 128 .. 1024, the variant the runtime picks checked
+(16x32 for M <= 16, 128x128 for N % 128, else 32x32), every variant forced on shapes it accepts
+(the 128x128 tile at M = 1, 16, 129: rows past M read as 0 by the buffer loads); the 128x128
+tile with M not a multiple of 128 and 1, 2, 3, 5 and 8 k-tiles (its pipelines' prologue, rest and
+drain); specials: NaN / -0 / the largest / subnormal e4m3 codes, every e2m1 code, E8M0 0 (2^-127),
+254 and 255 (NaN) scales, on the small and the 128x128 tiles; refusals for each gate condition
+(K % 128, N % 32, dtypes, shapes, strides, the 16-row variant above 16 rows, the 128x128 tile at
+N % 128 != 0). The simulator's LDS race check is on (FLY_SIM_RACECHECK=1 unless set).
+FLY_SAN=1 (sanitized libflyrt): one shape per variant. Prints PASS:/FAIL: lines.
 """
 import math
 import os
@@ -26,6 +30,7 @@ import sys
 
 import torch
 
+os.environ.setdefault("FLY_SIM_RACECHECK", "1")    # LDS races between barriers stop the run
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 sys.path.insert(0, os.path.join(HERE, "..", "ops"))
@@ -40,11 +45,13 @@ FMTS = ("mxfp8", "mxfp4")
 POISON = {"mxfp8": 0x7F, "mxfp4": 0x77, "scale": 255}
 GEN = torch.Generator().manual_seed(20)
 
-# (M, N, K): M from 1, not tile multiples; N 32..256; K 128..1024
+# (M, N, K): M from 1, not tile multiples; N 32..256; K 128..1024; the 128x128 tile (N % 128,
+# M > 16): M below, at and past one tile, K of 1 to 5 k-tiles (prologue only, drain, rest)
 SHAPES = [(1, 32, 128), (2, 64, 256), (15, 32, 512), (16, 96, 128), (17, 32, 384), (33, 160, 256),
-          (64, 256, 1024), (100, 64, 640), (5, 256, 1024)]
+          (64, 256, 1024), (100, 64, 640), (5, 256, 1024), (16, 128, 256), (17, 128, 128),
+          (130, 128, 384), (128, 256, 640), (200, 128, 256)]
 if SAN:
-    SHAPES = [(1, 32, 128), (33, 64, 256)]
+    SHAPES = [(1, 32, 128), (33, 64, 256), (130, 128, 256)]
 
 
 def poisoned(t, fill):
@@ -129,9 +136,14 @@ def call(a, b, sa, sb, fmt, dt, bias=None, variant=None):
     return out.clone()
 
 
-def variant_of(fmt, dt, M):
+def tile_of(M, N):
+    """The variant the runtime picks: 16x32 for M <= 16, 128x128 for N % 128 == 0, else 32x32."""
+    return "16x32" if M <= 16 else "128x128" if N % 128 == 0 else "32x32"
+
+
+def variant_of(fmt, dt, M, N):
     return "scaled_mm_%s_%s_%s" % ("fp8" if fmt == "mxfp8" else "fp4", "bf16" if dt == BF else "f16",
-                                   "16x32" if M <= 16 else "32x32")
+                                   tile_of(M, N))
 
 
 def t_decode():
@@ -161,7 +173,7 @@ def matrix(fmt):
                 c = call(a, b, sa, sb, fmt, dt, bias)
                 compare(c, a, b, sa, sb, fmt, dt, bias)
                 check(flyc.ops.plan("scaled_mm", a, b, sa, sb, format=fmt, out_dtype=dt, bias=bias)
-                      == variant_of(fmt, dt, M))
+                      == variant_of(fmt, dt, M, N))
     return t
 
 
@@ -169,12 +181,13 @@ def forced(fmt):
     """Every variant of the format on shapes it accepts, both out dtypes."""
     def t():
         for dt in (BF, F16):
-            for M, N, K in ((1, 32, 128), (16, 64, 256), (17, 96, 128), (40, 32, 384)):
-                if SAN and (M, N) != (1, 32):
+            for M, N, K in ((1, 32, 128), (16, 64, 256), (17, 96, 128), (40, 32, 384), (1, 128, 128),
+                            (16, 128, 256), (129, 128, 384)):
+                if SAN and (M, N) not in ((1, 32), (1, 128)):
                     continue
                 a, b, sa, sb = operands(M, N, K, fmt)
-                for tile in ("16x32", "32x32"):
-                    if tile == "16x32" and M > 16:
+                for tile in ("16x32", "32x32", "128x128"):
+                    if (tile == "16x32" and M > 16) or (tile == "128x128" and N % 128):
                         continue
                     v = "scaled_mm_%s_%s_%s" % ("fp8" if fmt == "mxfp8" else "fp4",
                                                 "bf16" if dt == BF else "f16", tile)
@@ -207,7 +220,19 @@ def t_exact():
 def t_specials_fp8():
     """NaN codes (0x7f, 0xff) poison their row of C (A) or column (B); -0, the largest (448),
     subnormal codes; sums overflowing to inf with large scales."""
-    M, N, K = 21, 64, 256
+    for N in (64, 128):         # the 32x32 and the 128x128 tile
+        specials_fp8(21, N, 256)
+    # one k-tile, every value 448 and scales 2^127 * 2^0: +-inf in f32 already
+    a2, b2 = torch.full((2, 128), 0x7E, dtype=U8), torch.full((32, 128), 0x7E, dtype=U8)
+    b2[16:] = 0xFE          # -448
+    sa2 = torch.full((2, 4), 254, dtype=U8)
+    sb2 = torch.full((32, 4), 127, dtype=U8)
+    c = call(a2, b2, sa2, sb2, "mxfp8", BF)
+    compare(c, a2, b2, sa2, sb2, "mxfp8", BF)
+    check(bool((c[:, :16] == float("inf")).all() and (c[:, 16:] == -float("inf")).all()))
+
+
+def specials_fp8(M, N, K):
     a, b, sa, sb = operands(M, N, K, "mxfp8")
     a[3, 5] = 0x7F
     a[7, 200] = 0xFF
@@ -221,14 +246,6 @@ def t_specials_fp8():
         compare(c, a, b, sa, sb, "mxfp8", dt)
         check(bool(torch.isnan(c[3]).all() and torch.isnan(c[7]).all() and torch.isnan(c[:, 10]).all()))
         check(int(torch.isnan(c).sum()) == 2 * N + M - 2, "NaN only in rows 3, 7 and column 10")
-    # one k-tile, every value 448 and scales 2^127 * 2^0: +-inf in f32 already
-    a2, b2 = torch.full((2, 128), 0x7E, dtype=U8), torch.full((32, 128), 0x7E, dtype=U8)
-    b2[16:] = 0xFE          # -448
-    sa2 = torch.full((2, 4), 254, dtype=U8)
-    sb2 = torch.full((32, 4), 127, dtype=U8)
-    c = call(a2, b2, sa2, sb2, "mxfp8", BF)
-    compare(c, a2, b2, sa2, sb2, "mxfp8", BF)
-    check(bool((c[:, :16] == float("inf")).all() and (c[:, 16:] == -float("inf")).all()))
 
 
 def t_specials_fp4():
@@ -244,8 +261,7 @@ def t_specials_fp4():
 
 def t_scale_extremes():
     """E8M0 0 (2^-127), 254 (2^127), 255 (NaN) per row of A and per column of B, per K block."""
-    for fmt in FMTS:
-        M, N, K = 9, 32, 256
+    for fmt, (M, N, K) in [(f, s) for f in FMTS for s in ((9, 32, 256), (20, 128, 256))]:
         a, b, sa, sb = operands(M, N, K, fmt)
         sa[0] = 0
         sb[0, :4] = 254         # 2^-127 * 2^127 in row 0; overflow elsewhere in column 0,
@@ -300,6 +316,9 @@ def t_refusals():
     # the 16-row variant beyond 16 rows
     raises(flyc.Unsupported, lambda: call(a, b, sa, sb, "mxfp8", BF, None, "scaled_mm_fp8_bf16_16x32"),
            "M <= MB")
+    # the 128x128 tile needs N % 128 (N = 64 here)
+    raises(flyc.Unsupported, lambda: call(a, b, sa, sb, "mxfp8", BF, None, "scaled_mm_fp8_bf16_128x128"),
+           "N % BN == 0")
     raises(ValueError, lambda: call(a, b, sa, sb, "mxfp8", BF, None, "scaled_mm_fp4_bf16_32x32"),
            "no variant")
     # malformed: dtypes, shapes
