@@ -214,7 +214,8 @@ arg_scalar(flyrt_arg a)
  * each) into f32 partial sums, and gemm_splitk_sum adds them in range order. Chosen when
  * the variant is forced, or with no forced variant when M <= 64 and S >= 2 for
  * S = min(ceil(4 CUs / tiles), k-tiles / 4, 16): about 4 workgroups per CU (the kernel
- * fits 6), every range at least 4 k-tiles (modelled on MI355X at 16x4096x4096: 28 us
+ * fits 6), every range at least 4 k-tiles, M N % 4 == 0 (gemm_splitk_sum's 4 outputs per
+ * thread; modelled on MI355X at 16x4096x4096: 28 us
  * total; with 1 workgroup per CU 39 us, with 8 and ranges of 2 k-tiles 37 us). 1 and
  * (KS, S) when split, else 0. */
 enum { SPLIT_BM = 32, SPLIT_BN = 64, SPLIT_BK = 64, SPLIT_MAX_M = 64, SPLIT_MIN_KT = 4,
@@ -237,6 +238,8 @@ mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64
 	if (!(exec && exec->variant) && (M > SPLIT_MAX_M || S < 2))
 		return 0;
 	S = S < 1 ? 1 : S;
+	if (!(exec && exec->variant) && (M * N) % 4)
+		return 0;                    /* gemm_splitk_sum's 4 outputs per thread */
 	*ks = (int32_t)((kt + S - 1) / S);
 	*s = (int32_t)((kt + *ks - 1) / *ks);
 	return M * N * *s < INT32_MAX;

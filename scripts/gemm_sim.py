@@ -82,7 +82,7 @@ def run(kern, dev, M, N, K, seed, nn=False):
     c = array.array("H", [0xFFFF] * (M * N + GUARD))  # NaN pattern: unwritten elements fail
     name = "gemm %dx%dx%d" % (M, N, K)
     try:
-        kern(a, b, array.array("H", [0x7FC0] * 64), c, M, N, K, 0, XCDS)
+        kern(a, b, array.array("H", [0x7FC0] * N), c, M, N, K, 0, XCDS)
     except flyrt.Unsupported as e:
         if any(x != 0xFFFF for x in c):
             return False, "%s: unsupported, but C was written" % name

@@ -7,9 +7,10 @@ tiles, XCD counts 1, 4 and 8 and groups of 8, 3 and 1 rows, both must be permuta
 of [0, G), and each XCD's workgroups must own one contiguous range of logical indices.
 bias: flyc.ops.mm(a, b, bias=...) for NT, NN, TN and TT, bf16 and fp16 operands, the
 operands' dtype and f32 out, ragged shapes (M = 1, M and N not tile multiples, a K
-tail), the NT tile kernels (each forced), split-K; operands in NaN-filled storage whose
+tail), the NT tile kernels (each forced; all variants give the same bits), split-K; operands in NaN-filled storage whose
 guards must stay untouched, against a CPU f64 reference of a @ b + bias with one
-rounding; the same shapes under FLY_XCDS = 1, 4, 8 give the same bits.
+rounding; the same shapes under FLY_XCDS = 1, 4, 8 give the same bits. With
+FLY_DEVICE=sim:gfx1201: the bias on the WMMA kernels, and the calls they refuse.
 """
 import array
 import os
@@ -145,6 +146,14 @@ def t_bias_tile_kernels():
             run_bias(M, N, K, T, T, "NT", 7, variant=p + v, want=p + v)
     # the default choice for a tile multiple is the 128x128 kernel, bias or not
     run_bias(256, 256, 64, BF, BF, "NT", 3, want="gemm_nt_128x128")
+    # every kernel starts its f32 sums from the bias and adds the products in the same
+    # order: all variants give the same bits
+    outs = [(v, run_bias(512, 256, 192, BF, BF, "NT", 11, variant=v, want=v)[1])
+            for v in ("gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256",
+                      "gemm_nt_256x256_st128", "gemm_nt_ragged")[:2 if SAN else 5]]
+    for v, o in outs[1:]:
+        check(torch.equal(o.view(torch.int16), outs[0][1].view(torch.int16)),
+              "%s and %s differ" % (v, outs[0][0]))
 
 
 def t_bias_splitk():
@@ -154,7 +163,9 @@ def t_bias_splitk():
             want = "gemm_nt_splitk_f16" if T == F16 else "gemm_nt_splitk"
             run_bias(16, 256, 512, T, O, "NT", 5, want=want)
             if not SAN:
-                run_bias(33, 130, 1000, T, O, "NT", 6, want=want)   # ragged M, N, K tail
+                run_bias(33, 132, 1000, T, O, "NT", 6, want=want)   # ragged M, N, K tail
+    # M N % 4 != 0: gemm_splitk_sum takes 4 outputs per thread, so no split (the ragged kernel)
+    run_bias(33, 130, 1000, BF, BF, "NT", 8, want="gemm_nt_ragged")
 
 
 def t_bias_refused():
@@ -168,13 +179,14 @@ def t_bias_refused():
 
 def t_xcds_same_bits():
     # the tile order changes which workgroup computes a tile, never its value: the same
-    # bits for 1, 4 and 8 XCDs (odd grids: 3 x 5 tiles of 128x128, split-K's 3 x 3 x S)
+    # bits for 1, 4 and 8 XCDs (odd grids: 3 x 5 tiles of 128x128; split-K's 2 x 6 tiles x
+    # 5 ranges = 60 workgroups)
     code = ("import sys, torch; sys.path.insert(0, %r); import flyc; g = torch.Generator().manual_seed(4); "
             "r = lambda *s: (torch.rand(s, generator=g) * 2 - 1).to(torch.bfloat16); "
-            "a, b, c, bias = r(300, 136), r(600, 136), r(40, 1000), r(600); "
-            "x = flyc.ops.mm(a, b.t(), bias=bias); y = flyc.ops.mm(c, b.t(), bias=bias); "
+            "a, b, bias, c, d, bias2 = r(300, 136), r(600, 136), r(600), r(40, 1280), r(330, 1280), r(330); "
+            "x = flyc.ops.mm(a, b.t(), bias=bias); y = flyc.ops.mm(c, d.t(), bias=bias2); "
             "print(x.view(torch.int16).double().sum().item(), y.view(torch.int16).double().sum().item(), "
-            "flyc.ops.plan('mm', c, b.t(), bias=bias))" % os.path.join(TOP, "python"))
+            "flyc.ops.plan('mm', c, d.t(), bias=bias2))" % os.path.join(TOP, "python"))
     outs = []
     for x in ("1", "4", "8"):
         env = dict(os.environ, FLY_XCDS=x)
@@ -184,8 +196,24 @@ def t_xcds_same_bits():
     check(outs[0] == outs[1] == outs[2] and outs[0].endswith("gemm_nt_splitk"), outs)
 
 
+def t_1201_bias():
+    # gfx1201's WMMA kernels take the bias (tile multiples, NT, out in the operands' dtype)
+    for T, v in ((BF, "gemm_nt_wmma_128x128"), (F16, "gemm_nt_wmma_f16_128x128")):
+        run_bias(256, 128, 64, T, T, "NT", 9, want=v)
+        run_bias(128, 384, 96, T, T, "NT", 10, want=v)
+    a, b = rand_bf16(128, 64), rand_bf16(128, 64).t()
+    raises(flyc.ops.Unsupported, lambda: flyc.ops.mm(a, b, bias=torch.ones(128), out_dtype=F32),
+           "bf16+f32->f32")
+    out = Guarded((100, 128))
+    raises(flyc.ops.Unsupported, lambda: flyc.ops.mm(rand_bf16(100, 64), b, bias=rand_bf16(128), out=out.view),
+           "gfx1201", "requires")
+    check(out.unchanged(), "a refused call wrote out")
+
+
 def main():
     flyc.context()
+    if os.environ.get("FLY_DEVICE") == "sim:gfx1201":
+        return run("mm-epilogue-gfx1201", [("bias on gfx1201's WMMA kernels", t_1201_bias)])
     tests = [("the XCD tile order is a permutation for every grid and XCD count", t_tile_order_bijection),
              ("bias: NT, NN, TN, TT, bf16/fp16, same dtype and f32 out, ragged shapes", t_bias_layouts),
              ("bias: the NT tile kernels", t_bias_tile_kernels),
