@@ -39,11 +39,16 @@
 #define FLYOPS_VARIANTS(X) \
 	FLYOPS_NORM_VARIANTS(X, "bf16") FLYOPS_NORM_VARIANTS(X, "f16") FLYOPS_NORM_VARIANTS(X, "f32") \
 	FLYOPS_TOPK_VARIANTS(X) \
-	FLYOPS_MM_VARIANTS(X, "bf16", "gemm_nt_", "") FLYOPS_MM_VARIANTS(X, "f16", "gemm_nt_f16_", "_f16") \
-	FLYOPS_MM_F32_VARIANTS(X, "bf16", "_bf16_f32") FLYOPS_MM_F32_VARIANTS(X, "f16", "_f16_f32") \
-	FLYOPS_MM_SPLITK_VARIANTS(X) \
+	FLYOPS_MM_VARIANTS(X, "bf16->bf16", "gemm_nt_", "") FLYOPS_MM_VARIANTS(X, "f16->f16", "gemm_nt_f16_", "_f16") \
+	FLYOPS_MM_VARIANTS(X, "bf16+bf16->bf16", "gemm_nt_", "") \
+	FLYOPS_MM_VARIANTS(X, "f16+f16->f16", "gemm_nt_f16_", "_f16") \
+	FLYOPS_MM_RAGGED(X, "bf16->f32", "_bf16_f32") FLYOPS_MM_RAGGED(X, "f16->f32", "_f16_f32") \
+	FLYOPS_MM_RAGGED(X, "bf16+f32->f32", "_bf16_f32") FLYOPS_MM_RAGGED(X, "f16+f32->f32", "_f16_f32") \
+	FLYOPS_MM_SPLITK_VARIANTS(X) FLYOPS_MM_SPLITK_SUM(X) \
 	X("gfx1201", FLYOPS_MM, "bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
 	X("gfx1201", FLYOPS_MM, "f16->f16", "NT", "gemm", "gemm_nt_wmma_f16_128x128") \
+	X("gfx1201", FLYOPS_MM, "bf16+bf16->bf16", "NT", "gemm", "gemm_nt_wmma_128x128") \
+	X("gfx1201", FLYOPS_MM, "f16+f16->f16", "NT", "gemm", "gemm_nt_wmma_f16_128x128") \
 	FLYOPS_GROUPED_VARIANTS(X, "bf16") FLYOPS_GROUPED_VARIANTS(X, "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp8", "fp8", "f16") \
 	FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "bf16") FLYOPS_SCALED_VARIANTS(X, "mxfp4", "fp4", "f16") \
@@ -83,29 +88,31 @@
 	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd_gfx1201", "attn_bwd_wmma_" K "_" T "_d128") \
 	X("gfx1201", FLYOPS_ATTENTION_BACKWARD, T "->" T, LAY, "attention_bwd_gfx1201", "attn_bwd_wmma_" K "_" T "_d256")
 
-/* Dense GEMMs of stdlib/ops/gemm.fly with operands and output of type T (bf16 kernels
- * have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P), then
- * the predicated kernel per layout (suffix S). */
-#define FLYOPS_MM_VARIANTS(X, T, P, S) \
-	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "128x128") \
-	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x128") \
-	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x256_st128") \
-	X("gfx950", FLYOPS_MM, T "->" T, "NT", "gemm", P "256x256") \
-	FLYOPS_MM_RAGGED(X, T "->" T, S)
+/* Dense GEMMs of stdlib/ops/gemm.fly under key K (operands and output of one type T,
+ * "T->T", or with a bias of type T, "T+T->T": the same kernels, a run-time flag; bf16
+ * kernels have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P),
+ * then the predicated kernel per layout (suffix S). An f32 output ("T->f32",
+ * "T+f32->f32"): the predicated kernels only (FLYOPS_MM_RAGGED). */
+#define FLYOPS_MM_VARIANTS(X, K, P, S) \
+	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "128x128") \
+	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x128") \
+	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256_st128") \
+	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256") \
+	FLYOPS_MM_RAGGED(X, K, S)
 
-/* split-K for few rows (runtime/flyops_ops.c mm_split): gemm_nt_splitk per operand type,
- * then gemm_splitk_sum per output type */
+/* split-K for few rows (runtime/flyops_ops.c mm_split): gemm_nt_splitk per operand type
+ * and key (with a bias, "T+O->O", gemm_splitk_sum adds it), then gemm_splitk_sum per
+ * output type */
 #define FLYOPS_MM_SPLITK_VARIANTS(X) \
-	X("gfx950", FLYOPS_MM, "bf16->bf16", "NT_splitk", "gemm_splitk", "gemm_nt_splitk") \
-	X("gfx950", FLYOPS_MM, "bf16->f32", "NT_splitk", "gemm_splitk", "gemm_nt_splitk") \
-	X("gfx950", FLYOPS_MM, "f16->f16", "NT_splitk", "gemm_splitk", "gemm_nt_splitk_f16") \
-	X("gfx950", FLYOPS_MM, "f16->f32", "NT_splitk", "gemm_splitk", "gemm_nt_splitk_f16") \
+	FLYOPS_MM_SPLITK(X, "bf16->bf16", "") FLYOPS_MM_SPLITK(X, "bf16->f32", "") \
+	FLYOPS_MM_SPLITK(X, "f16->f16", "_f16") FLYOPS_MM_SPLITK(X, "f16->f32", "_f16") \
+	FLYOPS_MM_SPLITK(X, "bf16+bf16->bf16", "") FLYOPS_MM_SPLITK(X, "bf16+f32->f32", "") \
+	FLYOPS_MM_SPLITK(X, "f16+f16->f16", "_f16") FLYOPS_MM_SPLITK(X, "f16+f32->f32", "_f16")
+#define FLYOPS_MM_SPLITK(X, K, S) X("gfx950", FLYOPS_MM, K, "NT_splitk", "gemm_splitk", "gemm_nt_splitk" S)
+#define FLYOPS_MM_SPLITK_SUM(X) \
 	X("gfx950", FLYOPS_MM, "f32->bf16", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_bf16") \
 	X("gfx950", FLYOPS_MM, "f32->f16", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_f16") \
 	X("gfx950", FLYOPS_MM, "f32->f32", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_f32")
-
-/* ... and with an f32 output: the predicated kernels only */
-#define FLYOPS_MM_F32_VARIANTS(X, T, S) FLYOPS_MM_RAGGED(X, T "->f32", S)
 
 #define FLYOPS_MM_RAGGED(X, K, S) \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", "gemm_nt_ragged" S) \
@@ -245,6 +252,29 @@ ops_find_variant(const char *arch, flyops_op op, const char *dtypes, const char 
 			return v;
 	}
 	return NULL;
+}
+
+/* XCDs of the device (the mm kernels' xcds argument: docs/ops.md "mm", XCD order).
+ * HIP exposes no XCD count, so it is derived: gfx950 has 32 CUs per XCD (MI350X/MI355X
+ * 256 CUs = 8 XCDs, MI350P 128 = 4; /work/shared/docs/amdgpu-facts.md, pytorch-ops.md
+ * §4), the simulator's gfx950 256 CUs (FLY_SIM_CUS) give 8; other arches 1. FLY_XCDS
+ * (1..64) overrides it. Any value is correct (the kernels' order is a bijection for every
+ * XCD count); a wrong one only costs L2 locality. */
+int32_t
+ops_xcds(const flyops_context *ctx)
+{
+	const char *e = getenv("FLY_XCDS");
+	uint32_t cus = flyrt_device_cus(ctx->dev);
+
+	if (e && *e) {
+		char *end;
+		long n = strtol(e, &end, 10);
+		if (!*end && n >= 1 && n <= 64)
+			return (int32_t)n;
+	}
+	if (!strcmp(flyrt_device_arch(ctx->dev), "gfx950") && cus >= 32 && cus % 32 == 0)
+		return (int32_t)(cus / 32);
+	return 1;
 }
 
 const char *

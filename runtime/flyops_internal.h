@@ -160,6 +160,8 @@ typedef struct {
 const OpVariant *ops_variant_at(int i);
 /* The shape dims an operator's tuning buckets name, in order (mm: M N K); count. */
 int ops_bucket_dims(flyops_op op, const char **dims, int max);
+/* The device's XCD count for the mm kernels' tile order (FLY_XCDS overrides; >= 1). */
+int32_t ops_xcds(const flyops_context *ctx);
 /* Load (once) the code object holding a variant; FLYRT_ERROR_UNSUPPORTED naming the
  * missing file when the kernel library lacks it. */
 flyrt_status ops_module(flyops_context *ctx, const char *codeobj, flyrt_module **out);

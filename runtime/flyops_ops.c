@@ -214,7 +214,8 @@ arg_scalar(flyrt_arg a)
  * each) into f32 partial sums, and gemm_splitk_sum adds them in range order. Chosen when
  * the variant is forced, or with no forced variant when M <= 64 and S >= 2 for
  * S = min(ceil(4 CUs / tiles), k-tiles / 4, 16): about 4 workgroups per CU (the kernel
- * fits 6), every range at least 4 k-tiles (modelled on MI355X at 16x4096x4096: 28 us
+ * fits 6), every range at least 4 k-tiles, M N % 4 == 0 (gemm_splitk_sum's 4 outputs per
+ * thread; modelled on MI355X at 16x4096x4096: 28 us
  * total; with 1 workgroup per CU 39 us, with 8 and ranges of 2 k-tiles 37 us). 1 and
  * (KS, S) when split, else 0. */
 enum { SPLIT_BM = 32, SPLIT_BN = 64, SPLIT_BK = 64, SPLIT_MAX_M = 64, SPLIT_MIN_KT = 4,
@@ -237,6 +238,8 @@ mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64
 	if (!(exec && exec->variant) && (M > SPLIT_MAX_M || S < 2))
 		return 0;
 	S = S < 1 ? 1 : S;
+	if (!(exec && exec->variant) && (M * N) % 4)
+		return 0;                    /* gemm_splitk_sum's 4 outputs per thread */
 	*ks = (int32_t)((kt + S - 1) / S);
 	*s = (int32_t)((kt + *ks - 1) / *ks);
 	return M * N * *s < INT32_MAX;
@@ -246,8 +249,8 @@ mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64
  * their sum into out. a is [M, K] row-major, bt [N, K] row-major (b^T). */
 static flyrt_status
 mm_splitk(flyops_context *ctx, flyops_exec *exec, const FtView *a, const FtView *bt,
-          const FtView *out, const char *dtypes, int64_t M, int64_t N, int64_t K, int32_t KS,
-          int32_t S)
+          const FtView *bias, const FtView *out, const char *dtypes, int64_t M, int64_t N,
+          int64_t K, int32_t KS, int32_t S)
 {
 	int plan = plan_of(exec);
 	flyrt_deviceptr part = 0;
@@ -261,16 +264,22 @@ mm_splitk(flyops_context *ctx, flyops_exec *exec, const FtView *a, const FtView 
 	               .args = { arg_in(a), arg_in(bt), { .is_ptr = 1, .scratch = 1, .output = 1, .dev = part },
 	                         arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
 	                         arg_scalar(flyrt_arg_i32((int32_t)K)), arg_scalar(flyrt_arg_i32(KS)),
-	                         arg_scalar(flyrt_arg_i32(S)) },
-	               .nargs = 8, .inputs = { a, bt }, .ninputs = 2 };
+	                         arg_scalar(flyrt_arg_i32(S)), arg_scalar(flyrt_arg_i32(ops_xcds(ctx))) },
+	               .nargs = 9, .inputs = { a, bt }, .ninputs = 2 };
 	st = ops_launch(ctx, &L, exec);
 	if (st == FLYRT_SUCCESS && !plan) {
 		flyops_exec sub = { .variant = NULL };
 		snprintf(sum_key, sizeof sum_key, "f32->%s", ft_dtype_name(out->dtype));
+		/* gemm_splitk_sum(P, bias (absent: out's pointer, never read), C, MN, N, S, has_bias) */
 		OpLaunch R = { .op = FLYOPS_MM, .dtypes = sum_key, .layout = "splitk_sum",
-		               .args = { { .is_ptr = 1, .scratch = 1, .dev = part }, arg_out(out),
-		                         arg_scalar(flyrt_arg_i32((int32_t)(M * N))), arg_scalar(flyrt_arg_i32(S)) },
-		               .nargs = 4, .inputs = { a, bt }, .ninputs = 2 };
+		               .args = { { .is_ptr = 1, .scratch = 1, .dev = part },
+		                         bias->t ? arg_in(bias) : arg_alias(2), arg_out(out),
+		                         arg_scalar(flyrt_arg_i32((int32_t)(M * N))),
+		                         arg_scalar(flyrt_arg_i32((int32_t)N)), arg_scalar(flyrt_arg_i32(S)),
+		                         arg_scalar(flyrt_arg_i32(bias->t != NULL)) },
+		               .nargs = 7, .inputs = { a, bt }, .ninputs = 2 };
+		if (bias->t)
+			R.inputs[R.ninputs++] = bias;
 		st = ops_launch(ctx, &R, &sub);
 	}
 	if (part) {
@@ -348,22 +357,23 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	ft_permute(&vat, &va, (int[]){ 1, 0 });
 	ft_permute(&vbt, &vb, (int[]){ 1, 0 });
 	int32_t KS, S;
-	if (la == 'N' && lb == 'T' && !vbias.t && mm_split(ctx, exec, dtypes, M, N, K, &KS, &S))
-		return mm_splitk(ctx, exec, &va, &vbt, &vout, dtypes, M, N, K, KS, S);
+	if (la == 'N' && lb == 'T' && mm_split(ctx, exec, dtypes, M, N, K, &KS, &S))
+		return mm_splitk(ctx, exec, &va, &vbt, &vbias, &vout, dtypes, M, N, K, KS, S);
+	/* stdlib/ops/gemm.fly gemm_*(A, B, bias (a stride-0 [M, N] view of [N]; absent: out's
+	 * pointer, never read), C, M, N, K, has_bias, xcds) */
 	OpLaunch L = {
 		.op = FLYOPS_MM, .dtypes = dtypes, .layout = layout,
 		.args = {
-			arg_in(la == 'T' ? &vat : &va), arg_in(lb == 'N' ? &vb : &vbt), arg_out(&vout),
+			arg_in(la == 'T' ? &vat : &va), arg_in(lb == 'N' ? &vb : &vbt),
+			vbias.t ? arg_in(&vbias) : arg_alias(3), arg_out(&vout),
 			arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
-			arg_scalar(flyrt_arg_i32((int32_t)K)),
+			arg_scalar(flyrt_arg_i32((int32_t)K)), arg_scalar(flyrt_arg_i32(vbias.t != NULL)),
+			arg_scalar(flyrt_arg_i32(ops_xcds(ctx))),
 		},
-		.nargs = 6, .inputs = { &va, &vb }, .ninputs = 2,
+		.nargs = 9, .inputs = { &va, &vb }, .ninputs = 2,
 	};
-	if (vbias.t) {   /* no bias epilogue yet: the key above finds no kernel */
-		L.args[6] = arg_in(&vbias);
-		L.nargs = 7;
+	if (vbias.t)
 		L.inputs[L.ninputs++] = &vbias;
-	}
 	return ops_launch(ctx, &L, exec);
 }
 

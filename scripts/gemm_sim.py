@@ -20,6 +20,9 @@ Prints one line per shape:
   FAIL: ...
 (--demo: "shape MxNxK  max error E  PASS", as scripts/demo.sh prints.)
 Exit status 0 when every shape passes.
+The kernels take (A, B, bias, C, M, N, K, has_bias, xcds): bias is a NaN vector
+passed with has_bias = 0 (never read), xcds is $FLY_XCDS (default 8: the
+workgroup order of stdlib/tile_order.fly; any count gives the same C).
 """
 import array
 import operator
@@ -33,6 +36,7 @@ import flyrt  # noqa: E402
 
 
 GUARD = 256   # elements after each buffer (see run)
+XCDS = int(os.environ.get("FLY_XCDS", "8"))
 
 
 def bf16_bits(x):
@@ -51,7 +55,7 @@ def refused(kern, M, N, K):
     b = array.array("H", [0] * 64)
     c = array.array("H", [0xFFFF] * 64)
     try:
-        kern(a, b, c, M, N, K)
+        kern(a, b, array.array("H", [0x7FC0] * 64), c, M, N, K, 0, XCDS)
     except flyrt.Unsupported as e:
         msg = str(e).splitlines()[0]
         if "* K < 1 << 31" not in msg:
@@ -78,7 +82,7 @@ def run(kern, dev, M, N, K, seed, nn=False):
     c = array.array("H", [0xFFFF] * (M * N + GUARD))  # NaN pattern: unwritten elements fail
     name = "gemm %dx%dx%d" % (M, N, K)
     try:
-        kern(a, b, c, M, N, K)
+        kern(a, b, array.array("H", [0x7FC0] * N), c, M, N, K, 0, XCDS)
     except flyrt.Unsupported as e:
         if any(x != 0xFFFF for x in c):
             return False, "%s: unsupported, but C was written" % name

@@ -85,12 +85,19 @@ sim gemm_nt_256x256 $shapes256 >"$TMP/out256" 2>&1; r3=$?
 sim gemm_nt_256x256_st128 $shapes256w >"$TMP/out256w" 2>&1; r4=$?
 sim gemm_nt_ragged $shapesr >"$TMP/outr" 2>&1; r5=$?
 sim --nn gemm_nn_ragged $shapesnn >"$TMP/outnn" 2>&1; r6=$?
+# the XCD-aware tile order (stdlib/tile_order.fly) with 1 and 4 XCDs (8 above):
+# odd grids (3x2, 3x1, 1x2 tiles of 128x128; 1x3 of 256x256)
+FLY_XCDS=1 sim gemm_nt_ragged 257x255x128 130x390x192 >"$TMP/outx1" 2>&1; r7=$?
+FLY_XCDS=4 sim gemm_nt_ragged 257x255x128 300x100x64 33x200x24 >"$TMP/outx4" 2>&1; r8=$?
+FLY_XCDS=4 sim gemm_nt_256x256 256x768x64 >>"$TMP/outx4" 2>&1 || r8=1
+sed -e 's/^PASS: gemm /PASS: gemm xcd1-/' -e 's/^FAIL: gemm /FAIL: gemm xcd1-/' "$TMP/outx1" >>"$TMP/out"
+sed -e 's/^PASS: gemm /PASS: gemm xcd4-/' -e 's/^FAIL: gemm /FAIL: gemm xcd4-/' "$TMP/outx4" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm 8w-/' -e 's/^FAIL: gemm /FAIL: gemm 8w-/' "$TMP/out8" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm 256x256-/' -e 's/^FAIL: gemm /FAIL: gemm 256x256-/' "$TMP/out256" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm st128-/' -e 's/^FAIL: gemm /FAIL: gemm st128-/' "$TMP/out256w" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm ragged-/' -e 's/^FAIL: gemm /FAIL: gemm ragged-/' "$TMP/outr" >>"$TMP/out"
 sed -e 's/^PASS: gemm /PASS: gemm nn-/' -e 's/^FAIL: gemm /FAIL: gemm nn-/' "$TMP/outnn" >>"$TMP/out"
-rc=0; [ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && [ $r4 = 0 ] && [ $r5 = 0 ] && [ $r6 = 0 ] || rc=1
+rc=0; [ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && [ $r4 = 0 ] && [ $r5 = 0 ] && [ $r6 = 0 ] && [ $r7 = 0 ] && [ $r8 = 0 ] || rc=1
 # "PASS: gemm 256x128x128 max_err=..." -> "PASS: gemm/256x128x128"; unsupported
 # shapes -> "PASS: gemm/200x128x64-refused"; failures keep their details
 awk '/^(PASS|FAIL): gemm / {

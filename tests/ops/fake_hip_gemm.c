@@ -86,16 +86,19 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
 	}
 	if (extra || !params || strncmp(fn, "gemm_nt_", 8))
 		return 98;
+	/* A, B, bias, C, M, N, K, has_bias, xcds */
 	const uint16_t *a = *(uint16_t **)params[0], *b = *(uint16_t **)params[1];
-	uint16_t *c = *(uint16_t **)params[2];
-	int M = *(int *)params[3], N = *(int *)params[4], K = *(int *)params[5];
+	const uint16_t *bias = *(uint16_t **)params[2];
+	uint16_t *c = *(uint16_t **)params[3];
+	int M = *(int *)params[4], N = *(int *)params[5], K = *(int *)params[6];
+	int has_bias = *(int *)params[7];
 	last[0] = (uint64_t)(uintptr_t)a, last[1] = (uint64_t)(uintptr_t)b, last[2] = (uint64_t)(uintptr_t)c;
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			float s = 0;
 			for (int k = 0; k < K; k++)
 				s += f32(a[(size_t)i * K + k]) * f32(b[(size_t)j * K + k]);
-			c[(size_t)i * N + j] = bf16(s);
+			c[(size_t)i * N + j] = bf16(has_bias ? s + f32(bias[j]) : s);
 		}
 	launches++;
 	return 0;

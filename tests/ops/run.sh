@@ -95,7 +95,7 @@ py() { # the python tests, with the sanitized libflyrt preloaded in a sanitized 
 		env -u FLY_DEVICE -u FLYC_TUNING_DB -u FLYC_KERNEL_DIR ${PYDEV:+FLY_DEVICE=$PYDEV} FLYRT_LIB="$B/libflyrt.so" "$PY" "$@"
 	fi
 }
-for t in test_ops test_torch test_ops:sim:gfx1201; do
+for t in test_ops test_torch test_ops:sim:gfx1201 test_mm_epilogue test_mm_epilogue:sim:gfx1201; do
 	dev=${t#*:}; [ "$dev" = "$t" ] && dev=""; t=${t%%:*}   # NAME[:DEVICE]
 	PYDEV=$dev py tests/ops/$t.py >"$TMP/$t.out" 2>&1
 	rc=$?

@@ -200,8 +200,8 @@ def t_unsupported():
         ("f32", (a.float(), bt.t().float()), {}, ["f32->f32 NT", "kernels exist for bf16->bf16 NT, "
                                                   "bf16->bf16 NN, bf16->bf16 TN, bf16->bf16 TT"]),
         ("f64", (a.double(), bt.t().double()), {}, ["f64->f64"]),
-        ("bias", (a, bt.t()), {"bias": rand_bf16(128)}, ["bf16+bf16->bf16"]),
-        ("f16 bias", (a.half(), bt.t().half()), {"bias": rand_bf16(128).half()}, ["f16+f16->f16"]),
+        ("f32 bias", (a.float(), bt.t().float()), {"bias": rand_bf16(128).float()}, ["f32+f32->f32"]),
+        ("bias K % 8", (rand_bf16(128, 60), rand_bf16(128, 60).t()), {"bias": rand_bf16(128)}, ["K % 8 == 0"]),
         ("int", (torch.ones(4, 4, dtype=torch.int32), torch.ones(4, 4, dtype=torch.int32)), {},
          ["floating-point"]),
         ("K % 8", (rand_bf16(128, 60), rand_bf16(128, 60).t()), {}, ["K % 8 == 0"]),

@@ -60,9 +60,9 @@ typedef struct {
 	flyrt_device *dev;
 	flyrt_module *mod;
 	flyrt_kernel *k;
-	flyrt_deviceptr a, b, c;
+	flyrt_deviceptr a, b, bias, c;
 	uint16_t *ha, *hb, *hc;
-	flyrt_arg args[6];
+	flyrt_arg args[9];
 } Gemm;
 
 static int
@@ -73,7 +73,7 @@ gemm_open(Gemm *g, flyrt_device *dev, const char *path)
 	if (flyrt_module_load_file(dev, path, &g->mod) ||
 	    flyrt_module_get_kernel(g->mod, "gemm_nt_128x128", &g->k) ||
 	    flyrt_malloc(dev, (size_t)M * K * 2, &g->a) || flyrt_malloc(dev, (size_t)N * K * 2, &g->b) ||
-	    flyrt_malloc(dev, (size_t)M * N * 2, &g->c)) {
+	    flyrt_malloc(dev, (size_t)N * 2, &g->bias) || flyrt_malloc(dev, (size_t)M * N * 2, &g->c)) {
 		check(0, "load gemm.hsaco and allocate", "%s", flyrt_last_error());
 		return -1;
 	}
@@ -98,10 +98,13 @@ gemm_open(Gemm *g, flyrt_device *dev, const char *path)
 	flyrt_memcpy_htod(dev, g->c, g->hc, (size_t)M * N * 2);
 	g->args[0] = flyrt_arg_ptr(g->a);
 	g->args[1] = flyrt_arg_ptr(g->b);
-	g->args[2] = flyrt_arg_ptr(g->c);
-	g->args[3] = flyrt_arg_i32(M);
-	g->args[4] = flyrt_arg_i32(N);
-	g->args[5] = flyrt_arg_i32(K);
+	g->args[2] = flyrt_arg_ptr(g->bias);   /* has_bias = 0: never read */
+	g->args[3] = flyrt_arg_ptr(g->c);
+	g->args[4] = flyrt_arg_i32(M);
+	g->args[5] = flyrt_arg_i32(N);
+	g->args[6] = flyrt_arg_i32(K);
+	g->args[7] = flyrt_arg_i32(0);
+	g->args[8] = flyrt_arg_i32(8);         /* XCDs of the MI355X */
 	return 0;
 }
 
@@ -110,6 +113,7 @@ gemm_close(Gemm *g)
 {
 	flyrt_free(g->dev, g->a);
 	flyrt_free(g->dev, g->b);
+	flyrt_free(g->dev, g->bias);
 	flyrt_free(g->dev, g->c);
 	flyrt_module_unload(g->mod);
 	free(g->ha);
@@ -123,7 +127,7 @@ gemm_launch(Gemm *g, uint32_t flags)
 	flyrt_launch_config cfg;
 	memset(&cfg, 0, sizeof cfg);
 	cfg.flags = flags;
-	return flyrt_launch(g->k, &cfg, g->args, 6);
+	return flyrt_launch(g->k, &cfg, g->args, 9);
 }
 
 /* the output against a CPU reference (bf16 products summed in double, within bf16) */
@@ -242,7 +246,7 @@ sim_tests(const char *path, unsigned long long full, unsigned long long sampled)
 	flyrt_launch_config lc;
 	memset(&lc, 0, sizeof lc);
 	lc.flags = 4;
-	st = flyrt_launch(g.k, &lc, g.args, 6);
+	st = flyrt_launch(g.k, &lc, g.args, 9);
 	check(st == FLYRT_ERROR_INVALID_VALUE && strstr(flyrt_last_error(), "unknown launch flags 0x4"),
 	      "unknown launch flag refused", "%d: %s", st, flyrt_last_error());
 	check(flyrt_device_set_timing(NULL, &c) == FLYRT_ERROR_INVALID_VALUE &&

@@ -135,7 +135,8 @@ expect_out timing/summary-on-stderr 0 "timing on rx9070xt \(64 CUs, 2970 MHz, 29
 
 if [ ! -f "$GEMM" ]; then fail "timing/gemm" "not built: $GEMM"; exit 0; fi
 # gemm ARGS for M N K
-gargs() { echo "buf=$(($1 * $3 * 2)) buf=$(($2 * $3 * 2)) buf=$(($1 * $2 * 2)) i32=$1 i32=$2 i32=$3"; }
+# gemm_nt_*(A, B, bias, C, M, N, K, has_bias = 0, xcds = 8)
+gargs() { echo "buf=$(($1 * $3 * 2)) buf=$(($2 * $3 * 2)) buf=$(($2 * 2)) buf=$(($1 * $2 * 2)) i32=$1 i32=$2 i32=$3 i32=0 i32=8"; }
 # determinism: two runs and two host threads give the same figures
 g=$(gargs 1024 1024 256)
 "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/d1.json" 2>/dev/null; "$SIM" "$GEMM" gemm_nt_128x128 $g --timing="$TMP/d2.json" 2>/dev/null
