@@ -13,17 +13,21 @@
  * A wave issues in order, and an MFMA occupies its pipe for several cycles
  * (8 for a 32x32x16, 4 for a 16x16x32 on gfx950's LLVM model) during which
  * the wave issues anything else that is ready. Only loops of 8-cycle MFMAs
- * are rewritten: between 4-cycle ones there is too little room. The iteration is rewritten as
- * MFMAs in their order, each followed by a few of the other instructions:
- *   1. the LDS reads of the next MFMAs (within LOOKAHEAD_CYCLES of issue),
- *      in the order the MFMAs need them (lgkmcnt counts in order);
- *   2. the global loads, as early as possible;
- *   3. the LDS writes, once their load has had LOAD_CYCLES to arrive;
- * and pinned with sched.barrier(0) before each MFMA, so that LLVM's
- * scheduler keeps the interleave (it would otherwise read each operand right
- * before its MFMA). Shuffles and address arithmetic go right before their
- * first user. An iteration holding anything else with side effects (a
- * global store, a wait, a call) is left as LLVM scheduled it.
+ * are rewritten: between 4-cycle ones there is too little room. The
+ * iteration becomes:
+ *   1. the global loads, first: the earlier they leave, the shorter the
+ *      wait before their LDS writes;
+ *   2. the MFMAs in their order, each followed by up to (its cycles - 2) LDS
+ *      reads of the MFMAs issuing within the next LOOKAHEAD_CYCLES, in the
+ *      order the MFMAs need them (lgkmcnt counts in order);
+ *   3. the rest in program order: the deferred LDS writes after the last
+ *      MFMA, since their vmcnt wait (a global load's latency, ~1000 cycles
+ *      in the timing model) would hold up every MFMA issued after it;
+ * pinned with sched.barrier(0) before each MFMA, so that LLVM's scheduler
+ * keeps the interleave (it would otherwise read each operand right before
+ * its MFMA). Shuffles and address arithmetic go right before their first
+ * user. An iteration holding anything else with side effects (a global
+ * store, a wait, a call) is left as LLVM scheduled it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,12 +37,10 @@
 
 #include "lower_llvm.h"
 
-/* tuned on gemm_bf16.fly's three tiles against llvm-mca (docs/codegen.md,
- * "Interleaved main loops"); an MFMA of C cycles is followed by C - 2 others */
-enum {
-	LOOKAHEAD_CYCLES = 64,   /* LDS reads issued this many MFMA cycles ahead of use */
-	LOAD_CYCLES = 80,        /* a global load's latency (LLVM's model) before its LDS write */
-};
+/* LDS reads are issued this many MFMA cycles ahead of their use (tuned on
+ * gemm_bf16.fly's three tiles, docs/codegen.md "Interleaved main loops"); an
+ * MFMA of C cycles is followed by at most C - 2 of them */
+enum { LOOKAHEAD_CYCLES = 64 };
 
 typedef enum { K_PURE, K_MFMA, K_GLOAD, K_LDSR, K_LDSW, K_MARK, K_FENCE } Kind;
 
@@ -49,7 +51,6 @@ typedef struct {
 	int need;               /* K_LDSR: the first MFMA (index) that needs it */
 	int done;
 	int pred;               /* ordering predecessor (item index) or -1 */
-	int at;                 /* cycle it was placed at */
 } Item;
 
 typedef struct {
@@ -57,7 +58,6 @@ typedef struct {
 	int n;
 	LLVMValueRef *out;
 	int nout;
-	int cycle;
 	int *hash;              /* open addressing: value -> item index + 1 */
 	unsigned hcap;
 	int *seen;              /* mark_need: the MFMA that last visited an item + 1 */
@@ -163,7 +163,6 @@ place(Sched *s, int i)
 	}
 	if (x->pred >= 0)
 		place(s, x->pred);
-	x->at = s->cycle;
 	s->out[s->nout++] = x->v;
 }
 
@@ -194,7 +193,7 @@ mark_need(Sched *s, int i, int m)
 static void
 schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMValueRef anchor, const unsigned mdk[2])
 {
-	Sched s = { calloc((size_t)n, sizeof(Item)), 0, calloc((size_t)n + 1, sizeof(LLVMValueRef)), 0, 0,
+	Sched s = { calloc((size_t)n, sizeof(Item)), 0, calloc((size_t)n + 1, sizeof(LLVMValueRef)), 0,
 	            NULL, 16, calloc((size_t)n, sizeof(int)) };
 	int part = 0, nm = 0, lastlds = -1, lastw = -1, ok = 1, m2 = 0;
 	int *mf = calloc((size_t)n, sizeof(int));
@@ -263,12 +262,14 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		LLVMDisposeBuilder(b);
 		goto out;
 	}
+	for (int i = 0; i < s.n; i++)      /* the global loads first: the earlier they */
+		if (s.it[i].k == K_GLOAD)  /* leave, the shorter the writes' vmcnt wait */
+			place(&s, i);
 	for (int m = 0; m < nm; m++) {
 		bar[s.nout] = 1;
 		place(&s, mf[m]);
-		int cyc = mfma_cycles(s.it[mf[m]].v), slots = cyc - 2;
-		s.cycle += cyc;
-		/* 1. LDS reads of the MFMAs within the lookahead, in need order */
+		int slots = mfma_cycles(s.it[mf[m]].v) - 2;
+		/* the LDS reads of the MFMAs within the lookahead, in need order */
 		for (int j = m + 1, ahead = 0; j < nm && slots > 0 && ahead < LOOKAHEAD_CYCLES; j++) {
 			ahead += mfma_cycles(s.it[mf[j]].v);
 			for (int i = 0; i < s.n && slots > 0; i++)
@@ -276,31 +277,6 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 					place(&s, i);
 					slots--;
 				}
-		}
-		/* 2. global loads, in order */
-		for (int i = 0; i < s.n && slots > 0; i++)
-			if (s.it[i].k == K_GLOAD && !s.it[i].done) {
-				place(&s, i);
-				slots--;
-			}
-		/* 3. deferred LDS writes whose loads have arrived */
-		for (int i = 0; i < s.n && slots > 0; i++) {
-			Item *x = &s.it[i];
-			if (x->k != K_LDSW || x->done || x->part != 2)
-				continue;
-			int d = find(&s, LLVMGetOperand(x->v, 0)), ready = 1;
-			for (int e = d; e >= 0 && ready; ) {   /* the value's global loads, through shuffles */
-				Item *y = &s.it[e];
-				if (y->k == K_GLOAD)
-					ready = y->done && s.cycle - y->at >= LOAD_CYCLES;
-				e = -1;
-				if (y->k == K_PURE && LLVMGetNumOperands(y->v) > 0)
-					e = find(&s, LLVMGetOperand(y->v, 0));
-			}
-			if (ready && (x->pred < 0 || s.it[x->pred].done)) {
-				place(&s, i);
-				slots -= 2;     /* with its s_waitcnt vmcnt */
-			}
 		}
 	}
 	bar[s.nout] = 1;
