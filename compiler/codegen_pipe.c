@@ -89,6 +89,23 @@ pipe_predicated(Node *l)
 	return 0;
 }
 
+/* 1 when compute block C is straight-line: declarations, assignments,
+ * assumptions and calls (a GEMM's fragment copies and gemm), no if or loop.
+ * Only such pipelines get pipe_fast: the attention kernels' compute blocks
+ * (ifs, static fors, reductions) spilled VGPRs with it on gfx1201 */
+static int
+pipe_straight(Node *b)
+{
+	for (int i = 0; i < b->u.block.n; i++)
+		switch (b->u.block.v[i]->kind) {
+		case S_LET: case S_VAR: case S_ASSUME: case S_ASSIGN: case S_EXPR:
+			break;
+		default:
+			return 0;
+		}
+	return 1;
+}
+
 /* the stage of iteration k: k % S, a constant when k is lo + j for a constant lo */
 static IrRef
 pipe_stage_of(Cg *c, IrRef k, int64_t stages, const Value *lo, int64_t j)
@@ -202,7 +219,7 @@ pipe_vote(Cg *c, Node *n, IrRef k, IrRef mid, int64_t stages, int64_t u, const V
 }
 
 /* The in-range steady state of a pipeline whose load block L has predicated
- * copies (pipe_predicated, pipe_splittable): a wave runs
+ * copies (pipe_predicated, pipe_splittable, pipe_straight): a wave runs
  *     k = lo; go = vote(k)
  *     while go:
  *         U steady-state iterations k .. k + U - 1, L's copies unpredicated
@@ -343,7 +360,7 @@ cg_stmt_pipeline(Cg *c, Node *n)
 		IrRef mid = ir_b_select(&c->b, ir_b_cmp(&c->b, IR_LT, last, lo), lo, last);
 		IrRef rest = lo;
 		if (pipe_predicated(n->u.pipe.load)) {
-			if (pipe_splittable(n->u.pipe.load))
+			if (pipe_splittable(n->u.pipe.load) && pipe_straight(n->u.pipe.compute))
 				rest = pipe_fast(c, n, lo, mid, stages, clo, vars, nv);
 		} else if (clo && stages <= PIPE_MAXUNROLL) {
 			rest = ir_b_bin(&c->b, IR_OP_SUB, mid, ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_SUB, mid, lo), S));

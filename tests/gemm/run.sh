@@ -106,10 +106,16 @@ fi
 # the pipeline's schedule under the simulator's LDS race check
 # (FLY_SIM_RACECHECK=1): with 3 k-tiles, iteration 0 writes the slot of k-tile
 # 2 after its MFMAs (register-staged prefetch) while other waves may still
-# read the slot of k-tile 0, and the last iteration reads without loading
+# read the slot of k-tile 0, and the last iteration reads without loading;
+# MxNxK entries: the predicated pipelines' two steady states (docs/codegen.md,
+# "Predicated pipelines"): M = 232 leaves 104 rows in the second row of tiles, where
+# wave 0 (rows 0..7 + 32 i, all below 104) takes the in-range loop and waves 1..3 the
+# predicated one, their barriers still paired; with a K tail (264) and an N edge too
 rk=192; [ "${FLY_SAN:-0}" = 1 ] && rk=128
-for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256 gemm_nn_ragged:256x128; do
-	name=${kern%%:*} shape=${kern#*:}x$rk nnopt=
+for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256 gemm_nn_ragged:256x128 \
+	gemm_nt_ragged:232x128x256 gemm_nt_ragged:232x200x264 gemm_nn_ragged:232x128x256 gemm_nn_ragged:128x232x320; do
+	name=${kern%%:*} shape=${kern#*:} nnopt=
+	case "$shape" in *x*x*) ;; *) shape=${shape}x$rk ;; esac
 	[ "$name" = gemm_nn_ragged ] && nnopt=--nn
 	if out=$(FLY_SIM_RACECHECK=1 sim $nnopt "$name" "$shape" 2>&1) && printf '%s\n' "$out" | grep -q '^PASS: gemm '; then
 		pass "gemm/racecheck-$name-$shape"
