@@ -738,6 +738,25 @@ pipe_defer(Cg *c, IrRef d, IrRef *v)
 	return 0;
 }
 
+/* pipe_vote mode (codegen_pipe.c, pipe_fast): AND the all-in-range
+ * predicate of a copy of view V with predicate P (NULL: none) into pipe_ok */
+static void
+pipe_vote(Cg *c, Node *p, IrRef v)
+{
+	int64_t nn = cg_is_tensor_val(c, v) ? cg_view_size(c, v) : 0;
+	IrRef all;
+
+	if (!p)
+		return;
+	if (nn <= 0) {          /* the copy itself is refused where it is lowered */
+		c->pipe_ok = ir_b_const(&c->b, ir_ty(IR_I1), 0);
+		return;
+	}
+	if (!(all = pred_at(c, p, PRED_ALL, (unsigned)nn)))
+		return;
+	c->pipe_ok = c->pipe_ok ? ir_b_bin(&c->b, IR_OP_AND, c->pipe_ok, all) : all;
+}
+
 /* copy([tiled], src, dst [, pred=p]) between a view and a register fragment */
 void
 cg_copy(Cg *c, Node *n)
@@ -774,6 +793,12 @@ cg_copy(Cg *c, Node *n)
 	if (!atom && na == 2 && !(atom = inherited_atom(c, n, s, d, &abuf)) && c->failed)
 		return;
 	int s_view = cg_is_tensor_val(c, s), d_view = cg_is_tensor_val(c, d);
+	if (c->pipe_nopred)
+		pn = NULL;
+	if (c->pipe_vote) {
+		pipe_vote(c, pn, s_view ? s : d);
+		return;
+	}
 	if (s_view && d_view) {
 		c->b.loc = cg_loc_of(c, n->span);
 		if (pn)

@@ -47,6 +47,12 @@ typedef struct {
 	IrRegion pipe_reg;  /* pipe_split 1: the region a copy must be in to be split */
 	IrRef pipe_q[CG_PIPEQ];
 	int pipe_nq, pipe_iq;
+	/* the in-range steady state of a pipeline with predicated copies
+	 * (pipe_fast in codegen_pipe.c): while its load block is lowered with
+	 * pipe_vote 1, a copy emits nothing but ANDs its all-in-range predicate
+	 * into pipe_ok; with pipe_nopred 1 a copy ignores its pred= */
+	int pipe_vote, pipe_nopred;
+	IrRef pipe_ok;
 	lay_ctx lc;         /* the layout engine's context for tensor operations (codegen_view.c) */
 	const Node **part_atom;  /* [IrRef] the copy atom of the tiled copy whose partition_S/D made the view */
 	uint32_t npart_atom;

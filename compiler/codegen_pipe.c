@@ -89,6 +89,23 @@ pipe_predicated(Node *l)
 	return 0;
 }
 
+/* 1 when compute block C is straight-line: declarations, assignments,
+ * assumptions and calls (a GEMM's fragment copies and gemm), no if or loop.
+ * Only such pipelines get pipe_fast: the attention kernels' compute blocks
+ * (ifs, static fors, reductions) spilled VGPRs with it on gfx1201 */
+static int
+pipe_straight(Node *b)
+{
+	for (int i = 0; i < b->u.block.n; i++)
+		switch (b->u.block.v[i]->kind) {
+		case S_LET: case S_VAR: case S_ASSUME: case S_ASSIGN: case S_EXPR:
+			break;
+		default:
+			return 0;
+		}
+	return 1;
+}
+
 /* the stage of iteration k: k % S, a constant when k is lo + j for a constant lo */
 static IrRef
 pipe_stage_of(Cg *c, IrRef k, int64_t stages, const Value *lo, int64_t j)
@@ -101,9 +118,10 @@ pipe_stage_of(Cg *c, IrRef k, int64_t stages, const Value *lo, int64_t j)
 
 /* one steady-state iteration k of a pipeline with S > 1 stages (below):
  * wait; barrier; L(k + S - 1) (its LDS writes through registers deferred);
- * C(k); the deferred writes. LO (a constant or NULL) and J give the stages. */
+ * C(k); the deferred writes. LO (a constant or NULL) and J give the stages;
+ * FAST: L's copies ignore their pred= (pipe_fast) */
 static void
-pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j)
+pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j, int fast)
 {
 	IrType i32 = ir_ty(IR_I32);
 	ir_b_wait(&c->b, 0, 0, -1);
@@ -114,8 +132,10 @@ pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j)
 	c->pipe_nq = 0;
 	c->pipe_split = pipe_splittable(n->u.pipe.load);
 	c->pipe_reg = c->b.cur;
+	c->pipe_nopred = fast;
 	pipe_block(c, n, n->u.pipe.load, kn, sn, 0, 2 * c->npipes + 1);
 	c->pipe_split = 0;
+	c->pipe_nopred = 0;
 	if (c->failed)
 		return;
 	int ndef = 0;
@@ -133,8 +153,10 @@ pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j)
 	ir_b_pipe_mark(&c->b, 2);
 	c->pipe_split = 2;
 	c->pipe_iq = 0;
+	c->pipe_nopred = fast;
 	pipe_block(c, n, n->u.pipe.load, kn, sn, 0, 2 * c->npipes + 1);
 	c->pipe_split = 0;
+	c->pipe_nopred = 0;
 }
 
 /* a loop k in lo .. hi step STEP carrying VARS, whose body is BODY(k) below */
@@ -161,13 +183,97 @@ pipe_loop(Cg *c, Node *n, int what, IrRef lo, IrRef hi, int64_t stages, const Va
 		ir_b_barrier(&c->b);
 		pipe_block(c, n, n->u.pipe.compute, iv, pipe_stage_of(c, iv, stages, NULL, 0), 1, 0);
 	} else if (what == PIPE_REST) {
-		pipe_steady(c, n, iv, stages, NULL, 0);
+		pipe_steady(c, n, iv, stages, NULL, 0, 0);
 	} else {
 		for (int64_t j = 0; j < stages && !c->failed; j++)
-			pipe_steady(c, n, ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, j)), stages, clo, j);
+			pipe_steady(c, n, ir_b_bin(&c->b, IR_OP_ADD, iv, ir_b_const(&c->b, i32, j)), stages, clo, j, 0);
 	}
 	if (!c->failed)
 		cg_close_loop(c, loop, vars, inits, nv, saved);
+}
+
+/* 1 when iterations k .. k + U - 1 are in the steady state (k + U <= mid)
+ * and in every lane of the wave every predicated copy of L(k + S - 1) ..
+ * L(k + U + S - 2) is all in range (pipe_fast): L is lowered in vote mode,
+ * without its memory accesses, each copy's all-in-range predicate (one
+ * compare per mode: pred_at) ANDed into pipe_ok, and the ballot makes the
+ * result uniform in the wave. CLO (with U > 1): k is lo + a multiple of S. */
+static IrRef
+pipe_vote(Cg *c, Node *n, IrRef k, IrRef mid, int64_t stages, int64_t u, const Value *clo)
+{
+	IrType i1 = ir_ty(IR_I1), i32 = ir_ty(IR_I32), i64 = ir_ty(IR_I64);
+	IrRef in = ir_b_cmp(&c->b, IR_LE, ir_b_bin(&c->b, IR_OP_ADD, k, ir_b_const(&c->b, i32, u)), mid);
+
+	c->pipe_ok = 0;
+	c->pipe_vote = 1;
+	for (int64_t j = 0; j < u && !c->failed; j++) {
+		IrRef kn = ir_b_bin(&c->b, IR_OP_ADD, k, ir_b_const(&c->b, i32, j + stages - 1));
+		pipe_block(c, n, n->u.pipe.load, kn, pipe_stage_of(c, kn, stages, clo, j + stages - 1), 0, 0);
+	}
+	c->pipe_vote = 0;
+	if (c->failed || !c->pipe_ok)
+		return in;
+	IrRef out = ir_b_bin(&c->b, IR_OP_XOR, c->pipe_ok, ir_b_const(&c->b, i1, 1));
+	IrRef b = ir_b_inst(&c->b, IR_OP_BALLOT, i64, 1, &out);
+	c->pipe_ok = 0;
+	return ir_b_bin(&c->b, IR_OP_AND, in, ir_b_cmp(&c->b, IR_EQ, b, ir_b_const(&c->b, i64, 0)));
+}
+
+/* The in-range steady state of a pipeline whose load block L has predicated
+ * copies (pipe_predicated, pipe_splittable, pipe_straight): a wave runs
+ *     k = lo; go = vote(k)
+ *     while go:
+ *         U steady-state iterations k .. k + U - 1, L's copies unpredicated
+ *         k += U; go = vote(k)
+ * (pipe_vote) and returns k, where the predicated steady state (PIPE_REST)
+ * goes on. So the element-wise paths of L's copies are not in this loop,
+ * and its copies are split (register-staged prefetch) and, with a constant
+ * lo and S <= PIPE_MAXUNROLL, unrolled U = S times, as in an unpredicated
+ * pipeline. The vote for the next trip is taken at the end of the body: in
+ * the loop's header it kept LLVM from rotating the loop (the ballot is
+ * convergent), and the accumulators were copied on every trip (gemm_nt_ragged
+ * 437 instructions per trip instead of 154). The waves of a workgroup may
+ * leave at different k: both loops run one barrier per iteration, so they
+ * still meet (a barrier counts waves, not program counters), and a wave
+ * writes the same slots in either. The vote is taken per trip, not once, so
+ * nothing is assumed of how the predicates change with k. */
+static IrRef
+pipe_fast(Cg *c, Node *n, IrRef lo, IrRef mid, int64_t stages, const Value *clo, Symbol **vars, int nv)
+{
+	IrType i32 = ir_ty(IR_I32);
+	int64_t u = clo && stages <= PIPE_MAXUNROLL ? stages : 1;
+	const Value *ulo = u > 1 ? clo : NULL;
+	IrRef inits[MAXCARRY + 2], before[MAXCARRY + 2], body[MAXCARRY + 2], ys[MAXCARRY + 3], loop, k;
+	Binding *saved = c->env;
+
+	inits[0] = lo;
+	if (!(inits[1] = pipe_vote(c, n, lo, mid, stages, u, ulo)))
+		return 0;
+	for (int i = 0; i < nv; i++)
+		inits[i + 2] = cg_lookup(c, vars[i]);
+	loop = ir_b_while(&c->b, (uint32_t)nv + 2, inits, before);
+	ys[0] = before[1];
+	for (int i = 0; i < nv + 2; i++)
+		ys[i + 1] = before[i];
+	ir_b_yield(&c->b, (uint32_t)nv + 3, ys);
+	ir_b_while_body(&c->b, loop, body);
+	for (int i = 0; i < nv; i++)
+		cg_bind(c, vars[i], body[i + 2]);
+	for (int64_t j = 0; j < u && !c->failed; j++)
+		pipe_steady(c, n, ir_b_bin(&c->b, IR_OP_ADD, body[0], ir_b_const(&c->b, i32, j)), stages, ulo, j, 1);
+	if (c->failed)
+		return 0;
+	ys[0] = k = ir_b_bin(&c->b, IR_OP_ADD, body[0], ir_b_const(&c->b, i32, u));
+	if (!(ys[1] = pipe_vote(c, n, k, mid, stages, u, ulo)))
+		return 0;
+	for (int i = 0; i < nv; i++)
+		ys[i + 2] = cg_to_type(c, cg_lookup(c, vars[i]), c->f->inst[inits[i + 2]].ty);
+	ir_b_yield(&c->b, (uint32_t)nv + 2, ys);
+	ir_b_end(&c->b);
+	c->env = saved;
+	for (int i = 0; i < nv; i++)
+		cg_bind(c, vars[i], ir_b_proj(&c->b, loop, (unsigned)i + 2));
+	return ir_b_proj(&c->b, loop, 0);
 }
 
 /* pipeline k in lo .. hi stages S { load {L} compute {C} }:
@@ -254,7 +360,10 @@ cg_stmt_pipeline(Cg *c, Node *n)
 		IrRef last = ir_b_bin(&c->b, IR_OP_SUB, hi, ir_b_const(&c->b, i32, stages - 1));
 		IrRef mid = ir_b_select(&c->b, ir_b_cmp(&c->b, IR_LT, last, lo), lo, last);
 		IrRef rest = lo;
-		if (clo && stages <= PIPE_MAXUNROLL && !pipe_predicated(n->u.pipe.load)) {
+		if (pipe_predicated(n->u.pipe.load)) {
+			if (pipe_splittable(n->u.pipe.load) && pipe_straight(n->u.pipe.compute))
+				rest = pipe_fast(c, n, lo, mid, stages, clo, vars, nv);
+		} else if (clo && stages <= PIPE_MAXUNROLL) {
 			rest = ir_b_bin(&c->b, IR_OP_SUB, mid, ir_b_bin(&c->b, IR_OP_REM, ir_b_bin(&c->b, IR_OP_SUB, mid, lo), S));
 			pipe_loop(c, n, PIPE_UNROLLED, lo, rest, stages, clo, vars, nv);
 		}

@@ -133,10 +133,16 @@ fi
 # the pipeline's schedule under the simulator's LDS race check
 # (FLY_SIM_RACECHECK=1): with 3 k-tiles, iteration 0 writes the slot of k-tile
 # 2 after its MFMAs (register-staged prefetch) while other waves may still
-# read the slot of k-tile 0, and the last iteration reads without loading
+# read the slot of k-tile 0, and the last iteration reads without loading;
+# MxNxK entries: the predicated pipelines' two steady states (docs/codegen.md,
+# "Predicated pipelines"): M = 232 leaves 104 rows in the second row of tiles, where
+# wave 0 (rows 0..7 + 32 i, all below 104) takes the in-range loop and waves 1..3 the
+# predicated one, their barriers still paired; with a K tail (264) and an N edge too
 rk=192; [ "${FLY_SAN:-0}" = 1 ] && rk=128
-for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256 gemm_nn_ragged:256x128; do
-	name=${kern%%:*} shape=${kern#*:}x$rk nnopt=
+for kern in gemm_nt_128x128:256x128 gemm_nt_256x128:256x128 gemm_nt_256x256:256x256 gemm_nt_256x256_st128:256x256 gemm_nn_ragged:256x128 \
+	gemm_nt_ragged:232x128x256 gemm_nt_ragged:232x200x264 gemm_nn_ragged:232x128x256 gemm_nn_ragged:128x232x320; do
+	name=${kern%%:*} shape=${kern#*:} nnopt=
+	case "$shape" in *x*x*) ;; *) shape=${shape}x$rk ;; esac
 	[ "$name" = gemm_nn_ragged ] && nnopt=--nn
 	if out=$(FLY_SIM_RACECHECK=1 sim $nnopt "$name" "$shape" 2>&1) && printf '%s\n' "$out" | grep -q '^PASS: gemm '; then
 		pass "gemm/racecheck-$name-$shape"
@@ -183,6 +189,21 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 		pass gemm/mca-main-loop
 	else
 		fail gemm/mca-main-loop "$out"
+	fi
+	# the predicated GEMMs' steady state (docs/codegen.md, "Predicated pipelines"): the
+	# loop of unpredicated load blocks, unrolled over 2 stages (32 MFMAs), none of the copies'
+	# element-wise path in it (was: 1127 instructions, 560 VALU, 16 MFMAs, 6.8%); when written
+	# nt 185 instructions / 23 VALU / 66.7%, nn 203 / 35 / 66.5%, against 128x128's 73.9%:
+	# at most 256 instructions and 48 VALU, and within 10 points of gemm_nt_128x128
+	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nt_128x128 gemm_nt_ragged gemm_nn_ragged 2>&1)
+	if printf '%s
+' "$out" | awk '{ e = $8; sub(/%/, "", e) }
+		$1 == "gemm_nt_128x128" { base = e + 0 }
+		$1 ~ /_ragged$/ { n++; if (!($3 == 32 && $4 <= 48 && $2 <= 256 && $7 > 0 && $7 <= $6 && e + 0 >= base - 10 && base > 0)) bad++ }
+		END { exit !(n == 2 && !bad) }'; then
+		pass gemm/mca-ragged-loop
+	else
+		fail gemm/mca-ragged-loop "$out"
 	fi
 fi
 exit 0
