@@ -193,13 +193,15 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 	# the predicated GEMMs' steady state (docs/codegen.md, "Predicated pipelines"): the
 	# loop of unpredicated load blocks, unrolled over 2 stages (32 MFMAs), none of the copies'
 	# element-wise path in it (was: 1127 instructions, 560 VALU, 16 MFMAs, 6.8%); when written
-	# nt 185 instructions / 23 VALU / 66.7%, nn 203 / 35 / 66.5%, against 128x128's 73.9%:
-	# at most 256 instructions and 48 VALU, and within 10 points of gemm_nt_128x128
+	# nt 185 instructions / 23 VALU / 66.7%, nn 203 / 35 / 66.5%, against 128x128's 73.9%
+	# (then 76.8% with its reads interleaved, nt 69.0%, nn 66.3%: nn's transposed reads
+	# are not interleaved): at most 256 instructions and 48 VALU, >= 60%, and within 12
+	# points of gemm_nt_128x128
 	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nt_128x128 gemm_nt_ragged gemm_nn_ragged 2>&1)
 	if printf '%s
 ' "$out" | awk '{ e = $8; sub(/%/, "", e) }
 		$1 == "gemm_nt_128x128" { base = e + 0 }
-		$1 ~ /_ragged$/ { n++; if (!($3 == 32 && $4 <= 48 && $2 <= 256 && $7 > 0 && $7 <= $6 && e + 0 >= base - 10 && base > 0)) bad++ }
+		$1 ~ /_ragged$/ { n++; if (!($3 == 32 && $4 <= 48 && $2 <= 256 && $7 > 0 && $7 <= $6 && e + 0 >= 60 && e + 0 >= base - 12 && base > 0)) bad++ }
 		END { exit !(n == 2 && !bad) }'; then
 		pass gemm/mca-ragged-loop
 	else
