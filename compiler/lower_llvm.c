@@ -303,7 +303,10 @@ lds_high(Lw *w, LLVMValueRef x, int64_t size, int64_t hi)
  * swizzle by lower-layout) and the tensor's place in LDS go to a GEP of their
  * own: LLVM keeps that one as a constant offset and folds it into the ds_read
  * or ds_write, where (x + c) * size would become an `or` that loses its
- * disjointness once hoisted, and cost each access its own address register. */
+ * disjointness once hoisted, and cost each access its own address register.
+ * Only where the target table says so (TGT_F_LDS_CONST_OFFSET: gfx950): on
+ * gfx1201 the visible offsets let LLVM pair ds_load_b64s into 4-register
+ * ds_load_2addr tuples, and attention's forward kernels spilled. */
 static LLVMValueRef
 address(Lw *w, IrTensor *T, IrRef tref, IrRef off)
 {
@@ -311,7 +314,7 @@ address(Lw *w, IrTensor *T, IrRef tref, IrRef off)
 
 	if (T->space == IR_SPACE_LDS) {
 		int64_t c = 0;
-		while (!ir_scalar_packed(T->elem) && w->f->inst[off].op == IR_OP_ADD) {
+		while (tgt_has(w->t, TGT_F_LDS_CONST_OFFSET) && !ir_scalar_packed(T->elem) && w->f->inst[off].op == IR_OP_ADD) {
 			IrInst *A = &w->f->inst[off];
 			int k = w->f->inst[A->ops[1]].op == IR_OP_CONST ? 1 : w->f->inst[A->ops[0]].op == IR_OP_CONST ? 0 : -1;
 			if (k < 0)

@@ -38,7 +38,7 @@ static const TgtDesc TGT_TABLE[] = {
 		.sgprs = 102, .max_block = 1024, .buf_word3 = 0x00020000,
 		.features = F(MFMA) | F(MFMA_SCALE) | F(AGPR) | F(LDS_DMA) | F(LDS_DMA_B128) |
 		            F(DS_READ_TR) | F(FP8_OCP) | F(CVT_SCALE) | F(PERMLANE_SWAP) |
-		            F(DPP_BCAST),
+		            F(DPP_BCAST) | F(LDS_CONST_OFFSET),
 	},
 	{
 		.name = "gfx1201", .family = "RDNA4", .e_flags_mach = 0x4E,

@@ -44,7 +44,10 @@
 	X(PERMLANEX16, "permlanex16")      /* v_permlanex16 (gfx10+) */ \
 	X(DPP_BCAST,   "dpp_row_bcast")    /* DPP row_bcast15/31 (gfx9) */ \
 	X(SPLIT_WAIT,  "split_wait")       /* s_wait_loadcnt/dscnt/... (gfx12) instead of s_waitcnt */ \
-	X(SPLIT_BARRIER,"split_barrier")   /* s_barrier_signal/wait (gfx12) */
+	X(SPLIT_BARRIER,"split_barrier")   /* s_barrier_signal/wait (gfx12) */ \
+	X(LDS_CONST_OFFSET,"lds_const_offset") /* codegen: LDS offsets' constants kept for the ds_* \
+	                                        offset field (lower_llvm.c address(); gfx950 only: on \
+	                                        gfx1201 LLVM then pairs ds_load_b64s and attention spills) */
 
 typedef enum {
 #define X(e, s) TGT_F_##e,
