@@ -626,8 +626,6 @@ emit_llvm(EmitJob *j)
 	snprintf(passes, sizeof passes, "default<O%d>", o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level);
 	e = LLVMRunPasses(j->mod, passes, j->tm, po);
 	LLVMDisposePassBuilderOptions(po);
-	if (!e && o->opt_level > 0)
-		lower_sched_pipelines(j->mod);
 	if (e) {
 		char *em = LLVMGetErrorMessage(e);
 		errl(j->d, "LLVM pass pipeline failed: %s%s", em, "");
@@ -635,6 +633,8 @@ emit_llvm(EmitJob *j)
 		free(tmp.p);
 		return EMIT_ERROR;
 	}
+	if (o->opt_level > 0)
+		lower_sched_pipelines(j->mod);
 	if (o->save_temps) {
 		module_text(j->mod, &tmp);
 		save_temp(o, j->stem, t->name, ".opt.ll", tmp.p, tmp.n, j->d);

@@ -38,7 +38,7 @@ typedef struct {
 	LLVMValueRef fn;
 	LLVMValueRef *val;        /* per IR value */
 	LLVMValueRef **multi;     /* for/if: malloc'ed array of result values */
-	struct { LLVMValueRef x, v; int64_t hi; } *lds_hi;   /* lds_high()'s values */
+	struct { LLVMValueRef x, v; int64_t size, hi; } *lds_hi;   /* lds_high()'s values */
 	uint32_t nlds_hi, caplds_hi;
 	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
 	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
@@ -258,16 +258,16 @@ byte_offset(Lw *w, LLVMValueRef off, IrScalar elem, LLVMTypeRef ity)
 	return LLVMBuildMul(w->b, off, LLVMConstInt(ity, esize(elem), 0), "");
 }
 
-/* X + HI (i32, HI a multiple of 64 KiB) through an empty inline asm, built
- * once per IR value OFF right after X's definition: LLVM cannot see through
- * it, so it does not fold HI into the constant offsets added at each access
- * (a ds_read's offset field holds 16 bits), and the accesses of one OFF share
- * one register */
+/* X * SIZE + HI (i32, HI a multiple of 64 KiB) through an empty inline asm,
+ * built once per (X, SIZE, HI) right after X's definition: LLVM cannot see
+ * through it, so it does not fold HI into the constant offsets added at each
+ * access (a ds_read's offset field holds 16 bits), and the accesses with the
+ * same X share one register */
 static LLVMValueRef
 lds_high(Lw *w, LLVMValueRef x, int64_t size, int64_t hi)
 {
 	for (uint32_t i = 0; i < w->nlds_hi; i++)
-		if (w->lds_hi[i].x == x && w->lds_hi[i].hi == size * 65536 + hi)
+		if (w->lds_hi[i].x == x && w->lds_hi[i].size == size && w->lds_hi[i].hi == hi)
 			return w->lds_hi[i].v;
 	LLVMBasicBlockRef bb = LLVMGetInsertBlock(w->b);
 	LLVMValueRef n = LLVMIsAInstruction(x) ? LLVMGetNextInstruction(x)
@@ -294,7 +294,8 @@ lds_high(Lw *w, LLVMValueRef x, int64_t size, int64_t hi)
 	}
 	w->lds_hi[w->nlds_hi].x = x;
 	w->lds_hi[w->nlds_hi].v = v;
-	w->lds_hi[w->nlds_hi++].hi = size * 65536 + hi;
+	w->lds_hi[w->nlds_hi].size = size;
+	w->lds_hi[w->nlds_hi++].hi = hi;
 	return v;
 }
 
@@ -313,8 +314,9 @@ address(Lw *w, IrTensor *T, IrRef tref, IrRef off)
 	LLVMTypeRef i8 = LLVMInt8TypeInContext(w->ctx);
 
 	if (T->space == IR_SPACE_LDS) {
+		int split = tgt_has(w->t, TGT_F_LDS_CONST_OFFSET) && !ir_scalar_packed(T->elem);
 		int64_t c = 0;
-		while (tgt_has(w->t, TGT_F_LDS_CONST_OFFSET) && !ir_scalar_packed(T->elem) && w->f->inst[off].op == IR_OP_ADD) {
+		while (split && w->f->inst[off].op == IR_OP_ADD) {
 			IrInst *A = &w->f->inst[off];
 			int k = w->f->inst[A->ops[1]].op == IR_OP_CONST ? 1 : w->f->inst[A->ops[0]].op == IR_OP_CONST ? 0 : -1;
 			if (k < 0)
@@ -322,12 +324,9 @@ address(Lw *w, IrTensor *T, IrRef tref, IrRef off)
 			c += w->f->inst[A->ops[k]].imm[0];
 			off = A->ops[1 - k];
 		}
-		int64_t cb = T->lds_offset + c * esize(T->elem), hi = cb >= 0 ? cb & ~(int64_t)0xffff : 0;
-		LLVMValueRef bo;
-		if (hi > 0 && !ir_scalar_packed(T->elem))
-			bo = lds_high(w, w->val[off], esize(T->elem), hi);
-		else
-			bo = byte_offset(w, w->val[off], T->elem, i32t(w));
+		int64_t cb = T->lds_offset + c * esize(T->elem), hi = split && cb > 0xffff ? cb & ~(int64_t)0xffff : 0;
+		LLVMValueRef bo = hi ? lds_high(w, w->val[off], esize(T->elem), hi)
+		                     : byte_offset(w, w->val[off], T->elem, i32t(w));
 		LLVMValueRef p = LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &bo, 1, "");
 		LLVMValueRef co = ci32(w, (int32_t)(cb - hi));
 		return LLVMBuildInBoundsGEP2(w->b, i8, p, &co, 1, "");

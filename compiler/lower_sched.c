@@ -5,8 +5,8 @@
  * Runs on LLVM IR after LLVM's own pipeline (emit_llvm), when the IR is
  * clean: LDS loads and stores, buffer loads, MFMA calls and the shuffles
  * between them. codegen_pipe.c marks each steady-state iteration's compute
- * block with two sched.barrier(0) calls carrying !flyc.pipe 1 (before) and
- * 2 (after); before the first sit the iteration's global loads, after the
+ * block with two sched.barrier(0) calls carrying !flyc.pipe.begin and
+ * !flyc.pipe.end; before the first sit the iteration's global loads, after the
  * second its deferred LDS writes (to the other ring slot, which the compute
  * block does not read: the writes may pass its reads).
  *
@@ -189,20 +189,23 @@ mark_need(Sched *s, int i, int m)
 	}
 }
 
-/* one iteration [from, to) of a block: reorder it, or leave it */
+/* one iteration, the N instructions INS of a block before ANCHOR: reorder
+ * it, or leave it */
 static void
 schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMValueRef anchor, const unsigned mdk[2])
 {
 	Sched s = { calloc((size_t)n, sizeof(Item)), 0, calloc((size_t)n + 1, sizeof(LLVMValueRef)), 0,
 	            NULL, 16, calloc((size_t)n, sizeof(int)) };
-	int part = 0, nm = 0, lastlds = -1, lastw = -1, ok = 1, m2 = 0;
+	/* LDS order: a read follows the last write before it; a write follows
+	 * the last write and the one read since (more reads since: left alone) */
+	int part = 0, nm = 0, laststore = -1, lastread = -1, nreads = 0, lastw = -1, ok = 1, m2 = 0;
 	int *mf = calloc((size_t)n, sizeof(int));
 	while (s.hcap < 2 * (unsigned)n)
 		s.hcap *= 2;
 	s.hash = calloc(s.hcap, sizeof(int));
 	if (!s.it || !s.out || !mf || !s.hash || !s.seen)
 		goto out;
-	for (int i = 0; i < n && ok; i++) {
+	for (int i = 0; i < n; i++) {
 		Item *x = &s.it[s.n];
 		x->v = ins[i];
 		x->k = classify(ins[i], mdk);
@@ -220,18 +223,20 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		x->part = part;
 		/* LDS accesses keep their order, but for the deferred writes,
 		 * which may pass the compute block's reads (other ring slot) */
-		if (x->k == K_LDSR || x->k == K_LDSW) {
-			if (x->part == 2 && x->k == K_LDSW) {
-				x->pred = lastw;
-				lastw = s.n;
-			} else {
-				if (x->part == 2 || (x->part == 1 && x->k == K_LDSW)) {
-					ok = 0;   /* a read among the writes, or a write in compute */
-					break;
-				}
-				x->pred = x->k == K_LDSW || (lastlds >= 0 && s.it[lastlds].k == K_LDSW) ? lastlds : -1;
-				lastlds = s.n;
-			}
+		if (x->k == K_LDSW && x->part == 2) {
+			x->pred = lastw >= 0 ? lastw : laststore;
+			lastw = s.n;
+		} else if (x->k == K_LDSR && x->part < 2) {
+			x->pred = laststore;
+			lastread = s.n;
+			nreads++;
+		} else if (x->k == K_LDSW && x->part == 0 && nreads <= 1) {
+			x->pred = nreads ? lastread : laststore;
+			laststore = s.n;
+			nreads = 0;
+		} else if (x->k == K_LDSR || x->k == K_LDSW) {
+			ok = 0;   /* a read among the writes, a write in compute, or after reads */
+			break;
 		}
 		if (x->k == K_MFMA) {
 			/* a 4-cycle MFMA leaves 2 issue slots, fewer than its operand
