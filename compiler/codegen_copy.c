@@ -242,6 +242,37 @@ cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
 	return res;
 }
 
+enum { CG_MAXDUP = 16 };   /* duplicate waves whose accesses are selected */
+
+/* 1 if the i32 value v is the same in every thread of each wave of the
+ * workgroup (block threads, waves of `wave`), in two draws of the
+ * workgroup-uniform values; 0 if not or if the evaluator cannot follow it */
+static int
+wave_uniform(const IrFunc *f, IrRef v, unsigned block, unsigned wave)
+{
+	IrEval e;
+	int res = 1;
+
+	ir_eval_init(&e, f, wave);
+	for (uint64_t seed = 1; seed <= 2 && res; seed++) {
+		int64_t first = 0;
+		ir_eval_seed(&e, seed * UINT64_C(0x5851F42D4C957F2D));
+		for (unsigned t = 0; t < block && res; t++) {
+			int64_t x;
+			ir_eval_thread(&e, (int64_t)t, 0, 0);
+			x = ir_eval(&e, v);
+			if (e.bad)
+				res = 0;
+			else if (t % wave == 0)
+				first = x;
+			else if (x != first)
+				res = 0;
+		}
+	}
+	ir_eval_free(&e);
+	return res;
+}
+
 /* ds_read_b96_tr_b6 reads 16-byte aligned addresses only (docs/codegen.md
  * "Transposed operand reads"): every thread of the workgroup must read view v
  * at a multiple of 16 bytes of its LDS buffer (which starts 16-byte aligned).
@@ -997,6 +1028,41 @@ copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns,
 		return;
 	}
 	ndup = cg_mma_dups(c, d, &dup);
+	/* the index among the duplicate waves is a wave's (the usual thread.x
+	 * slice): in an SGPR, each group of ndup accesses becomes one, its
+	 * source and destination selected by the index (no branch) */
+	if (ndup > 1 && ndup <= CG_MAXDUP && (ns / per) % (unsigned)ndup == 0 && wave_uniform(c->f, dup, block, 64)) {
+		dup = ir_b_un(&c->b, IR_OP_UNIFORM, dup);
+		for (unsigned j = 0; j < ns; j += per * (unsigned)ndup) {
+			IrRef sv[CG_MAXDUP], dv[CG_MAXDUP];
+			for (int r = 0; r < ndup; r++) {
+				unsigned at = j + (unsigned)r * per;
+				int ok;
+				sv[r] = cg_view_piece(c, s, at, per, n->span);
+				dv[r] = !sv[r] ? 0 : cg_view_piece(c, d, at, per, n->span);
+				if (!dv[r])
+					return;
+				if ((ok = cg_lds_dma_placement(c->f, dv[r], block, 64, stride, why, sizeof why)) != 1) {
+					if (!c->failed)
+						diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: in access %u of %u "
+						           "per thread, %s (a load straight to LDS laid out as an MMA operand needs "
+						           "an LDS layout that puts each access's lanes side by side: the tile in "
+						           "fragment order, docs/language.md 9.4)", a->name, at / per, ns / per, why);
+					c->failed = 1;
+					return;
+				}
+			}
+			IrRef so = c->f->inst[sv[ndup - 1]].ops[1], dof = c->f->inst[dv[ndup - 1]].ops[1];
+			for (int r = ndup - 2; r >= 0; r--) {
+				IrRef is = ir_b_cmp(&c->b, IR_EQ, dup, ir_b_const(&c->b, ir_ty(IR_I32), r));
+				so = ir_b_select(&c->b, is, c->f->inst[sv[r]].ops[1], so);
+				dof = ir_b_select(&c->b, is, c->f->inst[dv[r]].ops[1], dof);
+			}
+			ir_b_lds_dma(&c->b, ir_b_tensor_view(&c->b, s, so, cg_tensor_of(c, sv[0])->layout),
+			             ir_b_tensor_view(&c->b, d, dof, cg_tensor_of(c, dv[0])->layout), (int)(a->bits / 8), (int)stride);
+		}
+		return;
+	}
 	for (unsigned j = 0; j < ns; j += per) {
 		IrRef sj = ns == per ? s : cg_view_piece(c, s, j, per, n->span);
 		IrRef dj = !sj ? 0 : ns == per ? d : cg_view_piece(c, d, j, per, n->span);

@@ -133,19 +133,28 @@ pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j,
 	c->pipe_split = pipe_splittable(n->u.pipe.load);
 	c->pipe_reg = c->b.cur;
 	c->pipe_nopred = fast;
+	uint32_t first = c->f->ninst;
 	pipe_block(c, n, n->u.pipe.load, kn, sn, 0, 2 * c->npipes + 1);
 	c->pipe_split = 0;
 	c->pipe_nopred = 0;
 	if (c->failed)
 		return;
-	int ndef = 0;
+	/* marked for lower_sched.c: a load block with deferred writes or with
+	 * loads straight to LDS (which need no writes after C(k)) */
+	int ndef = 0, ndma = 0;
 	for (int i = 0; i < c->pipe_nq; i++)
 		ndef += c->pipe_q[i] != 0;
-	if (ndef)           /* the loads stay ahead of C(k), whose MFMAs cover their latency */
+	for (uint32_t i = first; i < c->f->ninst && !ndma; i++)
+		ndma += c->f->inst[i].op == IR_OP_LDSDMA;
+	if (ndef || ndma)   /* the loads stay ahead of C(k), whose MFMAs cover their latency */
 		ir_b_pipe_mark(&c->b, 1);
 	pipe_block(c, n, n->u.pipe.compute, k, pipe_stage_of(c, k, stages, lo, j), 1, 2 * c->npipes + 2);
-	if (c->failed || !ndef)
+	if (c->failed || !(ndef || ndma))
 		return;
+	if (!ndef) {
+		ir_b_pipe_mark(&c->b, 2);
+		return;
+	}
 	/* the deferred LDS writes of L(k + S - 1), kept after C(k) by a
 	 * scheduling barrier: LLVM would otherwise hoist them above the MFMAs,
 	 * and their waits for the global loads with them (lower_sched.c

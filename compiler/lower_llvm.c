@@ -40,6 +40,7 @@ typedef struct {
 	LLVMValueRef **multi;     /* for/if: malloc'ed array of result values */
 	struct { LLVMValueRef x, v; int64_t size, hi; } *lds_hi;   /* lds_high()'s values */
 	uint32_t nlds_hi, caplds_hi;
+	uint8_t *unif;                 /* wave_uniform()'s answers: 0 unknown, 1 yes, 2 no */
 	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
 	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
 	LLVMDIBuilderRef dib;
@@ -614,6 +615,54 @@ shfl_xor_const(Lw *w, LLVMValueRef x, unsigned m, int whole_wave)
 	}
 }
 
+/* 1 if IR value r is the same in every active lane by construction: pure
+ * integer arithmetic on constants, arguments, block ids, readfirstlane
+ * results and the counters of for loops whose start and step are such */
+static int
+wave_uniform(Lw *w, IrRef r)
+{
+	const IrFunc *f = w->f;
+	const IrInst *I = &f->inst[r];
+	int u = 1;
+
+	if (w->unif[r])
+		return w->unif[r] == 1;
+	switch (I->op) {
+	case IR_OP_CONST: case IR_OP_ARG: case IR_OP_BID: case IR_OP_WAVESIZE: case IR_OP_UNIFORM:
+		break;
+	case IR_OP_RARG: {
+		IrRef o = f->reg[I->parent].owner;
+		u = I->imm[0] == 0 && o && f->inst[o].op == IR_OP_FOR &&
+		    wave_uniform(w, f->inst[o].ops[0]) && wave_uniform(w, f->inst[o].ops[2]);
+		break;
+	}
+	default:
+		if (!(I->op >= IR_OP_ADD && I->op <= IR_OP_SELECT) && I->op != IR_OP_CVT) {
+			u = 0;
+			break;
+		}
+		for (uint32_t i = 0; i < I->nops && u; i++)
+			u = wave_uniform(w, I->ops[i]);
+	}
+	w->unif[r] = u ? 1 : 2;
+	return u;
+}
+
+/* the terms of the sum OFF (adds of its type) split into the wave-uniform
+ * ones, summed in *U, and the others in *V (either NULL when none) */
+static void
+split_uniform(Lw *w, IrRef off, LLVMValueRef *u, LLVMValueRef *v)
+{
+	IrInst *I = &w->f->inst[off];
+	if (I->op == IR_OP_ADD && !wave_uniform(w, off)) {
+		split_uniform(w, I->ops[0], u, v);
+		split_uniform(w, I->ops[1], u, v);
+		return;
+	}
+	LLVMValueRef *to = wave_uniform(w, off) ? u : v;
+	*to = *to ? LLVMBuildAdd(w->b, *to, w->val[off], "") : w->val[off];
+}
+
 /* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
  * M0 = readfirstlane(this lane's LDS address - l * stride) (codegen checked
  * that every lane's destination follows that rule). */
@@ -625,16 +674,36 @@ lower_lds_dma(Lw *w, IrRef r)
 	IrTensor *D = &w->f->tensor[w->f->inst[I->ops[2]].aux];
 	LLVMTypeRef i32 = i32t(w), i8 = LLVMInt8TypeInContext(w->ctx);
 	LLVMTypeRef p3 = LLVMPointerTypeInContext(w->ctx, 3), vt = LLVMVoidTypeInContext(w->ctx);
-	LLVMValueRef lds = LLVMBuildAdd(w->b, byte_offset(w, w->val[I->ops[3]], D->elem, i32),
-	                                ci32(w, D->lds_offset), "");
-	LLVMValueRef base = LLVMBuildSub(w->b, lds, LLVMBuildMul(w->b, lane_index(w), ci32(w, I->imm[1]), ""), "");
-	LLVMValueRef m0 = call(w, "llvm.amdgcn.readfirstlane.i32", i32, &i32, &base, 1);
+	/* the wave-uniform terms of the destination offset (a stage's place,
+	 * an access's) after the readfirstlane: the accesses of one thread
+	 * part share it, and each adds its terms in SGPRs */
+	LLVMValueRef vo = w->val[I->ops[3]], uo = NULL;
+	if (!ir_scalar_packed(D->elem)) {
+		vo = NULL;
+		split_uniform(w, I->ops[3], &uo, &vo);
+	}
+	LLVMValueRef base = LLVMBuildMul(w->b, lane_index(w), ci32(w, -I->imm[1]), "");
+	if (vo)
+		base = LLVMBuildAdd(w->b, byte_offset(w, vo, D->elem, i32), base, "");
+	LLVMValueRef m0 = LLVMBuildAdd(w->b, call(w, "llvm.amdgcn.readfirstlane.i32", i32, &i32, &base, 1),
+	                               ci32(w, D->lds_offset), "");
+	if (uo)
+		m0 = LLVMBuildAdd(w->b, m0, byte_offset(w, uo, D->elem, i32), "");
 	LLVMValueRef lp = LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &m0, 1, "");
 
 	if (S->addr == IR_ADDR_BUFFER) {
+		/* the source offset's wave-uniform terms (the tile's, the k-tile's,
+		 * an access's place) go to soffset, so a thread's voffset stays the
+		 * same from access to access and needs no VALU in the loop */
+		LLVMValueRef sv = w->val[I->ops[1]], so = NULL;
+		if (!ir_scalar_packed(S->elem)) {
+			sv = NULL;
+			split_uniform(w, I->ops[1], &so, &sv);
+		}
 		LLVMTypeRef pt[7] = { LLVMPointerTypeInContext(w->ctx, 8), p3, i32, i32, i32, i32, i32 };
 		LLVMValueRef a[7] = { w->val[I->ops[0]], lp, ci32(w, I->imm[0]),
-		                      byte_offset(w, w->val[I->ops[1]], S->elem, i32), ci32(w, 0), ci32(w, 0), ci32(w, 0) };
+		                      sv ? byte_offset(w, sv, S->elem, i32) : ci32(w, 0),
+		                      so ? byte_offset(w, so, S->elem, i32) : ci32(w, 0), ci32(w, 0), ci32(w, 0) };
 		ring_alias(w, call(w, "llvm.amdgcn.raw.ptr.buffer.load.lds", vt, pt, a, 7), I->imm[2]);
 	} else {
 		LLVMTypeRef pt[5] = { LLVMPointerTypeInContext(w->ctx, 1), p3, i32, i32, i32 };
@@ -1550,7 +1619,8 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	w->multi = calloc(f->ninst + 1, sizeof *w->multi);
 	w->lds_hi = NULL;
 	w->nlds_hi = w->caplds_hi = 0;
-	if (!w->val || !w->multi)
+	w->unif = calloc(f->ninst + 1, 1);
+	if (!w->val || !w->multi || !w->unif)
 		IR_ICE("out of memory");
 	lower_region(w, 1, NULL);
 	for (uint32_t i = 0; i < f->ninst; i++)
@@ -1559,6 +1629,7 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	free(w->val);
 	free(w->multi);
 	free(w->lds_hi);
+	free(w->unif);
 	LLVMSetCurrentDebugLocation2(w->b, NULL);
 	return w->failed;
 }

@@ -16,7 +16,10 @@
  * are rewritten: between 4-cycle ones there is too little room. The
  * iteration becomes:
  *   1. the global loads, first: the earlier they leave, the shorter the
- *      wait before their LDS writes;
+ *      wait before their LDS writes; or, when all of them load straight to
+ *      LDS (no register stage), the first MFMA's LDS reads, and the loads
+ *      GLOAD_PER_MFMA after each MFMA of step 2, where their issue (and
+ *      M0's) hides behind the MFMA;
  *   2. the MFMAs in their order, each followed by up to (its cycles - 2) LDS
  *      reads of the MFMAs issuing within the next LOOKAHEAD_CYCLES, in the
  *      order the MFMAs need them (lgkmcnt counts in order);
@@ -41,6 +44,10 @@
  * gemm_bf16.fly's three tiles, docs/codegen.md "Interleaved main loops"); an
  * MFMA of C cycles is followed by at most C - 2 of them */
 enum { LOOKAHEAD_CYCLES = 64 };
+/* loads straight to LDS issued after each MFMA (tuned on gemm_nt's three
+ * tiles against both llvm-mca and the timing model: 1 gave mca 96.5% but
+ * the model +2% on 256x256, all first the model +2% and mca 87.8%) */
+enum { GLOAD_PER_MFMA = 2 };
 
 typedef enum { K_PURE, K_MFMA, K_GLOAD, K_LDSR, K_LDSW, K_MARK, K_FENCE } Kind;
 
@@ -106,7 +113,9 @@ classify(LLVMValueRef v, const unsigned mdk[2])
 		if (!strncmp(n, "llvm.amdgcn.mfma.", 17))
 			return K_MFMA;
 		if (!strncmp(n, "llvm.amdgcn.raw.ptr.buffer.load.", 32))
-			return K_GLOAD;
+			return K_GLOAD;   /* also .lds: the other ring slot (lower_llvm's alias scopes) */
+		if (!strncmp(n, "llvm.amdgcn.readfirstlane.", 26) || !strncmp(n, "llvm.amdgcn.mbcnt.", 18))
+			return K_PURE;    /* a load straight to LDS's M0 */
 		return K_FENCE;
 	}
 	if (LLVMIsAFenceInst(v) || LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v))
@@ -267,13 +276,29 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		LLVMDisposeBuilder(b);
 		goto out;
 	}
-	for (int i = 0; i < s.n; i++)      /* the global loads first: the earlier they */
-		if (s.it[i].k == K_GLOAD)  /* leave, the shorter the writes' vmcnt wait */
+	/* loads straight to LDS only: the first MFMA's reads, then
+	 * GLOAD_PER_MFMA loads after each MFMA; register-staged: the loads
+	 * first, for the writes' vmcnt wait */
+	int spread = 1;
+	for (int i = 0; i < s.n && spread; i++)
+		if (s.it[i].k == K_GLOAD) {
+			const char *nm = callee_name(s.it[i].v);
+			size_t len = strlen(nm);
+			spread = len > 4 && !strcmp(nm + len - 4, ".lds");
+		}
+	for (int i = 0; i < s.n; i++)
+		if (spread ? s.it[i].k == K_LDSR && s.it[i].need == 0 : s.it[i].k == K_GLOAD)
 			place(&s, i);
 	for (int m = 0; m < nm; m++) {
 		bar[s.nout] = 1;
 		place(&s, mf[m]);
 		int slots = mfma_cycles(s.it[mf[m]].v) - 2;
+		for (int i = 0, g = 0; spread && i < s.n && g < GLOAD_PER_MFMA; i++)
+			if (s.it[i].k == K_GLOAD && !s.it[i].done) {
+				place(&s, i);
+				g++;
+				slots -= 2;   /* the load and its M0 */
+			}
 		/* the LDS reads of the MFMAs within the lookahead, in need order */
 		for (int j = m + 1, ahead = 0; j < nm && slots > 0 && ahead < LOOKAHEAD_CYCLES; j++) {
 			ahead += mfma_cycles(s.it[mf[j]].v);

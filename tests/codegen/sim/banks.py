@@ -209,6 +209,12 @@ def gemm(fly, report, asm):
         for ins in re.findall(r"^\s+(ds_(?:read|write)\w*)", f.group(1), re.M):
             ins = re.sub(r"_d16_hi$", "", ins)      # the high half of a register, same access
             isa[ins] = isa.get(ins, 0) + 1
+        # loads straight to LDS, which the report names load_to_lds_bN
+        bits = {"dword": 32, "dwordx3": 96, "dwordx4": 128}
+        for w in re.findall(r"^\s+(?:buffer_load_|global_load_lds_)(dword\w*)\b[^\n]*\blds$|"
+                            r"^\s+global_load_lds_(dword\w*)", f.group(1), re.M):
+            ins = "load_to_lds_b%d" % bits[w[0] or w[1]]
+            isa[ins] = isa.get(ins, 0) + 1
         # every LDS instruction of the assembly is one the analysis reported; a
         # kernel without branches around its LDS accesses has exactly the same
         # counts, while LLVM may merge the two arms of an `if` (the report
