@@ -16,12 +16,14 @@ past A, B, the scales, the bias or C faults.
 The matrix: both formats, bf16 and fp16 out, with and without bias, M from 1 up (1, 2, 15, 16,
 17, 33, 64, 100, 128, 130, 200), N 32 .. 256, K 128 .. 1024, the variant the runtime picks checked
 (16x32 for M <= 16, 128x128 for N % 128, else 32x32), every variant forced on shapes it accepts
-(the 128x128 tile at M = 1, 16, 129: rows past M read as 0 by the buffer loads); the 128x128
+(the 128x128 tile at M = 1, 16, 129, and every tile at a ragged M: rows past M read as 0 by
+the buffer loads, A's copy has no predicate); the 128x128
 tile with M not a multiple of 128 and 1, 2, 3, 5 and 8 k-tiles (its pipelines' prologue, rest and
 drain); specials: NaN / -0 / the largest / subnormal e4m3 codes, every e2m1 code, E8M0 0 (2^-127),
 254 and 255 (NaN) scales, on the small and the 128x128 tiles; refusals for each gate condition
 (K % 128, N % 32, dtypes, shapes, strides, the 16-row variant above 16 rows, the 128x128 tile at
-N % 128 != 0). The simulator's LDS race check is on (FLY_SIM_RACECHECK=1 unless set).
+N % 128 != 0); resources (no scratch, the small tiles within 64 VGPRs: 8 waves per SIMD).
+The simulator's LDS race check is on (FLY_SIM_RACECHECK=1 unless set).
 FLY_SAN=1 (sanitized libflyrt): one shape per variant. Prints PASS:/FAIL: lines.
 """
 import math
@@ -367,11 +369,26 @@ def t_k0_and_empty():
     check(r.shape == (0, 32))
 
 
+def t_resources():
+    # the code objects' resources: no scratch; the small tiles (A's copy unpredicated: no
+    # in-range fast loop and predicated rest loop, which took fp8 32x32 to 86 VGPRs, 5 waves
+    # per SIMD) within 64 VGPRs, 8 waves per SIMD (docs/ops.md, scaled_mm)
+    import flyrt
+    mod = flyrt.Device().load(os.path.join(flyc.context().kernel_dir, "gfx950", "scaled_mm.hsaco"))
+    names = sorted(k.name for k in mod.kernels)
+    check(len(names) == 12, names)
+    for n in names:
+        info = mod.kernel(n).info
+        check(info["scratch_per_thread"] == 0, "%s: scratch %d bytes" % (n, info["scratch_per_thread"]))
+        small = n.endswith("_32x32") or n.endswith("_16x32")
+        check(info["vgprs"] <= (64 if small else 256), "%s: %d VGPRs" % (n, info["vgprs"]))
+
+
 TESTS = [("decode", t_decode)] + [("matrix/%s" % f, matrix(f)) for f in FMTS] + \
     [("forced/%s" % f, forced(f)) for f in FMTS] + \
     [("exact", t_exact), ("specials/fp8", t_specials_fp8), ("specials/fp4", t_specials_fp4),
      ("scale_extremes", t_scale_extremes), ("refusals", t_refusals), ("layouts", t_layouts),
-     ("determinism", t_determinism), ("k0_and_empty", t_k0_and_empty)]
+     ("determinism", t_determinism), ("k0_and_empty", t_k0_and_empty), ("resources", t_resources)]
 
 if __name__ == "__main__":
     sys.exit(run("scaled", TESTS))
