@@ -100,7 +100,9 @@
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256") \
 	FLYOPS_MM_RAGGED(X, K, S)
 
-/* split-K for few rows (runtime/flyops_ops.c mm_split): gemm_nt_splitk per operand type
+/* split-K for few rows (runtime/flyops_ops.c mm_choose; in gemm.fly's code object, so a
+ * tuning row of key NT ranks it beside the one-pass kernels: ops_row_variant):
+ * gemm_nt_splitk per operand type
  * and key (with a bias, "T+O->O", gemm_splitk_sum adds it), then gemm_splitk_sum per
  * output type */
 #define FLYOPS_MM_SPLITK_VARIANTS(X) \

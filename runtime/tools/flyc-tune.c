@@ -17,6 +17,10 @@
  * rebuilt kernel library or another flyc ignores them (and falls back to the default
  * order). The output is written to a temporary file and renamed when complete.
  *
+ * An mm NT row may rank split-K too (gemm_nt_splitk, S by the runtime's rule, or
+ * gemm_nt_splitk.sN, at most N ranges: ops_row_variant); measuring NT times it (both
+ * launches) with the rule's S and at most 2, 4, 8, 16 ranges beside the one-pass variants.
+ *
  * Measuring needs a timing source: on a GPU (HIP) each variant runs --warmup times,
  * then --reps times, each launch timed on the host around a synchronize (median taken).
  * Without a GPU (the simulator) each variant is launched once with the simulator's
@@ -69,7 +73,8 @@ usage(FILE *f)
 	        "  --device=KIND        sim, hip, hip:N, auto (FLY_DEVICE overrides)\n"
 	        "  --timing-device=ROW  on the simulator: the timing model's device row (mi355x, mi350x)\n"
 	        "  --timing-sample=N    on the simulator: workgroups timed per launch (0: the model's default)\n"
-	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n");
+	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n"
+	        "mm NT rows rank split-K too (gemm_nt_splitk, gemm_nt_splitk.sN: at most N ranges).\n");
 }
 
 static int
