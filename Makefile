@@ -80,7 +80,7 @@ SOFLYRT  := $(BUILD)/libflyrt.so
 # operators (runtime/flyops.c, docs/ops.md) find them; installed to PREFIX/lib/flyc/kernels.
 # OPS_LIB lists NAME:ARCH for the arches each file's kernels target (flyc refuses an
 # arch that no kernel of a file targets).
-OPS_LIB    := gemm:gfx950 gemm:gfx1201 norm:gfx950 topk:gfx950 scaled_mm:gfx950 grouped_mm:gfx950 gemm_splitk:gfx950 attention:gfx950
+OPS_LIB    := gemm:gfx950 gemm:gfx1201 norm:gfx950 topk:gfx950 scaled_mm:gfx950 grouped_mm:gfx950 attention:gfx950
 OPS_LIB    += attention_bwd:gfx950
 OPS_LIB    += attention_bwd_gfx1201:gfx1201
 OPS_LIB    += attention_gfx1201:gfx1201

@@ -100,7 +100,9 @@
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256") \
 	FLYOPS_MM_RAGGED(X, K, S)
 
-/* split-K for few rows (runtime/flyops_ops.c mm_split): gemm_nt_splitk per operand type
+/* split-K for few rows (runtime/flyops_ops.c mm_choose; in gemm.fly's code object, so a
+ * tuning row of key NT ranks it beside the one-pass kernels: ops_row_variant):
+ * gemm_nt_splitk per operand type
  * and key (with a bias, "T+O->O", gemm_splitk_sum adds it), then gemm_splitk_sum per
  * output type */
 #define FLYOPS_MM_SPLITK_VARIANTS(X) \
@@ -108,11 +110,11 @@
 	FLYOPS_MM_SPLITK(X, "f16->f16", "_f16") FLYOPS_MM_SPLITK(X, "f16->f32", "_f16") \
 	FLYOPS_MM_SPLITK(X, "bf16+bf16->bf16", "") FLYOPS_MM_SPLITK(X, "bf16+f32->f32", "") \
 	FLYOPS_MM_SPLITK(X, "f16+f16->f16", "_f16") FLYOPS_MM_SPLITK(X, "f16+f32->f32", "_f16")
-#define FLYOPS_MM_SPLITK(X, K, S) X("gfx950", FLYOPS_MM, K, "NT_splitk", "gemm_splitk", "gemm_nt_splitk" S)
+#define FLYOPS_MM_SPLITK(X, K, S) X("gfx950", FLYOPS_MM, K, "NT_splitk", "gemm", "gemm_nt_splitk" S)
 #define FLYOPS_MM_SPLITK_SUM(X) \
-	X("gfx950", FLYOPS_MM, "f32->bf16", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_bf16") \
-	X("gfx950", FLYOPS_MM, "f32->f16", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_f16") \
-	X("gfx950", FLYOPS_MM, "f32->f32", "splitk_sum", "gemm_splitk", "gemm_splitk_sum_f32")
+	X("gfx950", FLYOPS_MM, "f32->bf16", "splitk_sum", "gemm", "gemm_splitk_sum_bf16") \
+	X("gfx950", FLYOPS_MM, "f32->f16", "splitk_sum", "gemm", "gemm_splitk_sum_f16") \
+	X("gfx950", FLYOPS_MM, "f32->f32", "splitk_sum", "gemm", "gemm_splitk_sum_f32")
 
 #define FLYOPS_MM_RAGGED(X, K, S) \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", "gemm_nt_ragged" S) \
@@ -252,6 +254,40 @@ ops_find_variant(const char *arch, flyops_op op, const char *dtypes, const char 
 			return v;
 	}
 	return NULL;
+}
+
+/* A name a tuning row of key (dtypes, layout) may rank (docs/ops.md, "The tuning
+ * database"): a variant of the key, or for an mm NT key the key's split-K kernel (key
+ * "NT_splitk"), bare (S by the built-in rule) or with ".sN" (at most N ranges, 1 <= N <=
+ * OPS_MAX_SPLITS, no leading zero): "gemm_nt_splitk", "gemm_nt_splitk_f16.s8". The table
+ * entry of the kernel and *splits = N (0: bare or not split-K), or NULL. */
+const OpVariant *
+ops_row_variant(const char *arch, flyops_op op, const char *dtypes, const char *layout,
+                const char *name, int *splits)
+{
+	const char *dot = strchr(name, '.');
+	const OpVariant *v;
+	char base[64];
+	long n = 0;
+
+	*splits = 0;
+	if ((v = ops_find_variant(arch, op, dtypes, layout, name)))
+		return v;
+	if (op != FLYOPS_MM || strcmp(layout, "NT"))
+		return NULL;
+	if (dot) {
+		char *end;
+		if (dot[1] != 's' || dot[2] < '1' || dot[2] > '9' || (size_t)(dot - name) >= sizeof base)
+			return NULL;
+		n = strtol(dot + 2, &end, 10);
+		if (*end || n > OPS_MAX_SPLITS)
+			return NULL;
+	}
+	snprintf(base, sizeof base, "%.*s", dot ? (int)(dot - name) : 63, name);
+	if (!(v = ops_find_variant(arch, op, dtypes, "NT_splitk", base)))
+		return NULL;
+	*splits = (int)n;
+	return v;
 }
 
 /* XCDs of the device (the mm kernels' xcds argument: docs/ops.md "mm", XCD order).
@@ -638,6 +674,61 @@ run(flyops_context *ctx, const OpLaunch *L, flyrt_kernel *k, flyrt_arg *args)
 	return st;
 }
 
+/* L's arguments as the kernels' requires see them: fake aligned addresses for operands
+ * that will be staged. */
+static void
+launch_args(const OpLaunch *L, flyrt_arg *args)
+{
+	for (int i = 0; i < L->nargs; i++) {
+		const OpArg *a = &L->args[i];
+		args[i] = !a->is_ptr ? a->scalar :
+		          flyrt_arg_ptr(a->scratch && a->dev ? a->dev :
+		                        ops_by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
+	}
+	for (int i = 0; i < L->nargs; i++)
+		if (L->args[i].is_ptr && L->args[i].alias)
+			args[i] = args[L->args[i].alias - 1];
+}
+
+/* The tuning database's names for L (k: a kernel of the key, whose code object validates
+ * the rows and whose argument names the buckets use): count, or -1 with the error set. */
+static int
+tuned(flyops_context *ctx, const OpLaunch *L, const flyrt_kernel *k, const flyrt_arg *args,
+      const char **names, int max)
+{
+	int n = flyrt_tuning_lookup(ctx->tuning, op_names[L->op], L->dtypes, L->layout, k, args,
+	                            L->nargs, names, max);
+	if (n < 0)
+		ops_refail(FLYRT_ERROR_INVALID_TUNING, "%s: tuning database '%s'", op_names[L->op],
+		           ctx->tuning_path);
+	return n;
+}
+
+int
+ops_tuned(flyops_context *ctx, const OpLaunch *L, const char **names, int max)
+{
+	const OpVariant *v = ops_find_variant(flyrt_device_arch(ctx->dev), L->op, L->dtypes,
+	                                      L->layout, NULL);
+	flyrt_arg args[OPS_MAX_ARGS];
+	flyrt_module *m;
+	flyrt_kernel *k;
+	flyrt_status st;
+
+	if (!ctx->tuning || !v)
+		return 0;
+	if ((st = ops_module(ctx, v->codeobj, &m)) != FLYRT_SUCCESS) {
+		ops_refail(st, "%s", op_names[L->op]);
+		return -1;
+	}
+	if (flyrt_module_get_kernel(m, v->variant, &k) != FLYRT_SUCCESS) {
+		flyrt_fail(FLYRT_ERROR_UNSUPPORTED, "%s: the kernel library's %s has no kernel '%s' "
+		           "(rebuild it with make)", op_names[L->op], v->codeobj, v->variant);
+		return -1;
+	}
+	launch_args(L, args);
+	return tuned(ctx, L, k, args, names, max);
+}
+
 flyrt_status
 ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 {
@@ -672,16 +763,7 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 		cand[0] = cand[i];
 		ncand = 1;
 	}
-	/* arguments: fake aligned addresses for operands that will be staged */
-	for (int i = 0; i < L->nargs; i++) {
-		const OpArg *a = &L->args[i];
-		args[i] = !a->is_ptr ? a->scalar :
-		          flyrt_arg_ptr(a->scratch && a->dev ? a->dev :
-		                        ops_by_address(L, a) ? a->view->base : (flyrt_deviceptr)(i + 1) << 24);
-	}
-	for (int i = 0; i < L->nargs; i++)
-		if (L->args[i].is_ptr && L->args[i].alias)
-			args[i] = args[L->args[i].alias - 1];
+	launch_args(L, args);
 	for (int i = 0; i < ncand; i++) {
 		flyrt_module *m;
 		if ((st = ops_module(ctx, cand[i]->codeobj, &m)) != FLYRT_SUCCESS)
@@ -698,11 +780,9 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 		int used[MAX_CAND] = { 0 }, no = 0;
 		if (ctx->tuning && ncand > 1) {
 			const char *names[MAX_CAND];
-			int n = flyrt_tuning_lookup(ctx->tuning, op, L->dtypes, L->layout, ks[0], args,
-			                            L->nargs, names, MAX_CAND);
+			int n = tuned(ctx, L, ks[0], args, names, MAX_CAND);
 			if (n < 0)
-				return ops_refail(FLYRT_ERROR_INVALID_TUNING, "%s: tuning database '%s'", op,
-				                  ctx->tuning_path);
+				return FLYRT_ERROR_INVALID_TUNING;
 			for (int j = 0; j < n && j < MAX_CAND; j++)
 				for (int i = 0; i < ncand; i++)
 					if (!used[i] && !strcmp(cand[i]->variant, names[j])) {

@@ -139,6 +139,10 @@ typedef struct {
 /* 1 when argument a of L is passed by address (device memory laid out as the kernel
  * reads it), 0 when it is staged through a compact buffer. */
 int ops_by_address(const OpLaunch *L, const OpArg *a);
+/* The tuning database's names for L's key and arguments (rows validated by the code
+ * object of the key's first variant), best first: count (0 without a database or an
+ * applying row), or -1 with the error set. */
+int ops_tuned(flyops_context *ctx, const OpLaunch *L, const char **names, int max);
 /* Choose a variant for L (exec->variant, else the tuning database's candidates, else
  * the default order) and, unless exec->plan_only, stage, launch and write back. */
 flyrt_status ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec);
@@ -158,6 +162,11 @@ typedef struct {
 } OpVariant;
 /* Entry i of the table (NULL past the end). */
 const OpVariant *ops_variant_at(int i);
+/* A name a tuning row of (arch, op, dtypes, layout) may rank: a variant of the key, or
+ * for mm NT its split-K kernel, bare or with ".sN" (*splits = N, else 0); NULL if not. */
+enum { OPS_MAX_SPLITS = 64 };
+const OpVariant *ops_row_variant(const char *arch, flyops_op op, const char *dtypes,
+                                 const char *layout, const char *name, int *splits);
 /* The shape dims an operator's tuning buckets name, in order (mm: M N K); count. */
 int ops_bucket_dims(flyops_op op, const char **dims, int max);
 /* The device's XCD count for the mm kernels' tile order (FLY_XCDS overrides; >= 1). */

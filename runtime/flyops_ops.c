@@ -211,82 +211,149 @@ arg_scalar(flyrt_arg a)
 
 /* Split-K (docs/ops.md "mm"): for few rows and a long K, gemm_nt_splitk of
  * stdlib/ops/gemm.fly runs ceil(M/32) x ceil(N/64) tiles x S ranges of KS k-tiles (64
- * each) into f32 partial sums, and gemm_splitk_sum adds them in range order. Chosen when
- * the variant is forced, or with no forced variant when M <= 64 and S >= 2 for
- * S = min(ceil(4 CUs / tiles), k-tiles / 4, 16): about 4 workgroups per CU (the kernel
- * fits 6), every range at least 4 k-tiles, M N % 4 == 0 (gemm_splitk_sum's 4 outputs per
- * thread; modelled on MI355X at 16x4096x4096: 28 us
- * total; with 1 workgroup per CU 39 us, with 8 and ranges of 2 k-tiles 37 us). 1 and
- * (KS, S) when split, else 0. */
+ * each) into f32 partial sums, and gemm_splitk_sum adds them in range order. S is at
+ * most a number the variant's name gives (".sN"), else the rule's min(ceil(4 CUs /
+ * tiles), k-tiles / 4, 16): about 4 workgroups per CU (the kernel fits 6), every range at
+ * least 4 k-tiles (modelled on MI355X at 16x4096x4096: 28 us total; with 1 workgroup per
+ * CU 39 us, with 8 and ranges of 2 k-tiles 37 us). mm_choose says when it runs. */
 enum { SPLIT_BM = 32, SPLIT_BN = 64, SPLIT_BK = 64, SPLIT_MAX_M = 64, SPLIT_MIN_KT = 4,
        SPLIT_MAX_S = 16 };
 
-static int
-mm_split(flyops_context *ctx, const flyops_exec *exec, const char *dtypes, int64_t M, int64_t N,
-         int64_t K, int32_t *ks, int32_t *s)
-{
-	const char *arch = flyrt_device_arch(ctx->dev);
-	int64_t kt = (K + SPLIT_BK - 1) / SPLIT_BK;
-	int64_t tiles = (M + SPLIT_BM - 1) / SPLIT_BM * ((N + SPLIT_BN - 1) / SPLIT_BN);
-	int64_t cus = flyrt_device_cus(ctx->dev), S;
+/* An mm call: a [M, K] and bt = b^T [N, K] row-major (NT), bias (t NULL: none), out. */
+typedef struct {
+	const FtView *a, *bt, *bias, *out;
+	const char *dtypes;
+	int64_t M, N, K;
+} MmCall;
 
-	if (!ops_find_variant(arch, FLYOPS_MM, dtypes, "NT_splitk", exec ? exec->variant : NULL))
-		return 0;
-	S = (4 * cus + tiles - 1) / tiles;
+typedef struct {
+	const OpVariant *v;      /* the key's gemm_nt_splitk */
+	int32_t ks, s;           /* k-tiles per range, ranges */
+	char name[64];           /* what a plan reports: the kernel, or KERNEL.sN */
+} Split;
+
+/* The rule's S (may be below 1). */
+static int64_t
+split_rule(flyops_context *ctx, const MmCall *c)
+{
+	int64_t kt = (c->K + SPLIT_BK - 1) / SPLIT_BK;
+	int64_t tiles = (c->M + SPLIT_BM - 1) / SPLIT_BM * ((c->N + SPLIT_BN - 1) / SPLIT_BN);
+	int64_t S = (4 * (int64_t)flyrt_device_cus(ctx->dev) + tiles - 1) / tiles;
+
 	S = S < kt / SPLIT_MIN_KT ? S : kt / SPLIT_MIN_KT;
-	S = S < SPLIT_MAX_S ? S : SPLIT_MAX_S;
-	if (!(exec && exec->variant) && (M > SPLIT_MAX_M || S < 2))
-		return 0;
+	return S < SPLIT_MAX_S ? S : SPLIT_MAX_S;
+}
+
+/* Split-K with variant v into at most n ranges (0: the rule's S, at least 1). */
+static void
+split_of(flyops_context *ctx, const MmCall *c, const OpVariant *v, int n, Split *sp)
+{
+	int64_t kt = (c->K + SPLIT_BK - 1) / SPLIT_BK, S = n ? n : split_rule(ctx, c);
+
 	S = S < 1 ? 1 : S;
-	if (!(exec && exec->variant) && (M * N) % 4)
-		return 0;                    /* gemm_splitk_sum's 4 outputs per thread */
-	*ks = (int32_t)((kt + S - 1) / S);
-	*s = (int32_t)((kt + *ks - 1) / *ks);
-	return M * N * *s < INT32_MAX;
+	sp->v = v;
+	sp->ks = (int32_t)((kt + S - 1) / S);
+	sp->s = (int32_t)((kt + sp->ks - 1) / sp->ks);
+	if (n)
+		snprintf(sp->name, sizeof sp->name, "%s.s%d", v->variant, n);
+	else
+		snprintf(sp->name, sizeof sp->name, "%s", v->variant);
 }
 
 /* The two launches of split-K: partial sums into a device buffer P [S, M, N] (f32), then
- * their sum into out. a is [M, K] row-major, bt [N, K] row-major (b^T). */
+ * their sum into out. Both kernels' requires are checked before anything runs. */
 static flyrt_status
-mm_splitk(flyops_context *ctx, flyops_exec *exec, const FtView *a, const FtView *bt,
-          const FtView *bias, const FtView *out, const char *dtypes, int64_t M, int64_t N,
-          int64_t K, int32_t KS, int32_t S)
+mm_splitk(flyops_context *ctx, flyops_exec *exec, const MmCall *c, const Split *sp)
 {
-	int plan = plan_of(exec);
+	flyops_exec part_ex = { .plan_only = 1, .variant = sp->v->variant }, sum_ex = { .plan_only = 1 };
 	flyrt_deviceptr part = 0;
-	size_t bytes = (size_t)(M * N * S) * 4;
+	size_t bytes = (size_t)(c->M * c->N * sp->s) * 4;
 	flyrt_status st;
 	char sum_key[24];
 
-	if (!plan && (st = flyrt_malloc(ctx->dev, bytes, &part)) != FLYRT_SUCCESS)
+	snprintf(sum_key, sizeof sum_key, "f32->%s", ft_dtype_name(c->out->dtype));
+	OpLaunch L = { .op = FLYOPS_MM, .dtypes = c->dtypes, .layout = "NT_splitk",
+	               .args = { arg_in(c->a), arg_in(c->bt), { .is_ptr = 1, .scratch = 1, .output = 1 },
+	                         arg_scalar(flyrt_arg_i32((int32_t)c->M)), arg_scalar(flyrt_arg_i32((int32_t)c->N)),
+	                         arg_scalar(flyrt_arg_i32((int32_t)c->K)), arg_scalar(flyrt_arg_i32(sp->ks)),
+	                         arg_scalar(flyrt_arg_i32(sp->s)), arg_scalar(flyrt_arg_i32(ops_xcds(ctx))) },
+	               .nargs = 9, .inputs = { c->a, c->bt }, .ninputs = 2 };
+	/* gemm_splitk_sum(P, bias (absent: out's pointer, never read), C, MN, N, S, has_bias) */
+	OpLaunch R = { .op = FLYOPS_MM, .dtypes = sum_key, .layout = "splitk_sum",
+	               .args = { { .is_ptr = 1, .scratch = 1 },
+	                         c->bias->t ? arg_in(c->bias) : arg_alias(2), arg_out(c->out),
+	                         arg_scalar(flyrt_arg_i32((int32_t)(c->M * c->N))),
+	                         arg_scalar(flyrt_arg_i32((int32_t)c->N)), arg_scalar(flyrt_arg_i32(sp->s)),
+	                         arg_scalar(flyrt_arg_i32(c->bias->t != NULL)) },
+	               .nargs = 7, .inputs = { c->a, c->bt }, .ninputs = 2 };
+	if (c->bias->t)
+		R.inputs[R.ninputs++] = c->bias;
+	if ((st = ops_launch(ctx, &L, &part_ex)) != FLYRT_SUCCESS ||
+	    (st = ops_launch(ctx, &R, &sum_ex)) != FLYRT_SUCCESS)
+		return st;
+	if (exec)
+		snprintf(exec->chosen, sizeof exec->chosen, "%s", sp->name);
+	if (plan_of(exec))
+		return FLYRT_SUCCESS;
+	if ((st = flyrt_malloc(ctx->dev, bytes, &part)) != FLYRT_SUCCESS)
 		return ops_refail(st, "mm: split-K's partial sums (%zu bytes)", bytes);
-	OpLaunch L = { .op = FLYOPS_MM, .dtypes = dtypes, .layout = "NT_splitk",
-	               .args = { arg_in(a), arg_in(bt), { .is_ptr = 1, .scratch = 1, .output = 1, .dev = part },
-	                         arg_scalar(flyrt_arg_i32((int32_t)M)), arg_scalar(flyrt_arg_i32((int32_t)N)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)K)), arg_scalar(flyrt_arg_i32(KS)),
-	                         arg_scalar(flyrt_arg_i32(S)), arg_scalar(flyrt_arg_i32(ops_xcds(ctx))) },
-	               .nargs = 9, .inputs = { a, bt }, .ninputs = 2 };
-	st = ops_launch(ctx, &L, exec);
-	if (st == FLYRT_SUCCESS && !plan) {
-		flyops_exec sub = { .variant = NULL };
-		snprintf(sum_key, sizeof sum_key, "f32->%s", ft_dtype_name(out->dtype));
-		/* gemm_splitk_sum(P, bias (absent: out's pointer, never read), C, MN, N, S, has_bias) */
-		OpLaunch R = { .op = FLYOPS_MM, .dtypes = sum_key, .layout = "splitk_sum",
-		               .args = { { .is_ptr = 1, .scratch = 1, .dev = part },
-		                         bias->t ? arg_in(bias) : arg_alias(2), arg_out(out),
-		                         arg_scalar(flyrt_arg_i32((int32_t)(M * N))),
-		                         arg_scalar(flyrt_arg_i32((int32_t)N)), arg_scalar(flyrt_arg_i32(S)),
-		                         arg_scalar(flyrt_arg_i32(bias->t != NULL)) },
-		               .nargs = 7, .inputs = { a, bt }, .ninputs = 2 };
-		if (bias->t)
-			R.inputs[R.ninputs++] = bias;
-		st = ops_launch(ctx, &R, &sub);
-	}
-	if (part) {
-		flyrt_synchronize(ctx->dev);   /* the kernels are done with part */
-		flyrt_free(ctx->dev, part);
-	}
+	L.args[2].dev = R.args[0].dev = part;
+	part_ex.plan_only = sum_ex.plan_only = 0;
+	st = ops_launch(ctx, &L, &part_ex);
+	if (st == FLYRT_SUCCESS)
+		st = ops_launch(ctx, &R, &sum_ex);
+	flyrt_synchronize(ctx->dev);   /* the kernels are done with part */
+	flyrt_free(ctx->dev, part);
 	return st;
+}
+
+/* How an NT call runs: *split 1, split-K as *sp says, or 0, one pass (L).
+ * A forced variant splits when it names split-K (bare or ".sN": ops_row_variant).
+ * Else the tuning database's rows for the call (validated, bucket holding) decide when
+ * one of their names takes it: the first such, split-K or a one-pass variant. Else the
+ * rule: M <= 64, S >= 2 and M N % 4 == 0 (gemm_splitk_sum's 4 outputs per thread). */
+static flyrt_status
+mm_choose(flyops_context *ctx, const flyops_exec *exec, const MmCall *c, const OpLaunch *L,
+          Split *sp, int *split)
+{
+	const char *arch = flyrt_device_arch(ctx->dev), *names[64];
+	const OpVariant *sk = ops_find_variant(arch, FLYOPS_MM, c->dtypes, "NT_splitk", NULL), *v;
+	int n, splits;
+
+	*split = 0;
+	if (!sk)
+		return FLYRT_SUCCESS;
+	if (exec && exec->variant) {
+		v = ops_row_variant(arch, FLYOPS_MM, c->dtypes, "NT", exec->variant, &splits);
+		if ((*split = v && !strcmp(v->layout, "NT_splitk")))
+			split_of(ctx, c, v, splits, sp);
+		return FLYRT_SUCCESS;
+	}
+	if ((n = ops_tuned(ctx, L, names, 64)) < 0)
+		return FLYRT_ERROR_INVALID_TUNING;
+	for (int i = 0; i < n && i < 64; i++) {
+		flyops_exec probe = { .plan_only = 1 };
+		flyrt_status st;
+		if (!(v = ops_row_variant(arch, FLYOPS_MM, c->dtypes, "NT", names[i], &splits)))
+			continue;                /* not for this key: as ops_launch skips it */
+		*split = !strcmp(v->layout, "NT_splitk");
+		if (*split) {
+			split_of(ctx, c, v, splits, sp);
+			st = mm_splitk(ctx, &probe, c, sp);
+		} else {
+			probe.variant = v->variant;
+			st = ops_launch(ctx, L, &probe);
+		}
+		if (st != FLYRT_ERROR_UNSUPPORTED)
+			return st;       /* taken (FLYRT_SUCCESS), or an error */
+	}
+	flyrt_clear_error();
+	*split = 0;
+	if (c->M > SPLIT_MAX_M || split_rule(ctx, c) < 2 || (c->M * c->N) % 4)
+		return FLYRT_SUCCESS;
+	split_of(ctx, c, sk, 0, sp);
+	*split = c->M * c->N * sp->s < INT32_MAX;
+	return FLYRT_SUCCESS;
 }
 
 flyrt_status
@@ -356,9 +423,6 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	 * [N, K]: column-major b); C [M, N] row-major */
 	ft_permute(&vat, &va, (int[]){ 1, 0 });
 	ft_permute(&vbt, &vb, (int[]){ 1, 0 });
-	int32_t KS, S;
-	if (la == 'N' && lb == 'T' && mm_split(ctx, exec, dtypes, M, N, K, &KS, &S))
-		return mm_splitk(ctx, exec, &va, &vbt, &vbias, &vout, dtypes, M, N, K, KS, S);
 	/* stdlib/ops/gemm.fly gemm_*(A, B, bias (a stride-0 [M, N] view of [N]; absent: out's
 	 * pointer, never read), C, M, N, K, has_bias, xcds) */
 	OpLaunch L = {
@@ -374,6 +438,14 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 	};
 	if (vbias.t)
 		L.inputs[L.ninputs++] = &vbias;
+	if (la == 'N' && lb == 'T') {
+		MmCall c = { &va, &vbt, &vbias, &vout, dtypes, M, N, K };
+		Split sp;
+		int split;
+		TRY(mm_choose(ctx, exec, &c, &L, &sp, &split));
+		if (split)
+			return mm_splitk(ctx, exec, &c, &sp);
+	}
 	return ops_launch(ctx, &L, exec);
 }
 

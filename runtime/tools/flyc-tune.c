@@ -17,6 +17,10 @@
  * rebuilt kernel library or another flyc ignores them (and falls back to the default
  * order). The output is written to a temporary file and renamed when complete.
  *
+ * An mm NT row may rank split-K too (gemm_nt_splitk, S by the runtime's rule, or
+ * gemm_nt_splitk.sN, at most N ranges: ops_row_variant); measuring NT times it (both
+ * launches) with the rule's S and at most 2, 4, 8, 16 ranges beside the one-pass variants.
+ *
  * Measuring needs a timing source: on a GPU (HIP) each variant runs --warmup times,
  * then --reps times, each launch timed on the host around a synchronize (median taken).
  * Without a GPU (the simulator) each variant is launched once with the simulator's
@@ -69,7 +73,8 @@ usage(FILE *f)
 	        "  --device=KIND        sim, hip, hip:N, auto (FLY_DEVICE overrides)\n"
 	        "  --timing-device=ROW  on the simulator: the timing model's device row (mi355x, mi350x)\n"
 	        "  --timing-sample=N    on the simulator: workgroups timed per launch (0: the model's default)\n"
-	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n");
+	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n"
+	        "mm NT rows rank split-K too (gemm_nt_splitk, gemm_nt_splitk.sN: at most N ranges).\n");
 }
 
 static int
@@ -181,7 +186,8 @@ check_meas(Meas *m, const char *where)
 	m->ndims = ops_bucket_dims(m->opid, dims, MAX_DIMS);
 	if (m->ndims == 0)
 		return err("%s: operator '%s' has no kernels to tune yet", where, m->op);
-	if (!ops_find_variant(m->arch, m->opid, m->dtypes, m->layout, m->variant))
+	int splits;
+	if (!ops_row_variant(m->arch, m->opid, m->dtypes, m->layout, m->variant, &splits))
 		return err("%s: '%s' is not a %s variant for %s %s on %s", where, m->variant, m->op,
 		           m->dtypes, m->layout, m->arch);
 	if (!(m->time_us > 0) || isinf(m->time_us))
@@ -378,10 +384,11 @@ rank_rows(Meas *ms, int n, const char *kdir, flyrt_tuning *t, int verbose)
 			i = j;
 		}
 		qsort(ranks, (size_t)nr, sizeof *ranks, cmp_rank);
-		first = ops_find_variant(m->arch, m->opid, m->dtypes, m->layout, ranks[0].variant);
+		int splits;
+		first = ops_row_variant(m->arch, m->opid, m->dtypes, m->layout, ranks[0].variant, &splits);
 		for (int r = 0; r < nr; r++) {
-			const OpVariant *v = ops_find_variant(m->arch, m->opid, m->dtypes, m->layout,
-			                                      ranks[r].variant);
+			const OpVariant *v = ops_row_variant(m->arch, m->opid, m->dtypes, m->layout,
+			                                     ranks[r].variant, &splits);
 			if (strcmp(v->codeobj, first->codeobj)) {
 				free(ranks);
 				return err("%s %s: variants %s and %s live in different code objects; one row "
@@ -470,6 +477,30 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The names measured for (arch, op, dtypes, layout): the key's variants in default order,
+ * then for mm NT split-K (gemm_splitk.fly's two launches), with the rule's S (bare
+ * name) and at most 2, 4, 8 and 16 ranges (".sN"). The count. */
+enum { NSPLITS = 5 };
+static int
+candidates(const char *arch, flyops_op op, const char *dtypes, const char *layout,
+           char (*names)[64], int max)
+{
+	static const int splits[NSPLITS] = { 0, 2, 4, 8, 16 };
+	const char *all[64];
+	const OpVariant *sk = ops_find_variant(arch, op, dtypes, "NT_splitk", NULL);
+	int n = 0, nall = flyops_variants(op, arch, all, 64);
+
+	for (int i = 0; i < nall && i < 64 && n < max; i++)
+		if (ops_find_variant(arch, op, dtypes, layout, all[i]))
+			snprintf(names[n++], 64, "%s", all[i]);
+	for (int i = 0; sk && op == FLYOPS_MM && !strcmp(layout, "NT") && i < NSPLITS && n < max; i++)
+		if (splits[i])
+			snprintf(names[n++], 64, "%s.s%d", sk->variant, splits[i]);
+		else
+			snprintf(names[n++], 64, "%s", sk->variant);
+	return n;
+}
+
 /* Measure op on the device: device tensors, each variant forced through flyops. */
 /* One modelled run of variant ex->variant on the simulator: the call's modelled time
  * (every launch of it summed), or -1 with a message. */
@@ -523,8 +554,8 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 		           "the device is a GPU, whose launches are timed");
 	}
 	const char *arch = flyrt_device_arch(flyops_device(ctx));
-	const char *names[64];
-	int nv = flyops_variants(op, arch, names, 64);
+	char names[64 + NSPLITS][64];
+	int nv = candidates(arch, op, dtypes, layout, names, 64 + NSPLITS);
 	char *list = strdup(shapes), *save = NULL;
 	for (char *s = strtok_r(list, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save)) {
 		int64_t d[MAX_DIMS];
@@ -565,8 +596,10 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 			DLTensor C = { dc, dev, 2, bf, shC, NULL, 0 };
 			for (int v = 0; v < nv && !rc; v++) {
 				flyops_exec ex = { NULL, 1, names[v], "" };
-				if (!ops_find_variant(arch, op, dtypes, layout, names[v]))
-					continue;   /* another key's kernel (split-K's, fp16's) */
+				int splits;
+				ops_row_variant(arch, op, dtypes, layout, names[v], &splits);
+				if (splits > (K + 63) / 64)
+					continue;   /* more ranges than k-tiles: as many as k-tiles, measured */
 				double *t = calloc((size_t)reps, sizeof *t);
 				if (flyops_mm(ctx, &A, &B, NULL, &C, &ex) != FLYRT_SUCCESS) {
 					free(t);

@@ -3,8 +3,9 @@
  * HIP paths on a machine without a GPU: one gfx950 device whose memory is host memory,
  * whose hipModuleLaunchKernel computes the gemm_nt_* kernels' C = A * B^T (bf16, f32
  * accumulation in K order, round to nearest even) on the CPU from the kernelParams it is
- * given. fake_hip_last() tells the test which addresses the last launch received (so it
- * sees what was passed by address and what was staged); the attn_bwd_* kernels of
+ * given, and split-K's two (gemm_nt_splitk, gemm_splitk_sum_bf16 and _f32).
+ * fake_hip_last() tells the test which addresses the last gemm_nt_* launch received (so
+ * it sees what was passed by address and what was staged); the attn_bwd_* kernels of
  * attention_backward compute nothing, fake_hip_attn() returns the last one's name, pointers
  * and stride arguments. Only the entry points libflyrt resolves (runtime/hip/flyrt_hip.c)
  * are defined.
@@ -67,6 +68,50 @@ bf16(float f)
 	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
 }
 
+/* split-K's partial sums (bf16): A, B, P [S, M, N] f32, M, N, K, KS, S, xcds; range s
+ * takes k-tiles [s KS, (s + 1) KS) of 64 */
+static int
+splitk(void **params)
+{
+	const uint16_t *a = *(uint16_t **)params[0], *b = *(uint16_t **)params[1];
+	float *p = *(float **)params[2];
+	int M = *(int *)params[3], N = *(int *)params[4], K = *(int *)params[5];
+	int KS = *(int *)params[6], S = *(int *)params[7];
+	for (int s = 0; s < S; s++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				float acc = 0;
+				for (int k = s * KS * 64; k < (s + 1) * KS * 64 && k < K; k++)
+					acc += f32(a[(size_t)i * K + k]) * f32(b[(size_t)j * K + k]);
+				p[((size_t)s * M + i) * N + j] = acc;
+			}
+	launches++;
+	return 0;
+}
+
+/* their sum in range order (+ bias): P, bias, C, MN, N, S, has_bias; bf16 or f32 out */
+static int
+splitk_sum(void **params, int to_bf16)
+{
+	const float *p = *(float **)params[0];
+	void *bias = *(void **)params[1], *c = *(void **)params[2];
+	int MN = *(int *)params[3], N = *(int *)params[4], S = *(int *)params[5];
+	int has_bias = *(int *)params[6];
+	for (int i = 0; i < MN; i++) {
+		float acc = p[i];
+		for (int s = 1; s < S; s++)
+			acc += p[(size_t)s * MN + i];
+		if (has_bias)
+			acc += to_bf16 ? f32(((uint16_t *)bias)[i % N]) : ((float *)bias)[i % N];
+		if (to_bf16)
+			((uint16_t *)c)[i] = bf16(acc);
+		else
+			((float *)c)[i] = acc;
+	}
+	launches++;
+	return 0;
+}
+
 int
 hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                       unsigned bz, unsigned lds, void *stream, void **params, void **extra)
@@ -84,6 +129,10 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
 		launches++;
 		return 0;
 	}
+	if (!extra && params && !strncmp(fn, "gemm_nt_splitk", 14))
+		return splitk(params);
+	if (!extra && params && (!strcmp(fn, "gemm_splitk_sum_bf16") || !strcmp(fn, "gemm_splitk_sum_f32")))
+		return splitk_sum(params, ((const char *)fn)[16] == 'b');
 	if (extra || !params || strncmp(fn, "gemm_nt_", 8))
 		return 98;
 	/* A, B, bias, C, M, N, K, has_bias, xcds */

@@ -67,11 +67,12 @@ if $CC -shared -fPIC -O1 tests/ops/fake_hip_gemm.c -o "$FAKE" 2>"$TMP/cc.err" &&
 	rc=$?
 	cat "$TMP/hip.out"
 	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/hip.out"; then fail "ops-hip: exit status $rc" "$(tail -n 20 "$TMP/hip.out")"; fi
-	# flyc-tune measures on a (stand-in) GPU: every variant that takes a shape, a row per bucket
+	# flyc-tune measures on a (stand-in) GPU: every variant that takes a shape, split-K too
+	# (K = 64: one k-tile, so only with the rule's S), a row per bucket
 	if (unset FLY_DEVICE; FLYRT_HIP_LIBRARY=$FAKE FLYC_KERNEL_DIR=$KD "$BIN/flyc-tune" --op=mm \
 		--shapes=128x128x64,256x256x64 --device=hip --reps=2 --warmup=1 -o "$TMP/hip.db" >"$TMP/hiptune.out" 2>&1) &&
-	   [ "$(grep -c ' us$' "$TMP/hiptune.out")" = 7 ] &&
-	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q '^gfx950,mm,bf16->bf16,NT,M>64 M<=128 N>64 N<=128 K>32 K<=64,gemm_nt_[a-z0-9_]* gemm_nt_[a-z0-9_]*,.*,fnv1a64:' &&
+	   [ "$(grep -c ' us$' "$TMP/hiptune.out")" = 9 ] && [ "$(grep -c ' gemm_nt_splitk [0-9x]*: ' "$TMP/hiptune.out")" = 2 ] &&
+	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q '^gfx950,mm,bf16->bf16,NT,M>64 M<=128 N>64 N<=128 K>32 K<=64,gemm_nt_[a-z0-9_]* gemm_nt_[a-z0-9_]* gemm_nt_[a-z0-9_]*,.*,fnv1a64:' &&
 	   "$BIN/flyc-tune" --dump "$TMP/hip.db" | grep -q ',M>128 M<=256 N>128 N<=256 K>32 K<=64,'; then
 		pass "ops: tune: flyc-tune --op=mm measures every variant on a HIP device (stand-in)"
 	else
@@ -164,6 +165,29 @@ py tests/ops/tune_check.py "$TMP/t.db" "$TMP/old.db" "$TMP/hash.db" >"$TMP/tc.ou
 rc=$?
 cat "$TMP/tc.out"
 if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/tc.out"; then fail "ops: tune_check.py exited $rc" "$(tail -n 20 "$TMP/tc.out")"; fi
+# split-K in rows: ranked first where the rule would not split, a one-pass kernel first
+# where it would, with a bias under its own key; a stale copy (another hash) leaves the rule
+cat >"$TMP/ms.csv" <<'CSV'
+arch,op,dtypes,layout,shape,variant,time_us
+gfx950,mm,bf16->bf16,NT,96x256x1024,gemm_nt_splitk.s4,5
+gfx950,mm,bf16->bf16,NT,96x256x1024,gemm_nt_ragged,9
+gfx950,mm,bf16->bf16,NT,16x512x1024,gemm_nt_ragged,5
+gfx950,mm,bf16->bf16,NT,16x512x1024,gemm_nt_splitk,9
+gfx950,mm,bf16+bf16->bf16,NT,16x512x1024,gemm_nt_splitk,5
+gfx950,mm,bf16+bf16->bf16,NT,16x512x1024,gemm_nt_ragged,9
+CSV
+if "$T" --measurements="$TMP/ms.csv" -o "$TMP/ts.db" >"$TMP/ts.out" 2>&1 &&
+   "$T" --dump "$TMP/ts.db" | sed 's/fnv1a64:[0-9a-f]*/fnv1a64:0000000000000000/' >"$TMP/tsh.csv" &&
+   "$T" --rows="$TMP/tsh.csv" -o "$TMP/tsh.db" >>"$TMP/ts.out" 2>&1 &&
+   "$T" --dump "$TMP/ts.db" | grep -q ',M>64 M<=128 N>128 N<=256 K>512 K<=1024,gemm_nt_splitk.s4 gemm_nt_ragged,'; then
+	pass "ops: tune: split-K measurements rank split-K in the NT row"
+	py tests/ops/tune_split_check.py "$TMP/ts.db" "$TMP/tsh.db" >"$TMP/tsc.out" 2>&1
+	rc=$?
+	cat "$TMP/tsc.out"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$TMP/tsc.out"; then fail "ops: tune_split_check.py exited $rc" "$(tail -n 20 "$TMP/tsc.out")"; fi
+else
+	fail "ops: tune: split-K measurements rank split-K in the NT row" "$(cat "$TMP/ts.out")"
+fi
 # --merge keeps the rows no new row replaces
 printf 'arch,op,dtypes,layout,shape,variant,time_us\ngfx950,mm,bf16->bf16,NT,1024x1024x1024,gemm_nt_256x256_st128,90\n' >"$TMP/m2.csv"
 cp "$TMP/t.db" "$TMP/merged.db"
@@ -178,6 +202,10 @@ i=0
 for line in 'gfx950,mm,bf16->bf16,NT,256x256,gemm_nt_128x128,1|bad shape' \
             'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_64x64,1|not a mm variant' \
             'gfx950,mm,f16->f16,NT,256x256x64,gemm_nt_128x128,1|not a mm variant' \
+            'gfx950,mm,bf16->bf16,NT,16x64x512,gemm_nt_splitk.s0,1|not a mm variant' \
+            'gfx950,mm,bf16->bf16,NT,16x64x512,gemm_nt_splitk.s65,1|not a mm variant' \
+            'gfx950,mm,bf16->bf16,NT,16x64x512,gemm_nt_splitk_f16,1|not a mm variant' \
+            'gfx950,mm,bf16->bf16,NN,16x64x512,gemm_nt_splitk,1|not a mm variant' \
             'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,-3|positive' \
             'gfx950,mm,bf16->bf16,NT,256x256x64,gemm_nt_128x128,x|bad time' \
             'gfx950,attention,bf16->bf16,bhsd,4x4,v,1|no kernels to tune' \
@@ -202,6 +230,15 @@ fi
 expect_out "ops: tune: measuring on the simulator uses the timing model" 0 \
 	"gemm_nt_128x128 256x256x64: [0-9.]* us \(modelled, default row\)" -- \
 	env FLY_DEVICE=sim "$T" --op=mm --shapes=256x256x64 -o "$TMP/sim.db"
+# a decode shape on the simulator: split-K measured (the rule's S and .s2 ... .s16) and
+# ranked first in the row it writes (timing 4 workgroups per launch: about a second)
+if env FLY_DEVICE=sim "$T" --op=mm --shapes=16x512x1024 --timing-sample=4 -o "$TMP/simk.db" >"$TMP/simk.out" 2>&1 &&
+   [ "$(grep -c 'gemm_nt_splitk[.s0-9]* 16x512x1024: [0-9.]* us (modelled' "$TMP/simk.out")" = 5 ] &&
+   "$T" --dump "$TMP/simk.db" | grep -q '^gfx950,mm,bf16->bf16,NT,M>8 M<=16 N>256 N<=512 K>512 K<=1024,gemm_nt_splitk[.s0-9]* .*gemm_nt_ragged'; then
+	pass "ops: tune: on the simulator a decode shape ranks split-K first"
+else
+	fail "ops: tune: on the simulator a decode shape ranks split-K first" "$(cat "$TMP/simk.out")"
+fi
 expect_out "ops: tune: usage errors exit 2" 2 "usage:" -- "$T" --measurements="$TMP/m.csv"
 expect_out "ops: tune: --dump of a text file is a clear error" 1 "is not a SQLite database" -- \
 	"$T" --dump "$TMP/m.csv"

@@ -168,6 +168,19 @@ def t_bias_splitk():
     run_bias(33, 130, 1000, BF, BF, "NT", 8, want="gemm_nt_ragged")
 
 
+def t_bias_ragged_edges():
+    # the predicated kernels read the bias unpredicated in a column of tiles below N (any
+    # M) and under C's predicate in the last one: N not a multiple of 8 nor of the tile,
+    # one column past a tile, M of one row and of a partial row tile; the bias in
+    # NaN-guarded storage (NaN before and beyond its N elements)
+    cases = [(16, 130, 64, BF, BF, "NT"), (1, 257, 72, F16, F32, "NT"), (200, 128, 64, BF, BF, "NT"),
+             (136, 135, 64, BF, BF, "TT"), (40, 200, 64, F16, F16, "NN")]
+    for M, N, K, T, O, lay in cases if not SAN else cases[:2]:
+        suffix = ("_f16" if T == F16 else "") if O == T else ("_f16_f32" if T == F16 else "_bf16_f32")
+        v = "gemm_%s_ragged%s" % (lay.lower(), suffix)
+        run_bias(M, N, K, T, O, lay, 21, variant=v, want=v)
+
+
 def t_bias_refused():
     a, b = rand_bf16(8, 16), rand_bf16(16, 8)
     raises(ValueError, lambda: flyc.ops.mm(a, b, bias=torch.ones(8, dtype=F16)), "bias has the output dtype")
@@ -218,6 +231,7 @@ def main():
              ("bias: NT, NN, TN, TT, bf16/fp16, same dtype and f32 out, ragged shapes", t_bias_layouts),
              ("bias: the NT tile kernels", t_bias_tile_kernels),
              ("bias: split-K", t_bias_splitk),
+             ("bias: the predicated kernels' column edges, NaN beyond N", t_bias_ragged_edges),
              ("bias of another dtype or shape refused", t_bias_refused)]
     if not SAN:
         tests.append(("1, 4 and 8 XCDs give the same bits", t_xcds_same_bits))

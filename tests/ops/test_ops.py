@@ -444,6 +444,17 @@ def t_splitk_choice():
         c = flyc.ops.mm(x, y)
     check(c.shape == (130, 40))
     check_mm(c, x, y)
+    with flyc.ops.using_variant("gemm_nt_splitk.s3"):       # at most 3 ranges (x: 1 k-tile)
+        check(flyc.ops.plan("mm", x, y) == "gemm_nt_splitk.s3")
+        check_mm(flyc.ops.mm(x, y), x, y)
+    with flyc.ops.using_variant("gemm_nt_splitk.s4"):
+        check(flyc.ops.plan("mm", a, b) == "gemm_nt_splitk.s4")
+    for bad in ("gemm_nt_splitk.s0", "gemm_nt_splitk.s65", "gemm_nt_splitk.s04", "gemm_nt_splitk.4",
+                "gemm_nt_ragged.s4", "gemm_nt_splitk_f16.s4"):
+        with flyc.ops.using_variant(bad):
+            raises(ValueError, lambda: flyc.ops.plan("mm", a, b), "no variant", bad)
+    with flyc.ops.using_variant("gemm_nt_splitk.s2"):       # split-K is NT only
+        raises(ValueError, lambda: flyc.ops.plan("mm", a, rand_bf16(4096, 4096)), "no variant")
     with flyc.ops.using_variant("gemm_splitk_sum_bf16"):    # the reduction is not a product
         raises(ValueError, lambda: flyc.ops.mm(rand_bf16(8, 64), rand_bf16(8, 64).t()), "no variant")
     # the sum order is fixed: the same bits on 1 and 2 simulator threads; both kernels
