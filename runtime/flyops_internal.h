@@ -137,6 +137,8 @@ typedef struct {
 	int nargs;
 	const FtView *inputs[8];       /* every input of the call (for overlap with outputs) */
 	int ninputs;
+	const char *prefer;            /* or NULL: in the default order, the variants whose names
+	                                  end so come first (after the tuning database's) */
 } OpLaunch;
 
 /* 1 when argument a of L is passed by address (device memory laid out as the kernel

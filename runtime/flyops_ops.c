@@ -397,12 +397,16 @@ grouped_mtiles(const int32_t *ends, int64_t T, int64_t g0, int64_t n)
 	return m;
 }
 
-/* Launch grouped_mm_nn_E[_nBN](A, B, offs, C, T, N, K, G, MT, G0, GB) once per chunk of
+/* Launch grouped_mm_nn_E[_nBN][_p](A, B, offs, C, T, N, K, G, MT, G0, GB, CUS) once per chunk of
  * groups whose b fits one buffer descriptor (GB K N < 2^31 elements): B is the chunk's own
  * view of b (b[G0 ..], its base moved on the host, so no offset into b ever exceeds 32
  * bits); the kernel reads every end of offs and computes tiles of groups G0 .. G0 + GB - 1
- * only. One workgroup per tile id of MT m-tiles x N / BN (the kernel's grid formula). With
- * host-visible ends a chunk without rows is skipped (when there are several). */
+ * only. One workgroup per tile id of MT m-tiles x N / BN (the kernel's grid formula), or
+ * for the persistent kernels (_p, grouped_mm_p.fly) min(that, CUS x occupancy) workgroups
+ * looping over the tile ids; those come first when offs is device memory (the grid is then
+ * the bound, whose surplus workgroups would only scan offs), the others when the host
+ * counted the tiles (modelled within 1%: docs/ops.md). With host-visible ends a chunk
+ * without rows is skipped (when there are several). */
 static flyrt_status
 grouped_launch(flyops_context *ctx, const FtView *va, const FtView *vb, const FtView *vo,
                const FtView *vout, const int32_t *ends, flyops_exec *exec)
@@ -434,6 +438,8 @@ grouped_launch(flyops_context *ctx, const FtView *va, const FtView *vb, const Ft
 		return UNSUPPORTED("grouped_mm: b[g] is %lld x %lld = %lld elements: the kernels address "
 		                   "one group's b through one buffer descriptor, below 2^31 elements (4 GiB)",
 		                   (long long)K, (long long)N, (long long)(K * N));
+	uint32_t ncu = flyrt_device_cus(ctx->dev);
+	int32_t cus = ncu >= 1 && ncu <= 65536 ? (int32_t)ncu : 1;   /* persistent grids: CUs x occupancy */
 	int64_t GB = K > 0 ? INT32_MAX / (K * N) : G;
 	if (GB > G)
 		GB = G;
@@ -455,8 +461,10 @@ grouped_launch(flyops_context *ctx, const FtView *va, const FtView *vb, const Ft
 		                         arg_scalar(flyrt_arg_i32((int32_t)G)),
 		                         arg_scalar(flyrt_arg_i32((int32_t)mtiles)),
 		                         arg_scalar(flyrt_arg_i32((int32_t)g0)),
-		                         arg_scalar(flyrt_arg_i32((int32_t)gb)) },
-		               .nargs = 11, .inputs = { va, &vbc, vo }, .ninputs = 3 };
+		                         arg_scalar(flyrt_arg_i32((int32_t)gb)),
+		                         arg_scalar(flyrt_arg_i32(cus)) },
+		               .nargs = 12, .inputs = { va, &vbc, vo }, .ninputs = 3,
+		               .prefer = ends ? NULL : "_p" };
 		TRY(ops_launch(ctx, &L, exec));
 		if (plan_of(exec))
 			break;

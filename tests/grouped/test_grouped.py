@@ -158,11 +158,11 @@ def forced(dt):
         T, K, N, offs = (150, 72, 128, [10, 10, 140]) if not SAN else (40, 16, 128, [5, 30])
         a, b = operands(T, K, N, len(offs), dt)
         outs = []
-        for v in ("", "_n64", "_n32"):
+        for v in ("", "_n64", "_n32", "_p", "_n64_p", "_n32_p"):
             c = call(a, b, offs, variant="grouped_mm_nn_%s%s" % (NAME[dt], v))
             compare(c, a, b, offs)
             outs.append(c)
-        # the same f32 sums per element in every tile width: bit-identical
+        # the same f32 sums per element in every tile width, persistent or not: bit-identical
         check(all(torch.equal(outs[0].view(torch.int16), o.view(torch.int16)) for o in outs[1:]),
               "the variants' results differ")
         raises(flyc.Unsupported, lambda: call(a[:, :8], b[:, :8, :96], offs,
@@ -241,20 +241,22 @@ def t_refusals():
 
 # ---- invalid offsets: the kernel on its own ----------------------------------------------
 
-def launch_direct(a, b, offs, N_pad=6, chunks=None):
+def launch_direct(a, b, offs, N_pad=6, chunks=None, cus=None):
     """grouped_mm_nn_<dt>[_nBN] launched through flyrt.py with offs as given (no host check,
     the grid from the bound on m-tiles, as for a device offs); out in device memory between
     NaN guards. chunks: [(G0, GB), ...], one launch per chunk of groups, each with its own
     buffer of b[G0:G0 + GB] (as flyops launches a b beyond 4 GiB); default one launch of
-    every group. Returns (out, the guards intact)."""
+    every group. cus: launch the persistent kernel (grouped_mm_p.fly) as on a device of
+    that many CUs (its grid min(tiles, cus x occupancy)). Returns (out, the guards intact)."""
     import flyrt
     dt = a.dtype
     T, K = a.shape
     G, _, N = b.shape
-    name = variant_of(dt, N)
+    name = variant_of(dt, N) + ("_p" if cus else "")
     dev = flyrt.Device("sim")
     mod = dev.load(os.path.join(os.environ.get("FLYC_KERNEL_DIR", os.path.join(
-        HERE, "..", "..", "build", "lib", "flyc", "kernels")), "gfx950", "grouped_mm.hsaco"))
+        HERE, "..", "..", "build", "lib", "flyc", "kernels")), "gfx950",
+        "grouped_mm_p.hsaco" if cus else "grouped_mm.hsaco"))
     k = mod.kernel(name)
     nan = torch.full((N_pad * N + T * N + N_pad * N,), float("nan"), dtype=dt)
     dc = dev.upload(nan.view(torch.int16).numpy().tobytes())
@@ -262,7 +264,8 @@ def launch_direct(a, b, offs, N_pad=6, chunks=None):
     do = dev.upload(torch.tensor(offs, dtype=I32).numpy().tobytes())
     for g0, gb in chunks or [(0, G)]:
         db = dev.upload(b[g0:g0 + gb].contiguous().view(torch.int16).numpy().tobytes())
-        k(da.ptr, db.ptr, do.ptr, dc.ptr + 2 * N_pad * N, T, N, K, G, T // 128 + 1 + gb, g0, gb)  # MT: the bound
+        k(da.ptr, db.ptr, do.ptr, dc.ptr + 2 * N_pad * N, T, N, K, G, T // 128 + 1 + gb, g0, gb,
+          cus or 256)                                                  # MT: the bound
         dev.synchronize()
         db.free()
     raw = torch.frombuffer(bytearray(dc.to_bytes()), dtype=torch.int16).view(dt)
@@ -280,15 +283,18 @@ def t_invalid_offs_in_kernel():
              (100, 64, 128, [-5, 50, -100, 100]),      # negative: empty groups
              (70, 32, 32, [1 << 30, 5, (1 << 31) - 1]),  # huge ends: one group takes every row
              (50, 32, 64, [-1, -2, -3])]               # no row covered: out untouched
+    # the persistent kernel too, as on one CU: 2 or 3 workgroups walk every tile id
     for dt in (BF, F16):
         for T, K, N, offs in cases:
             a, b = operands(T, K, N, len(offs), dt)
-            c, guards = launch_direct(a, b, offs)
-            try:
-                check(guards, "the guards around out were written")
-                compare(c, a, b, offs)
-            except AssertionError as e:
-                raise AssertionError("%s T=%d offs=%s: %s" % (NAME[dt], T, offs, e))
+            for cus in (None, 1):
+                c, guards = launch_direct(a, b, offs, cus=cus)
+                try:
+                    check(guards, "the guards around out were written")
+                    compare(c, a, b, offs)
+                except AssertionError as e:
+                    raise AssertionError("%s%s T=%d offs=%s: %s" % (NAME[dt], " persistent" if cus else "",
+                                                                   T, offs, e))
 
 
 def t_chunks_in_kernel():
@@ -301,12 +307,14 @@ def t_chunks_in_kernel():
     for dt in (BF, F16):
         for T, K, N, offs, chunks in (cases if not SAN else cases[:1]):
             a, b = operands(T, K, N, len(offs), dt)
-            c, guards = launch_direct(a, b, offs, chunks=chunks)
-            try:
-                check(guards, "the guards around out were written")
-                compare(c, a, b, offs)
-            except AssertionError as e:
-                raise AssertionError("%s T=%d offs=%s chunks=%s: %s" % (NAME[dt], T, offs, chunks, e))
+            for cus in (None, 1):
+                c, guards = launch_direct(a, b, offs, chunks=chunks, cus=cus)
+                try:
+                    check(guards, "the guards around out were written")
+                    compare(c, a, b, offs)
+                except AssertionError as e:
+                    raise AssertionError("%s%s T=%d offs=%s chunks=%s: %s" % (
+                        NAME[dt], " persistent" if cus else "", T, offs, chunks, e))
 
 
 def t_b_beyond_4g():
@@ -344,18 +352,20 @@ def t_b_beyond_4g():
 def t_racecheck():
     code = ("import sys, torch; sys.path.insert(0, %r); import flyc\n"
             "g = torch.Generator().manual_seed(3)\n"
-            "for dt in (torch.bfloat16, torch.float16):\n"
-            "    for N in (128, 64, 32):\n"
+            "for dt, N, v in [(d, n, p) for d in (torch.bfloat16, torch.float16) for n in (128, 64, 32)\n"
+            "                 for p in ('', '_p')]:\n"
+            "    with flyc.ops.using_variant('grouped_mm_nn_%%s%%s%%s' %% ('bf16' if dt == torch.bfloat16 else 'f16',\n"
+            "                                {128: '', 64: '_n64', 32: '_n32'}[N], v)):\n"
             "        a = torch.randn(150, 72, generator=g).to(dt)\n"
             "        b = torch.randn(3, 72, N, generator=g).to(dt)\n"
             "        o = torch.tensor([10, 10, 140], dtype=torch.int32)\n"
             "        c = flyc.ops.grouped_mm(a, b, o)\n"
             "        err = float((c[:140].double() - torch.cat([a[:10].double() @ b[0].double(),\n"
             "                     a[10:140].double() @ b[2].double()])).abs().max())\n"
-            "        assert err < 0.5, (dt, N, err)\n"
+            "        assert err < 0.5, (dt, N, v, err)\n"
             "print('ok')\n" % PY)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=dict(os.environ, FLY_SIM_RACECHECK="1"))
+                       env=dict(os.environ, FLY_SIM_RACECHECK="1", FLY_SIM_CUS="1"))
     check(p.returncode == 0 and p.stdout.strip() == "ok", (p.stdout + p.stderr)[-800:])
 
 
