@@ -84,6 +84,10 @@ OPS_LIB    := gemm:gfx950 gemm:gfx1201 norm:gfx950 topk:gfx950 scaled_mm:gfx950 
 OPS_LIB    += attention_bwd:gfx950
 OPS_LIB    += attention_bwd_gfx1201:gfx1201
 OPS_LIB    += attention_gfx1201:gfx1201
+# grouped_mm_p: the persistent grouped GEMMs, whose tile loop MachineLICM would fill with
+# the tiles' hoisted constants (SGPR spills; stdlib/ops/grouped_mm_p.fly, docs/ops.md)
+OPS_LIB    += grouped_mm_p:gfx950
+OPS_FLAGS_grouped_mm_p := -mllvm -disable-machine-licm
 KERNEL_DIR := $(BUILD)/lib/flyc/kernels
 ops_name    = $(word 1,$(subst :, ,$(1)))
 ops_arch    = $(word 2,$(subst :, ,$(1)))
@@ -158,7 +162,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBFLYC) $(LIBFLYRT)
 define ops_kernel
 $(KERNEL_DIR)/$(2)/$(1).hsaco: stdlib/ops/$(1).fly $(FLYC)
 	@mkdir -p $$(dir $$@)
-	$(FLYC) $$< --offload-arch=$(2) -MD -MF $$@.d -MT $$@ -o $$@
+	$(FLYC) $$< --offload-arch=$(2) $(OPS_FLAGS_$(1)) -MD -MF $$@.d -MT $$@ -o $$@
 endef
 $(foreach e,$(OPS_LIB),$(eval $(call ops_kernel,$(call ops_name,$(e)),$(call ops_arch,$(e)))))
 -include $(KERNELS:=.d)

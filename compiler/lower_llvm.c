@@ -1143,6 +1143,37 @@ lower_for(Lw *w, IrRef r)
 	free(yv);
 }
 
+/* 1 when region g or a region nested in it holds an instruction of op */
+static int
+region_holds(const IrFunc *f, IrRegion g, IrOp op)
+{
+	const IrRegionData *R = &f->reg[g];
+
+	for (uint32_t i = 0; i < R->n; i++) {
+		const IrInst *I = &f->inst[R->inst[i]];
+		if (I->op == op)
+			return 1;
+		if (ir_op_flags((IrOp)I->op) & IR_REGIONS)
+			for (int k = 0; k < 2; k++)
+				if (I->region[k] && region_holds(f, I->region[k], op))
+					return 1;
+	}
+	return 0;
+}
+
+/* !llvm.loop !{self, !{"llvm.licm.disable"}} on a loop's back branch */
+static void
+no_licm(Lw *w, LLVMValueRef br)
+{
+	LLVMMetadataRef str = LLVMMDStringInContext2(w->ctx, "llvm.licm.disable", 17);
+	LLVMMetadataRef hint = LLVMMDNodeInContext2(w->ctx, &str, 1);
+	LLVMMetadataRef tmp = LLVMTemporaryMDNode(w->ctx, NULL, 0);
+	LLVMMetadataRef ops[2] = { tmp, hint };
+	LLVMMetadataRef id = LLVMMDNodeInContext2(w->ctx, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(tmp, id);
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(w->ctx, "llvm.loop", 9), LLVMMetadataAsValue(w->ctx, id));
+}
+
 static void
 lower_while(Lw *w, IrRef r)
 {
@@ -1181,7 +1212,10 @@ lower_while(Lw *w, IrRef r)
 		LLVMBasicBlockRef latch = LLVMGetInsertBlock(w->b);
 		for (uint32_t k = 0; k < n; k++)
 			LLVMAddIncoming(phis[k], &by[k], &latch, 1);
-		LLVMBuildBr(w->b, head);
+		LLVMValueRef br = LLVMBuildBr(w->b, head);
+		if (region_holds(w->f, I->region[1], IR_OP_MMA) &&
+		    (region_holds(w->f, I->region[1], IR_OP_WHILE) || region_holds(w->f, I->region[1], IR_OP_FOR)))
+			no_licm(w, br);
 	}
 	LLVMPositionBuilderAtEnd(w->b, exit);
 	(void)cond_end;

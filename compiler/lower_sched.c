@@ -282,9 +282,9 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	int spread = 1;
 	for (int i = 0; i < s.n && spread; i++)
 		if (s.it[i].k == K_GLOAD) {
-			const char *nm = callee_name(s.it[i].v);
-			size_t len = strlen(nm);
-			spread = len > 4 && !strcmp(nm + len - 4, ".lds");
+			const char *cn = callee_name(s.it[i].v);
+			size_t len = strlen(cn);
+			spread = len > 4 && !strcmp(cn + len - 4, ".lds");
 		}
 	for (int i = 0; i < s.n; i++)
 		if (spread ? s.it[i].k == K_LDSR && s.it[i].need == 0 : s.it[i].k == K_GLOAD)

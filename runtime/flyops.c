@@ -125,11 +125,16 @@
 
 /* Grouped GEMMs (2-D a, 3-D b, NN) of stdlib/ops/grouped_mm.fly, per element type T: the
  * 128x128 tile for N % 128 == 0 (modelled 1.3-1.6x faster than 128x64 at PyTorch's grouped
- * shapes), then 128x64 (N % 64) and 128x32 (N % 32), each the first whose requires accept N. */
+ * shapes), then 128x64 (N % 64) and 128x32 (N % 32), each the first whose requires accept N;
+ * then the persistent kernels of grouped_mm_p.fly (the same tiles), which flyops_grouped_mm
+ * puts first when offs is device memory (OpLaunch.prefer; docs/ops.md "grouped_mm"). */
 #define FLYOPS_GROUPED_VARIANTS(X, T) \
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T) \
 	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n64") \
-	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n32")
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm", "grouped_mm_nn_" T "_n32") \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm_p", "grouped_mm_nn_" T "_p") \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm_p", "grouped_mm_nn_" T "_n64_p") \
+	X("gfx950", FLYOPS_GROUPED_MM, T "->" T, "NN", "grouped_mm_p", "grouped_mm_nn_" T "_n32_p")
 
 
 /* Attention forward of stdlib/ops/attention.fly, per element type T: one kernel per head dim
@@ -729,6 +734,14 @@ ops_tuned(flyops_context *ctx, const OpLaunch *L, const char **names, int max)
 	return tuned(ctx, L, k, args, names, max);
 }
 
+static int
+suffixed(const char *s, const char *sfx)
+{
+	size_t n = strlen(s), m = strlen(sfx);
+
+	return n >= m && !strcmp(s + n - m, sfx);
+}
+
 flyrt_status
 ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 {
@@ -791,11 +804,13 @@ ops_launch(flyops_context *ctx, const OpLaunch *L, flyops_exec *exec)
 						korder[no++] = ks[i];
 					}
 		}
-		for (int i = 0; i < ncand; i++)
-			if (!used[i]) {
-				order[no] = cand[i];
-				korder[no++] = ks[i];
-			}
+		for (int pass = L->prefer ? 0 : 1; pass < 2; pass++)
+			for (int i = 0; i < ncand; i++)
+				if (!used[i] && (pass || suffixed(cand[i]->variant, L->prefer))) {
+					used[i] = 1;
+					order[no] = cand[i];
+					korder[no++] = ks[i];
+				}
 		memcpy(cand, order, sizeof order[0] * (size_t)no);
 		memcpy(ks, korder, sizeof korder[0] * (size_t)no);
 	}

@@ -86,6 +86,9 @@ flyrt_status ft_view(flyops_context *ctx, FtView *v, const DLTensor *t, const ch
                      int output, int plan);
 /* A view of v with dims permuted (perm[i] = source dim of dim i). */
 void ft_permute(FtView *dst, const FtView *v, const int *perm);
+/* dst = v narrowed to [start, start + len) along dim 0 (0 <= start, start + len <=
+ * v->shape[0], len >= 1): its base moves by start strides, its byte span shrinks. */
+void ft_narrow(FtView *dst, const FtView *v, int64_t start, int64_t len);
 /* 1 when the two views' bytes may overlap (same memory space and spans intersect). */
 int ft_overlap(const FtView *a, const FtView *b);
 /* Elements of v that share memory: 0 none, 1 certainly (a zero stride on an extent
@@ -134,6 +137,8 @@ typedef struct {
 	int nargs;
 	const FtView *inputs[8];       /* every input of the call (for overlap with outputs) */
 	int ninputs;
+	const char *prefer;            /* or NULL: in the default order, the variants whose names
+	                                  end so come first (after the tuning database's) */
 } OpLaunch;
 
 /* 1 when argument a of L is passed by address (device memory laid out as the kernel

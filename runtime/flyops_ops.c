@@ -451,13 +451,106 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 
 /* ---- grouped_mm -------------------------------------------------------------------- */
 
+/* m-tiles of groups [g0, g0 + n) (ends: the host-visible group ends, valid), or the bound
+ * T / BM + 1 + n when the ends are on the device (tiles aligned to a's rows: a group adds at
+ * most one partial tile at each end, docs/ops.md) */
+static int64_t
+grouped_mtiles(const int32_t *ends, int64_t T, int64_t g0, int64_t n)
+{
+	int64_t m = 0;
+
+	if (!ends)
+		return T / GROUPED_BM + 1 + n;
+	for (int64_t g = g0; g < g0 + n; g++) {
+		int64_t s = g ? ends[g - 1] : 0, e = ends[g];
+		if (e > s)
+			m += (e + GROUPED_BM - 1) / GROUPED_BM - s / GROUPED_BM;
+	}
+	return m;
+}
+
+/* Launch grouped_mm_nn_E[_nBN][_p](A, B, offs, C, T, N, K, G, MT, G0, GB, CUS) once per chunk of
+ * groups whose b fits one buffer descriptor (GB K N < 2^31 elements): B is the chunk's own
+ * view of b (b[G0 ..], its base moved on the host, so no offset into b ever exceeds 32
+ * bits); the kernel reads every end of offs and computes tiles of groups G0 .. G0 + GB - 1
+ * only. One workgroup per tile id of MT m-tiles x N / BN (the kernel's grid formula), or
+ * for the persistent kernels (_p, grouped_mm_p.fly) min(that, CUS x occupancy) workgroups
+ * looping over the tile ids; those come first when offs is device memory (the grid is then
+ * the bound, whose surplus workgroups would only scan offs), the others when the host
+ * counted the tiles (modelled within 1%: docs/ops.md). With host-visible ends a chunk
+ * without rows is skipped (when there are several). */
+static flyrt_status
+grouped_launch(flyops_context *ctx, const FtView *va, const FtView *vb, const FtView *vo,
+               const FtView *vout, const int32_t *ends, flyops_exec *exec)
+{
+	int64_t T = va->shape[0], K = va->shape[1], G = vb->shape[0], N = vb->shape[2];
+	char dtypes[48], layout[3];
+
+	if (T == 0 || N == 0)
+		return FLYRT_SUCCESS;
+	/* K = 0 runs the kernel too: zeros in the groups' rows only (offs may be on the device) */
+	layout[0] = unit(va, 1) ? 'N' : 'T';
+	layout[1] = unit(vb, 2) ? 'N' : 'T';
+	layout[2] = 0;
+	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(va->dtype), ft_dtype_name(vout->dtype));
+	if (T > INT32_MAX || N > INT32_MAX || K > INT32_MAX || G > INT32_MAX ||
+	    (T / GROUPED_BM + 1 + G) * ((N + GROUPED_BN - 1) / GROUPED_BN) > INT32_MAX / 2)
+		return UNSUPPORTED("grouped_mm: T = %lld, N = %lld, K = %lld, G = %lld: the kernels take "
+		                   "sizes below 2^31 and fewer than 2^30 tiles", (long long)T, (long long)N,
+		                   (long long)K, (long long)G);
+	if ((va->dtype == FD_BF16 || va->dtype == FD_F16) && !strcmp(layout, "NN") && (N % 32 || K % 8))
+		return UNSUPPORTED("grouped_mm: N = %lld, K = %lld: flyc's grouped kernels take N %% 32 == 0 "
+		                   "(whole 32-column tiles, no N tail) and K %% 8 == 0 (16-byte rows of a)",
+		                   (long long)N, (long long)K);
+	if (T * K > INT32_MAX)
+		return UNSUPPORTED("grouped_mm: a is %lld x %lld = %lld elements: the kernels address a "
+		                   "through one buffer descriptor, below 2^31 elements (4 GiB)", (long long)T,
+		                   (long long)K, (long long)(T * K));
+	if (K * N > INT32_MAX)
+		return UNSUPPORTED("grouped_mm: b[g] is %lld x %lld = %lld elements: the kernels address "
+		                   "one group's b through one buffer descriptor, below 2^31 elements (4 GiB)",
+		                   (long long)K, (long long)N, (long long)(K * N));
+	uint32_t ncu = flyrt_device_cus(ctx->dev);
+	int32_t cus = ncu >= 1 && ncu <= 65536 ? (int32_t)ncu : 1;   /* persistent grids: CUs x occupancy */
+	int64_t GB = K > 0 ? INT32_MAX / (K * N) : G;
+	if (GB > G)
+		GB = G;
+	for (int64_t g0 = 0; g0 < G; g0 += GB) {          /* T > 0: G >= 1, GB >= 1 */
+		int64_t gb = G - g0 < GB ? G - g0 : GB;
+		int64_t mtiles = grouped_mtiles(ends, T, g0, gb);
+		FtView vbc;
+		if (ends && mtiles == 0 && G > GB)
+			continue;          /* several chunks: one without rows needs no launch */
+		if (mtiles < 1)
+			mtiles = 1;
+		ft_narrow(&vbc, vb, g0, gb);
+		OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
+		               .args = { arg_in(va), arg_in(&vbc), arg_in(vo),
+		                         { .is_ptr = 1, .view = vout, .output = 1, .partial = 1 },
+		                         arg_scalar(flyrt_arg_i32((int32_t)T)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)N)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)K)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)G)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)mtiles)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)g0)),
+		                         arg_scalar(flyrt_arg_i32((int32_t)gb)),
+		                         arg_scalar(flyrt_arg_i32(cus)) },
+		               .nargs = 12, .inputs = { va, &vbc, vo }, .ninputs = 3,
+		               .prefer = ends ? NULL : "_p" };
+		TRY(ops_launch(ctx, &L, exec));
+		if (plan_of(exec))
+			break;
+	}
+	return FLYRT_SUCCESS;
+}
+
 flyrt_status
 flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTensor *offs,
                   const DLTensor *out, flyops_exec *exec)
 {
 	static const char op[] = "grouped_mm";
 	FtView va, vb, vo, vout;
-	char want[96], layout[3];
+	char want[96];
 
 	TRY(begin(ctx, exec, op));
 	if (!a || !b || !offs || !out)
@@ -487,60 +580,28 @@ flyops_grouped_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, con
 	/* the group ends, when they are host-visible (reading device memory would be a host
 	 * synchronisation): non-decreasing and within the rows. A device offs is not read: the
 	 * kernel clamps every group into [the previous end, T] (docs/ops.md). */
-	int64_t mtiles = T / GROUPED_BM + 1 + G;   /* m-tiles: the bound, exact for host offs */
+	int32_t *ends = NULL;
 	if (G > 0 && !vo.on_device && !vo.described) {
-		int32_t *ends = malloc((size_t)G * sizeof *ends);
 		flyrt_status st;
-		if (!ends)
+		if (!(ends = malloc((size_t)G * sizeof *ends)))
 			return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
 		st = ft_copy(ctx, &vo, ends, 1);
-		mtiles = 0;
 		for (int64_t g = 0; st == FLYRT_SUCCESS && g < G; g++) {
 			int64_t s = g ? ends[g - 1] : 0, e = ends[g];
 			if (e < s || e > T)
 				st = INVALID("grouped_mm: offs[%lld] = %d: the group ends must be non-decreasing "
 				             "and within the %lld rows of a", (long long)g, (int)e, (long long)T);
-			else if (e > s)
-				mtiles += (e + GROUPED_BM - 1) / GROUPED_BM - s / GROUPED_BM;
 		}
-		free(ends);
-		TRY(st);
+		if (st != FLYRT_SUCCESS) {
+			free(ends);
+			return st;
+		}
 	} else if (G == 0 && T > 0) {
 		return INVALID("grouped_mm: no groups, but a has %lld rows", (long long)T);
 	}
-	if (T == 0 || N == 0)
-		return FLYRT_SUCCESS;
-	/* K = 0 runs the kernel too: zeros in the groups' rows only (offs may be on the device) */
-	layout[0] = unit(&va, 1) ? 'N' : 'T';
-	layout[1] = unit(&vb, 2) ? 'N' : 'T';
-	layout[2] = 0;
-	char dtypes[48];
-	snprintf(dtypes, sizeof dtypes, "%s->%s", ft_dtype_name(va.dtype), ft_dtype_name(vout.dtype));
-	if (T > INT32_MAX || N > INT32_MAX || K > INT32_MAX || G > INT32_MAX ||
-	    (T / GROUPED_BM + 1 + G) * ((N + GROUPED_BN - 1) / GROUPED_BN) > INT32_MAX / 2)
-		return UNSUPPORTED("grouped_mm: T = %lld, N = %lld, K = %lld, G = %lld: the kernels take "
-		                   "sizes below 2^31 and fewer than 2^30 tiles", (long long)T, (long long)N,
-		                   (long long)K, (long long)G);
-	if ((va.dtype == FD_BF16 || va.dtype == FD_F16) && !strcmp(layout, "NN") && (N % 32 || K % 8))
-		return UNSUPPORTED("grouped_mm: N = %lld, K = %lld: flyc's grouped kernels take N %% 32 == 0 "
-		                   "(whole 32-column tiles, no N tail) and K %% 8 == 0 (16-byte rows of a)",
-		                   (long long)N, (long long)K);
-	/* stdlib/ops/grouped_mm.fly grouped_mm_nn_E[_nBN](A, B, offs, C, T, N, K, G, MT): one
-	 * workgroup per tile id of MT m-tiles x N / BN (the kernel's grid formula); MT the
-	 * bound T / BM + 1 + G, or the exact count when offs is host-visible (no workgroup
-	 * then finds no tile) */
-	if (mtiles < 1)
-		mtiles = 1;
-	OpLaunch L = { .op = FLYOPS_GROUPED_MM, .dtypes = dtypes, .layout = layout,
-	               .args = { arg_in(&va), arg_in(&vb), arg_in(&vo),
-	                         { .is_ptr = 1, .view = &vout, .output = 1, .partial = 1 },
-	                         arg_scalar(flyrt_arg_i32((int32_t)T)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)N)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)K)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)G)),
-	                         arg_scalar(flyrt_arg_i32((int32_t)mtiles)) },
-	               .nargs = 9, .inputs = { &va, &vb, &vo }, .ninputs = 3 };
-	return ops_launch(ctx, &L, exec);
+	flyrt_status st = grouped_launch(ctx, &va, &vb, &vo, &vout, ends, exec);
+	free(ends);
+	return st;
 }
 
 /* ---- scaled_mm --------------------------------------------------------------------- */

@@ -161,6 +161,24 @@ ft_permute(FtView *dst, const FtView *v, const int *perm)
 	}
 }
 
+void
+ft_narrow(FtView *dst, const FtView *v, int64_t start, int64_t len)
+{
+	FtView src = *v;
+	int64_t lo = 0, hi = 0;
+
+	*dst = src;
+	dst->base = src.base + (uint64_t)(start * src.stride[0] * (int64_t)src.elsize);
+	dst->shape[0] = len;
+	dst->numel = src.shape[0] ? src.numel / src.shape[0] * len : 0;
+	for (int i = 0; i < src.ndim; i++) {
+		int64_t reach = (dst->shape[i] > 1 ? dst->shape[i] - 1 : 0) * src.stride[i];
+		*(reach < 0 ? &lo : &hi) += reach;
+	}
+	dst->lo = lo * (int64_t)src.elsize;
+	dst->hi = (hi + 1) * (int64_t)src.elsize;
+}
+
 int
 ft_overlap(const FtView *a, const FtView *b)
 {

@@ -20,16 +20,20 @@ print("%-34s %5s %5s %11s %8s %8s %5s" % ("kernel", "VGPR", "AGPR", "spills V/S"
 bad = 0
 
 def ops_lib():
-    """(file, arch) of the Makefile's OPS_LIB entries NAME:ARCH, in file order."""
-    pairs = []
+    """(file, arch, flags) of the Makefile's OPS_LIB entries NAME:ARCH, in file order, with
+    the file's OPS_FLAGS_NAME."""
+    pairs, flags = [], {}
     for line in open(os.path.join(top, "Makefile")):
         if line.startswith("OPS_LIB") and ("+=" in line or ":=" in line):
             pairs += [tuple(e.split(":")) for e in line.split("=", 1)[1].split() if ":" in e]
-    return sorted((os.path.join(top, "stdlib", "ops", n + ".fly"), a) for n, a in pairs)
+        elif line.startswith("OPS_FLAGS_") and ":=" in line:
+            k, v = line.split(":=", 1)
+            flags[k.strip()[len("OPS_FLAGS_"):]] = v.split()
+    return sorted((os.path.join(top, "stdlib", "ops", n + ".fly"), a, flags.get(n, [])) for n, a in pairs)
 
 
-for src, arch in ops_lib():
-    out = subprocess.run([flyc, src, "--offload-arch=" + arch, "--resource-usage=json", "-o", os.devnull],
+for src, arch, flags in ops_lib():
+    out = subprocess.run([flyc, src, "--offload-arch=" + arch, "--resource-usage=json", "-o", os.devnull] + flags,
                          capture_output=True, text=True)
     if out.returncode:
         print("bench-resources: %s: flyc failed: %s" % (os.path.basename(src), out.stderr[-300:]))

@@ -58,6 +58,7 @@ CASES = [
     ("scaled_mm", "scaled_mm_fp4_bf16_16x32", (16, 4096, 4096), "mxfp4"),
     ("grouped_mm", "grouped_mm_nn_bf16_n64", (8, 512, 2048, 1024), "bf16"),
     ("grouped_mm", "grouped_mm_nn_bf16", (8, 512, 2048, 1024), "bf16"),
+    ("grouped_mm", "grouped_mm_nn_bf16_p", (8, 512, 2048, 1024), "bf16"),
 ]
 
 

@@ -4,7 +4,10 @@
 # widths) through the operator library against a float64 reference, with NaN-poisoned inputs,
 # guarded outputs and untouched uncovered rows, empty and one-row groups, forced variants,
 # refusals, invalid offsets clamped by the kernel itself (launched directly through flyrt.py)
-# and an LDS race-checked run; then the kernels' resource usage (no spills, no scratch).
+# and an LDS race-checked run; then the kernels' resource usage (no spills, no scratch; the
+# persistent kernels of grouped_mm_p.fly, compiled as the Makefile does: no scratch, no VGPR
+# spills, at most 12 SGPRs spilled into VGPR lanes, none for 128x32) and their main loops
+# on llvm-mca (the same instructions as the one-tile kernels').
 # FLY_SAN=1: the sanitized libflyrt.so preloaded, one shape per variant.
 . "$FLY_TOP/tests/lib.sh"
 op_tier grouped tests/grouped/test_grouped.py - ""
@@ -13,4 +16,20 @@ if out=$("$FLYC" "$FLY_TOP/stdlib/ops/grouped_mm.fly" --offload-arch=gfx950 --re
 	pass grouped/no-spills
 else
 	fail grouped/no-spills "$out"
+fi
+out=$("$FLYC" "$FLY_TOP/stdlib/ops/grouped_mm_p.fly" --offload-arch=gfx950 --resource-usage -mllvm -disable-machine-licm \
+	-o "$TMP/gp.hsaco" 2>&1)
+if [ "$(printf '%s\n' "$out" | grep -Ec 'scratch 0 bytes, spills 0 VGPR / ([0-9]|1[0-2]) SGPR')" = 6 ] &&
+   [ "$(printf '%s\n' "$out" | grep -c '_n32_p.*spills 0 VGPR / 0 SGPR')" = 2 ]; then
+	pass grouped/persistent-spills
+else
+	fail grouped/persistent-spills "$out"
+fi
+if [ -f "$TMP/g.hsaco" ] && mca=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/g.hsaco" grouped_mm_nn_bf16 grouped_mm_nn_bf16_n64 2>&1) &&
+   mcp=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gp.hsaco" grouped_mm_nn_bf16_p grouped_mm_nn_bf16_n64_p 2>&1) &&
+   [ "$(printf '%s\n' "$mca" | tail -n 2 | awk '{print $2, $3, $4}')" = "$(printf '%s\n' "$mcp" | tail -n 2 | awk '{print $2, $3, $4}')" ]; then
+	pass grouped/persistent-main-loop
+else
+	fail grouped/persistent-main-loop "$mca
+$mcp"
 fi

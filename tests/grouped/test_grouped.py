@@ -158,11 +158,11 @@ def forced(dt):
         T, K, N, offs = (150, 72, 128, [10, 10, 140]) if not SAN else (40, 16, 128, [5, 30])
         a, b = operands(T, K, N, len(offs), dt)
         outs = []
-        for v in ("", "_n64", "_n32"):
+        for v in ("", "_n64", "_n32", "_p", "_n64_p", "_n32_p"):
             c = call(a, b, offs, variant="grouped_mm_nn_%s%s" % (NAME[dt], v))
             compare(c, a, b, offs)
             outs.append(c)
-        # the same f32 sums per element in every tile width: bit-identical
+        # the same f32 sums per element in every tile width, persistent or not: bit-identical
         check(all(torch.equal(outs[0].view(torch.int16), o.view(torch.int16)) for o in outs[1:]),
               "the variants' results differ")
         raises(flyc.Unsupported, lambda: call(a[:, :8], b[:, :8, :96], offs,
@@ -241,30 +241,37 @@ def t_refusals():
 
 # ---- invalid offsets: the kernel on its own ----------------------------------------------
 
-def launch_direct(a, b, offs, N_pad=6):
+def launch_direct(a, b, offs, N_pad=6, chunks=None, cus=None):
     """grouped_mm_nn_<dt>[_nBN] launched through flyrt.py with offs as given (no host check,
     the grid from the bound on m-tiles, as for a device offs); out in device memory between
-    NaN guards. Returns (out, the guards intact)."""
+    NaN guards. chunks: [(G0, GB), ...], one launch per chunk of groups, each with its own
+    buffer of b[G0:G0 + GB] (as flyops launches a b beyond 4 GiB); default one launch of
+    every group. cus: launch the persistent kernel (grouped_mm_p.fly) as on a device of
+    that many CUs (its grid min(tiles, cus x occupancy)). Returns (out, the guards intact)."""
     import flyrt
     dt = a.dtype
     T, K = a.shape
     G, _, N = b.shape
-    name = variant_of(dt, N)
+    name = variant_of(dt, N) + ("_p" if cus else "")
     dev = flyrt.Device("sim")
     mod = dev.load(os.path.join(os.environ.get("FLYC_KERNEL_DIR", os.path.join(
-        HERE, "..", "..", "build", "lib", "flyc", "kernels")), "gfx950", "grouped_mm.hsaco"))
+        HERE, "..", "..", "build", "lib", "flyc", "kernels")), "gfx950",
+        "grouped_mm_p.hsaco" if cus else "grouped_mm.hsaco"))
     k = mod.kernel(name)
     nan = torch.full((N_pad * N + T * N + N_pad * N,), float("nan"), dtype=dt)
     dc = dev.upload(nan.view(torch.int16).numpy().tobytes())
     da = dev.upload(a.contiguous().view(torch.int16).numpy().tobytes())
-    db = dev.upload(b.contiguous().view(torch.int16).numpy().tobytes())
     do = dev.upload(torch.tensor(offs, dtype=I32).numpy().tobytes())
-    k(da.ptr, db.ptr, do.ptr, dc.ptr + 2 * N_pad * N, T, N, K, G, T // 128 + 1 + G)   # MT: the bound
-    dev.synchronize()
+    for g0, gb in chunks or [(0, G)]:
+        db = dev.upload(b[g0:g0 + gb].contiguous().view(torch.int16).numpy().tobytes())
+        k(da.ptr, db.ptr, do.ptr, dc.ptr + 2 * N_pad * N, T, N, K, G, T // 128 + 1 + gb, g0, gb,
+          cus or 256)                                                  # MT: the bound
+        dev.synchronize()
+        db.free()
     raw = torch.frombuffer(bytearray(dc.to_bytes()), dtype=torch.int16).view(dt)
     guards = torch.cat([raw[:N_pad * N], raw[N_pad * N + T * N:]])
     out = raw[N_pad * N:N_pad * N + T * N].reshape(T, N).clone()
-    for d in (da, db, do, dc):
+    for d in (da, do, dc):
         d.free()
     dev.close()
     return out, bool(torch.isnan(guards.double()).all())
@@ -276,32 +283,90 @@ def t_invalid_offs_in_kernel():
              (100, 64, 128, [-5, 50, -100, 100]),      # negative: empty groups
              (70, 32, 32, [1 << 30, 5, (1 << 31) - 1]),  # huge ends: one group takes every row
              (50, 32, 64, [-1, -2, -3])]               # no row covered: out untouched
+    # the persistent kernel too, as on one CU: 2 or 3 workgroups walk every tile id (sanitized
+    # build: the first case only)
     for dt in (BF, F16):
-        for T, K, N, offs in cases:
+        for i, (T, K, N, offs) in enumerate(cases):
             a, b = operands(T, K, N, len(offs), dt)
-            c, guards = launch_direct(a, b, offs)
-            try:
-                check(guards, "the guards around out were written")
-                compare(c, a, b, offs)
-            except AssertionError as e:
-                raise AssertionError("%s T=%d offs=%s: %s" % (NAME[dt], T, offs, e))
+            for cus in ((None, 1) if i == 0 or not SAN else (None,)):
+                c, guards = launch_direct(a, b, offs, cus=cus)
+                try:
+                    check(guards, "the guards around out were written")
+                    compare(c, a, b, offs)
+                except AssertionError as e:
+                    raise AssertionError("%s%s T=%d offs=%s: %s" % (NAME[dt], " persistent" if cus else "",
+                                                                   T, offs, e))
+
+
+def t_chunks_in_kernel():
+    # b split over launches by groups (G0, GB: what flyops does for a b beyond 4 GiB): every
+    # launch reads all of offs for the ranges and computes its own groups only; valid and
+    # invalid offsets, chunk edges inside a 128-row tile
+    cases = [(150, 40, 64, [10, 60, 60, 140, 150], [(0, 2), (2, 2), (4, 1)]),
+             (100, 32, 32, [40, 20, 90, 250], [(0, 1), (1, 3)]),        # decreasing, above T
+             (60, 16, 128, [-5, 30, 30], [(0, 1), (1, 1), (2, 1)])]     # negative, empty
+    for dt in (BF, F16):
+        for T, K, N, offs, chunks in (cases if not SAN else cases[:1]):
+            a, b = operands(T, K, N, len(offs), dt)
+            for cus in (None, 1):
+                c, guards = launch_direct(a, b, offs, chunks=chunks, cus=cus)
+                try:
+                    check(guards, "the guards around out were written")
+                    compare(c, a, b, offs)
+                except AssertionError as e:
+                    raise AssertionError("%s%s T=%d offs=%s chunks=%s: %s" % (
+                        NAME[dt], " persistent" if cus else "", T, offs, chunks, e))
+
+
+def t_b_beyond_4g():
+    # b [2060, 1024, 1024] bf16 = 4.02 GiB (torch.empty: untouched pages cost nothing): one
+    # buffer descriptor spans at most 2047 groups (2^31 elements), so flyops launches per chunk
+    # of groups, each through its own base; the first chunk has no rows (host offs: skipped,
+    # never staged), groups 2049 and 2059 lie beyond 4 GiB of b's base. NaN in every other
+    # group of the chunk staged, out= NaN-guarded, rows past offs[-1] untouched.
+    G, K, N, T = 2060, 1024, 1024, 12
+    b = torch.empty((G, K, N), dtype=BF)
+    b[2047:] = float("nan")
+    b[2049] = ((torch.rand(K, N, generator=GEN) * 2 - 1)).to(BF)
+    b[2059] = ((torch.rand(K, N, generator=GEN) * 2 - 1)).to(BF)
+    a = (torch.rand(T, K, generator=GEN) * 2 - 1).to(BF)
+    offs = [0] * 2049 + [5] * 10 + [9]
+    store = torch.full((T + 2, N + 4), float("nan"), dtype=BF)
+    out = store[1:T + 1, 2:N + 2]
+    launches = flyc.context().launches
+    flyc.ops.grouped_mm(a, b, torch.tensor(offs, dtype=I32), out=out)
+    check(flyc.context().launches == launches + 1, "one launch (the chunk without rows skipped)")
+    guard = store.clone()
+    guard[1:T + 1, 2:N + 2] = 0
+    check(bool(torch.isnan(guard).sum() == store.numel() - T * N), "the guards around out were written")
+    sub = [5, 9]                                  # the groups 2049 and 2059 alone
+    compare(out.clone(), a, torch.stack([b[2049], b[2059]]), sub)
+    # one group's b at 4 GiB, and a of 4 GiB, are refused with the reason (nothing is touched)
+    raises(flyc.Unsupported, lambda: flyc.ops.grouped_mm(
+        a[:, :8], torch.empty((1, 8, 1 << 28), dtype=BF), torch.tensor([T], dtype=I32)),
+        "one group's b through one buffer descriptor")
+    big = torch.empty((1 << 21, 1024), dtype=BF)
+    raises(flyc.Unsupported, lambda: flyc.ops.grouped_mm(
+        big, b[:1, :, :32], torch.tensor([5], dtype=I32)), "a through one buffer descriptor")
 
 
 def t_racecheck():
     code = ("import sys, torch; sys.path.insert(0, %r); import flyc\n"
             "g = torch.Generator().manual_seed(3)\n"
-            "for dt in (torch.bfloat16, torch.float16):\n"
-            "    for N in (128, 64, 32):\n"
+            "for dt, N, v in [(d, n, p) for d in (torch.bfloat16, torch.float16) for n in (128, 64, 32)\n"
+            "                 for p in ('', '_p')]:\n"
+            "    with flyc.ops.using_variant('grouped_mm_nn_%%s%%s%%s' %% ('bf16' if dt == torch.bfloat16 else 'f16',\n"
+            "                                {128: '', 64: '_n64', 32: '_n32'}[N], v)):\n"
             "        a = torch.randn(150, 72, generator=g).to(dt)\n"
             "        b = torch.randn(3, 72, N, generator=g).to(dt)\n"
             "        o = torch.tensor([10, 10, 140], dtype=torch.int32)\n"
             "        c = flyc.ops.grouped_mm(a, b, o)\n"
             "        err = float((c[:140].double() - torch.cat([a[:10].double() @ b[0].double(),\n"
             "                     a[10:140].double() @ b[2].double()])).abs().max())\n"
-            "        assert err < 0.5, (dt, N, err)\n"
+            "        assert err < 0.5, (dt, N, v, err)\n"
             "print('ok')\n" % PY)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=dict(os.environ, FLY_SIM_RACECHECK="1"))
+                       env=dict(os.environ, FLY_SIM_RACECHECK="1", FLY_SIM_CUS="1"))
     check(p.returncode == 0 and p.stdout.strip() == "ok", (p.stdout + p.stderr)[-800:])
 
 
@@ -309,9 +374,10 @@ TESTS = [("matrix/bf16", matrix(BF)), ("matrix/f16", matrix(F16)), ("forced/bf16
          ("forced/f16", forced(F16)), ("exact", t_exact), ("empty", t_empty),
          ("NaN rows stay in their group", t_nan_isolation), ("exact grid", t_exact_grid),
          ("host offs checked", t_host_offs_checked), ("refusals", t_refusals),
-         ("invalid offs clamped in the kernel", t_invalid_offs_in_kernel)]
+         ("invalid offs clamped in the kernel", t_invalid_offs_in_kernel),
+         ("b split over launches (G0, GB)", t_chunks_in_kernel)]
 if not SAN:
-    TESTS.append(("LDS race check", t_racecheck))
+    TESTS += [("b beyond 4 GiB", t_b_beyond_4g), ("LDS race check", t_racecheck)]
 
 if __name__ == "__main__":
     sys.exit(run("grouped", TESTS))
