@@ -114,6 +114,8 @@ classify(LLVMValueRef v, const unsigned mdk[2])
 			return K_MFMA;
 		if (!strncmp(n, "llvm.amdgcn.raw.ptr.buffer.load.", 32))
 			return K_GLOAD;   /* also .lds: the other ring slot (lower_llvm's alias scopes) */
+		if (!strncmp(n, "llvm.amdgcn.ds.read.tr", 22))
+			return K_LDSR;    /* a transposed LDS read: memory(argmem: read) */
 		if (!strncmp(n, "llvm.amdgcn.readfirstlane.", 26) || !strncmp(n, "llvm.amdgcn.mbcnt.", 18))
 			return K_PURE;    /* a load straight to LDS's M0 */
 		return K_FENCE;

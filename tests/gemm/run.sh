@@ -195,8 +195,8 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 	# loop of unpredicated load blocks, unrolled over 2 stages (32 MFMAs), none of the copies'
 	# element-wise path in it (was: 1127 instructions, 560 VALU, 16 MFMAs, 6.8%); when written
 	# nt 185 instructions / 23 VALU / 66.7%, nn 203 / 35 / 66.5%, against 128x128's 73.9%
-	# (then 76.8% with its reads interleaved, nt 69.0%, nn 66.3%: nn's transposed reads
-	# are not interleaved; 128x128 88.1% with its loads straight to LDS, which the
+	# (then 76.8% with its reads interleaved, nt 69.0%, nn 66.3%, 68.1% once its transposed
+	# reads were interleaved too; 128x128 88.1% with its loads straight to LDS, which the
 	# predicated kernels do not use): at most 256 instructions and 48 VALU, >= 60%
 	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nt_ragged gemm_nn_ragged 2>&1)
 	if printf '%s
