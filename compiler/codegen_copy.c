@@ -206,35 +206,34 @@ lds_addr(IrEval *e, IrRef v)
 	return off * (int64_t)ir_scalar_bytes(R->elem, 1);
 }
 
-int
-cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
-                     unsigned lane_stride, char *why, size_t wn)
+/* Whether VAL(v) of every thread of the workgroup (block threads, waves of
+ * WAVE) is its wave's first lane's plus STEP per lane, in two draws of the
+ * wave-uniform values (arguments, block ids, loop counters): 1 yes, 0 no
+ * (*bad_t the first thread off, *bad_d its distance), -1 when the evaluator
+ * cannot follow v */
+static int
+per_wave_steps(const IrFunc *f, IrRef v, int64_t (*val)(IrEval *, IrRef), unsigned block, unsigned wave,
+               int64_t step, unsigned *bad_t, int64_t *bad_d)
 {
 	IrEval e;
 	int res = 1;
 
-	/* wave-uniform values (arguments, block ids, loop counters) drawn in two worlds */
 	ir_eval_init(&e, f, wave);
 	for (uint64_t seed = 1; seed <= 2 && res == 1; seed++) {
 		int64_t first = 0;
 		ir_eval_seed(&e, seed * UINT64_C(0x5851F42D4C957F2D));
-		for (unsigned t = 0; t < block; t++) {
-			int64_t a;
+		for (unsigned t = 0; t < block && res == 1; t++) {
+			int64_t x;
 			ir_eval_thread(&e, (int64_t)t, 0, 0);
-			a = lds_addr(&e, v);
-			if (e.bad) {
-				snprintf(why, wn, "its LDS address depends on values the compiler cannot follow");
+			x = val(&e, v);
+			if (e.bad)
 				res = -1;
-				break;
-			}
-			if (t % wave == 0)
-				first = a;
-			else if (a - first != (int64_t)(t % wave) * lane_stride) {
-				snprintf(why, wn, "the hardware writes lane %u's data %u bytes after lane 0's, but this "
-				         "layout places thread %u's elements %lld bytes after its wave's first lane",
-				         t % wave, (t % wave) * lane_stride, t, (long long)(a - first));
+			else if (t % wave == 0)
+				first = x;
+			else if (x - first != (int64_t)(t % wave) * step) {
+				*bad_t = t;
+				*bad_d = x - first;
 				res = 0;
-				break;
 			}
 		}
 	}
@@ -242,35 +241,33 @@ cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
 	return res;
 }
 
+int
+cg_lds_dma_placement(const IrFunc *f, IrRef v, unsigned block, unsigned wave,
+                     unsigned lane_stride, char *why, size_t wn)
+{
+	unsigned t = 0;
+	int64_t d = 0;
+	int res = per_wave_steps(f, v, lds_addr, block, wave, lane_stride, &t, &d);
+
+	if (res < 0)
+		snprintf(why, wn, "its LDS address depends on values the compiler cannot follow");
+	else if (!res)
+		snprintf(why, wn, "the hardware writes lane %u's data %u bytes after lane 0's, but this "
+		         "layout places thread %u's elements %lld bytes after its wave's first lane",
+		         t % wave, (t % wave) * lane_stride, t, (long long)d);
+	return res;
+}
+
 enum { CG_MAXDUP = 16 };   /* duplicate waves whose accesses are selected */
 
 /* 1 if the i32 value v is the same in every thread of each wave of the
- * workgroup (block threads, waves of `wave`), in two draws of the
- * workgroup-uniform values; 0 if not or if the evaluator cannot follow it */
+ * workgroup; 0 if not or if the evaluator cannot follow it */
 static int
 wave_uniform(const IrFunc *f, IrRef v, unsigned block, unsigned wave)
 {
-	IrEval e;
-	int res = 1;
-
-	ir_eval_init(&e, f, wave);
-	for (uint64_t seed = 1; seed <= 2 && res; seed++) {
-		int64_t first = 0;
-		ir_eval_seed(&e, seed * UINT64_C(0x5851F42D4C957F2D));
-		for (unsigned t = 0; t < block && res; t++) {
-			int64_t x;
-			ir_eval_thread(&e, (int64_t)t, 0, 0);
-			x = ir_eval(&e, v);
-			if (e.bad)
-				res = 0;
-			else if (t % wave == 0)
-				first = x;
-			else if (x != first)
-				res = 0;
-		}
-	}
-	ir_eval_free(&e);
-	return res;
+	unsigned t;
+	int64_t d;
+	return per_wave_steps(f, v, ir_eval, block, wave, 0, &t, &d) == 1;
 }
 
 /* ds_read_b96_tr_b6 reads 16-byte aligned addresses only (docs/codegen.md
@@ -994,6 +991,33 @@ inherited_atom(Cg *c, Node *n, IrRef s, IrRef d, CgCopyAtom *buf)
 	return buf;
 }
 
+/* access J (of NS elements, PER per access) of a load straight to LDS: the
+ * pieces of S and D in *SJ, *DJ, D's placement checked; 0 after a located
+ * error */
+static int
+dma_piece(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned j, unsigned ns, unsigned per,
+          int ndup, unsigned stride, IrRef *sj, IrRef *dj)
+{
+	unsigned block = c->f->block[0] * c->f->block[1] * c->f->block[2];
+	char why[240];
+
+	*sj = ns == per ? s : cg_view_piece(c, s, j, per, n->span);
+	*dj = !*sj ? 0 : ns == per ? d : cg_view_piece(c, d, j, per, n->span);
+	if (!*dj)
+		return 0;
+	if (cg_lds_dma_placement(c->f, *dj, block, 64, stride, why, sizeof why) == 1)
+		return 1;
+	if (!c->failed && ns == per && !ndup)
+		diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
+	else if (!c->failed)
+		diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: in access %u of %u per "
+		           "thread, %s%s", a->name, j / per, ns / per, why, ndup ? " (a load straight to LDS "
+		           "laid out as an MMA operand needs an LDS layout that puts each access's lanes "
+		           "side by side: the tile in fragment order, docs/language.md 9.4)" : "");
+	c->failed = 1;
+	return 0;
+}
+
 /* copy(global_load_lds_bN | buffer_load_lds_bN, global view, LDS view): one
  * load straight to LDS per `bits` of the thread's part (each piece of
  * bits / element-bits contiguous elements on both sides). The hardware puts
@@ -1012,7 +1036,6 @@ copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns,
 	unsigned stride = a->bits == 32 ? 4 : 16, per;
 	IrRef dup = 0;
 	int ndup;
-	char why[240];
 
 	if (!(per = atom_piece(c, n, a, s, ns, rs, 1)))
 		return;
@@ -1035,23 +1058,9 @@ copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns,
 		dup = ir_b_un(&c->b, IR_OP_UNIFORM, dup);
 		for (unsigned j = 0; j < ns; j += per * (unsigned)ndup) {
 			IrRef sv[CG_MAXDUP], dv[CG_MAXDUP];
-			for (int r = 0; r < ndup; r++) {
-				unsigned at = j + (unsigned)r * per;
-				int ok;
-				sv[r] = cg_view_piece(c, s, at, per, n->span);
-				dv[r] = !sv[r] ? 0 : cg_view_piece(c, d, at, per, n->span);
-				if (!dv[r])
+			for (int r = 0; r < ndup; r++)
+				if (!dma_piece(c, n, a, s, d, j + (unsigned)r * per, ns, per, ndup, stride, &sv[r], &dv[r]))
 					return;
-				if ((ok = cg_lds_dma_placement(c->f, dv[r], block, 64, stride, why, sizeof why)) != 1) {
-					if (!c->failed)
-						diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: in access %u of %u "
-						           "per thread, %s (a load straight to LDS laid out as an MMA operand needs "
-						           "an LDS layout that puts each access's lanes side by side: the tile in "
-						           "fragment order, docs/language.md 9.4)", a->name, at / per, ns / per, why);
-					c->failed = 1;
-					return;
-				}
-			}
 			IrRef so = c->f->inst[sv[ndup - 1]].ops[1], dof = c->f->inst[dv[ndup - 1]].ops[1];
 			for (int r = ndup - 2; r >= 0; r--) {
 				IrRef is = ir_b_cmp(&c->b, IR_EQ, dup, ir_b_const(&c->b, ir_ty(IR_I32), r));
@@ -1064,22 +1073,9 @@ copy_lds_dma(Cg *c, Node *n, const CgCopyAtom *a, IrRef s, IrRef d, unsigned ns,
 		return;
 	}
 	for (unsigned j = 0; j < ns; j += per) {
-		IrRef sj = ns == per ? s : cg_view_piece(c, s, j, per, n->span);
-		IrRef dj = !sj ? 0 : ns == per ? d : cg_view_piece(c, d, j, per, n->span);
-		int ok;
-		if (!dj)
+		IrRef sj, dj;
+		if (!dma_piece(c, n, a, s, d, j, ns, per, ndup, stride, &sj, &dj))
 			return;
-		if ((ok = cg_lds_dma_placement(c->f, dj, block, 64, stride, why, sizeof why)) != 1) {
-			if (!c->failed && ns == per && !ndup)
-				diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: %s", a->name, why);
-			else if (!c->failed)
-				diag_error(c->d, n->span, "copy atom '%s' cannot do this copy: in access %u of %u per "
-				           "thread, %s%s", a->name, j / per, ns / per, why, ndup ? " (a load straight to LDS "
-				           "laid out as an MMA operand needs an LDS layout that puts each access's lanes "
-				           "side by side: the tile in fragment order, docs/language.md 9.4)" : "");
-			c->failed = 1;
-			return;
-		}
 		if (ndup > 1)
 			ir_b_if(&c->b, ir_b_cmp(&c->b, IR_EQ, dup, ir_b_const(&c->b, ir_ty(IR_I32), (j / per) % (unsigned)ndup)),
 			        0, NULL);

@@ -151,15 +151,13 @@ pipe_steady(Cg *c, Node *n, IrRef k, int64_t stages, const Value *lo, int64_t j,
 	pipe_block(c, n, n->u.pipe.compute, k, pipe_stage_of(c, k, stages, lo, j), 1, 2 * c->npipes + 2);
 	if (c->failed || !(ndef || ndma))
 		return;
-	if (!ndef) {
-		ir_b_pipe_mark(&c->b, 2);
-		return;
-	}
 	/* the deferred LDS writes of L(k + S - 1), kept after C(k) by a
 	 * scheduling barrier: LLVM would otherwise hoist them above the MFMAs,
 	 * and their waits for the global loads with them (lower_sched.c
 	 * interleaves the three parts for MFMA issue after LLVM's pipeline) */
 	ir_b_pipe_mark(&c->b, 2);
+	if (!ndef)
+		return;
 	c->pipe_split = 2;
 	c->pipe_iq = 0;
 	c->pipe_nopred = fast;

@@ -663,6 +663,18 @@ split_uniform(Lw *w, IrRef off, LLVMValueRef *u, LLVMValueRef *v)
 	*to = *to ? LLVMBuildAdd(w->b, *to, w->val[off], "") : w->val[off];
 }
 
+/* the element offset OFF of a tensor of ELEM split as split_uniform does
+ * (packed elements: all in *V, as their byte offset does not distribute) */
+static void
+split_offset(Lw *w, IrRef off, IrScalar elem, LLVMValueRef *u, LLVMValueRef *v)
+{
+	*u = *v = NULL;
+	if (ir_scalar_packed(elem))
+		*v = w->val[off];
+	else
+		split_uniform(w, off, u, v);
+}
+
 /* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
  * M0 = readfirstlane(this lane's LDS address - l * stride) (codegen checked
  * that every lane's destination follows that rule). */
@@ -677,11 +689,8 @@ lower_lds_dma(Lw *w, IrRef r)
 	/* the wave-uniform terms of the destination offset (a stage's place,
 	 * an access's) after the readfirstlane: the accesses of one thread
 	 * part share it, and each adds its terms in SGPRs */
-	LLVMValueRef vo = w->val[I->ops[3]], uo = NULL;
-	if (!ir_scalar_packed(D->elem)) {
-		vo = NULL;
-		split_uniform(w, I->ops[3], &uo, &vo);
-	}
+	LLVMValueRef vo, uo;
+	split_offset(w, I->ops[3], D->elem, &uo, &vo);
 	LLVMValueRef base = LLVMBuildMul(w->b, lane_index(w), ci32(w, -I->imm[1]), "");
 	if (vo)
 		base = LLVMBuildAdd(w->b, byte_offset(w, vo, D->elem, i32), base, "");
@@ -695,11 +704,8 @@ lower_lds_dma(Lw *w, IrRef r)
 		/* the source offset's wave-uniform terms (the tile's, the k-tile's,
 		 * an access's place) go to soffset, so a thread's voffset stays the
 		 * same from access to access and needs no VALU in the loop */
-		LLVMValueRef sv = w->val[I->ops[1]], so = NULL;
-		if (!ir_scalar_packed(S->elem)) {
-			sv = NULL;
-			split_uniform(w, I->ops[1], &so, &sv);
-		}
+		LLVMValueRef sv, so;
+		split_offset(w, I->ops[1], S->elem, &so, &sv);
 		LLVMTypeRef pt[7] = { LLVMPointerTypeInContext(w->ctx, 8), p3, i32, i32, i32, i32, i32 };
 		LLVMValueRef a[7] = { w->val[I->ops[0]], lp, ci32(w, I->imm[0]),
 		                      sv ? byte_offset(w, sv, S->elem, i32) : ci32(w, 0),
