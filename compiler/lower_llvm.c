@@ -40,7 +40,7 @@ typedef struct {
 	LLVMValueRef **multi;     /* for/if: malloc'ed array of result values */
 	struct { LLVMValueRef x, v; int64_t size, hi; } *lds_hi;   /* lds_high()'s values */
 	uint32_t nlds_hi, caplds_hi;
-	uint8_t *unif;                 /* wave_uniform()'s answers: 0 unknown, 1 yes, 2 no */
+	uint8_t *unif;                 /* uniformity()'s answers (UNIF_*) */
 	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
 	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
 	LLVMDIBuilderRef dib;
@@ -615,64 +615,73 @@ shfl_xor_const(Lw *w, LLVMValueRef x, unsigned m, int whole_wave)
 	}
 }
 
-/* 1 if IR value r is the same in every active lane by construction: pure
- * integer arithmetic on constants, arguments, block ids, readfirstlane
- * results and the counters of for loops whose start and step are such */
+/* wave_uniform's answers, memoised in Lw.unif */
+enum { UNIF_UNKNOWN, UNIF_FIXED, UNIF_NO, UNIF_COUNTED };
+
+/* UNIF_FIXED or UNIF_COUNTED if IR value r is the same in every active lane
+ * by construction: pure integer arithmetic on constants, arguments, block
+ * ids, readfirstlane results and the counters of for loops whose start and
+ * step are such (UNIF_COUNTED: it depends on such a counter); else UNIF_NO */
 static int
-wave_uniform(Lw *w, IrRef r)
+uniformity(Lw *w, IrRef r)
 {
 	const IrFunc *f = w->f;
 	const IrInst *I = &f->inst[r];
-	int u = 1;
+	int u = UNIF_FIXED;
 
 	if (w->unif[r])
-		return w->unif[r] == 1;
+		return w->unif[r];
 	switch (I->op) {
 	case IR_OP_CONST: case IR_OP_ARG: case IR_OP_BID: case IR_OP_WAVESIZE: case IR_OP_UNIFORM:
 		break;
 	case IR_OP_RARG: {
 		IrRef o = f->reg[I->parent].owner;
 		u = I->imm[0] == 0 && o && f->inst[o].op == IR_OP_FOR &&
-		    wave_uniform(w, f->inst[o].ops[0]) && wave_uniform(w, f->inst[o].ops[2]);
+		    uniformity(w, f->inst[o].ops[0]) != UNIF_NO && uniformity(w, f->inst[o].ops[2]) != UNIF_NO ?
+		    UNIF_COUNTED : UNIF_NO;
 		break;
 	}
 	default:
 		if (!(I->op >= IR_OP_ADD && I->op <= IR_OP_SELECT) && I->op != IR_OP_CVT) {
-			u = 0;
+			u = UNIF_NO;
 			break;
 		}
-		for (uint32_t i = 0; i < I->nops && u; i++)
-			u = wave_uniform(w, I->ops[i]);
+		for (uint32_t i = 0; i < I->nops && u != UNIF_NO; i++) {
+			int o = uniformity(w, I->ops[i]);
+			if (o != UNIF_FIXED)
+				u = o;
+		}
 	}
-	w->unif[r] = u ? 1 : 2;
+	w->unif[r] = (uint8_t)u;
 	return u;
 }
 
-/* the terms of the sum OFF (adds of its type) split into the wave-uniform
- * ones, summed in *U, and the others in *V (either NULL when none) */
+/* the terms of the sum OFF (adds of its type) split into those of
+ * uniformity in WHICH (a mask of 1 << UNIF_*), summed in *U, and the others in
+ * *V (either NULL when none) */
 static void
-split_uniform(Lw *w, IrRef off, LLVMValueRef *u, LLVMValueRef *v)
+split_uniform(Lw *w, IrRef off, unsigned which, LLVMValueRef *u, LLVMValueRef *v)
 {
 	IrInst *I = &w->f->inst[off];
-	if (I->op == IR_OP_ADD && !wave_uniform(w, off)) {
-		split_uniform(w, I->ops[0], u, v);
-		split_uniform(w, I->ops[1], u, v);
+	if (I->op == IR_OP_ADD && !(which >> uniformity(w, off) & 1)) {
+		split_uniform(w, I->ops[0], which, u, v);
+		split_uniform(w, I->ops[1], which, u, v);
 		return;
 	}
-	LLVMValueRef *to = wave_uniform(w, off) ? u : v;
+	LLVMValueRef *to = which >> uniformity(w, off) & 1 ? u : v;
 	*to = *to ? LLVMBuildAdd(w->b, *to, w->val[off], "") : w->val[off];
 }
 
 /* the element offset OFF of a tensor of ELEM split as split_uniform does
  * (packed elements: all in *V, as their byte offset does not distribute) */
 static void
-split_offset(Lw *w, IrRef off, IrScalar elem, LLVMValueRef *u, LLVMValueRef *v)
+split_offset(Lw *w, IrRef off, IrScalar elem, unsigned which, LLVMValueRef *u, LLVMValueRef *v)
 {
 	*u = *v = NULL;
 	if (ir_scalar_packed(elem))
 		*v = w->val[off];
 	else
-		split_uniform(w, off, u, v);
+		split_uniform(w, off, which, u, v);
 }
 
 /* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
@@ -690,7 +699,7 @@ lower_lds_dma(Lw *w, IrRef r)
 	 * an access's) after the readfirstlane: the accesses of one thread
 	 * part share it, and each adds its terms in SGPRs */
 	LLVMValueRef vo, uo;
-	split_offset(w, I->ops[3], D->elem, &uo, &vo);
+	split_offset(w, I->ops[3], D->elem, 1u << UNIF_FIXED | 1u << UNIF_COUNTED, &uo, &vo);
 	LLVMValueRef base = LLVMBuildMul(w->b, lane_index(w), ci32(w, -I->imm[1]), "");
 	if (vo)
 		base = LLVMBuildAdd(w->b, byte_offset(w, vo, D->elem, i32), base, "");
@@ -701,11 +710,13 @@ lower_lds_dma(Lw *w, IrRef r)
 	LLVMValueRef lp = LLVMBuildInBoundsGEP2(w->b, i8, w->lds, &m0, 1, "");
 
 	if (S->addr == IR_ADDR_BUFFER) {
-		/* the source offset's wave-uniform terms (the tile's, the k-tile's,
-		 * an access's place) go to soffset, so a thread's voffset stays the
-		 * same from access to access and needs no VALU in the loop */
+		/* the source offset's terms that move with a loop counter (the
+		 * k-tile's) go to soffset, one SGPR the accesses share; those fixed
+		 * in the loop (the tile's, an access's place) stay in voffset, a
+		 * VGPR per access computed before the loop: in the loop an access
+		 * is an s_add for M0 and the load */
 		LLVMValueRef sv, so;
-		split_offset(w, I->ops[1], S->elem, &so, &sv);
+		split_offset(w, I->ops[1], S->elem, 1u << UNIF_COUNTED, &so, &sv);
 		LLVMTypeRef pt[7] = { LLVMPointerTypeInContext(w->ctx, 8), p3, i32, i32, i32, i32, i32 };
 		LLVMValueRef a[7] = { w->val[I->ops[0]], lp, ci32(w, I->imm[0]),
 		                      sv ? byte_offset(w, sv, S->elem, i32) : ci32(w, 0),

@@ -17,9 +17,9 @@
  * iteration becomes:
  *   1. the global loads, first: the earlier they leave, the shorter the
  *      wait before their LDS writes; or, when all of them load straight to
- *      LDS (no register stage), the first MFMA's LDS reads, and the loads
- *      GLOAD_PER_MFMA after each MFMA of step 2, where their issue (and
- *      M0's) hides behind the MFMA;
+ *      LDS (no register stage), the first MFMA's LDS reads, then a few
+ *      loads that cover the reads' latency, the others GLOAD_PER_MFMA after
+ *      each MFMA of step 2, where their issue (and M0's) hides behind it;
  *   2. the MFMAs in their order, each followed by up to (its cycles - 2) LDS
  *      reads of the MFMAs issuing within the next LOOKAHEAD_CYCLES, in the
  *      order the MFMAs need them (lgkmcnt counts in order);
@@ -44,10 +44,12 @@
  * gemm_bf16.fly's three tiles, docs/codegen.md "Interleaved main loops"); an
  * MFMA of C cycles is followed by at most C - 2 of them */
 enum { LOOKAHEAD_CYCLES = 64 };
-/* loads straight to LDS issued after each MFMA (tuned on gemm_nt's three
- * tiles against both llvm-mca and the timing model: 1 gave mca 96.5% but
- * the model +2% on 256x256, all first the model +2% and mca 87.8%) */
-enum { GLOAD_PER_MFMA = 2 };
+/* loads straight to LDS: one before the first MFMA (after its reads, to
+ * cover their latency) per MFMA_PER_GLOAD_FIRST MFMAs of the iteration, the
+ * rest GLOAD_PER_MFMA after each MFMA (tuned on gemm_nt's three tiles
+ * against both llvm-mca and the timing model, docs/codegen.md "Loads
+ * straight to LDS in the main loop") */
+enum { GLOAD_PER_MFMA = 2, MFMA_PER_GLOAD_FIRST = 16 };
 
 typedef enum { K_PURE, K_MFMA, K_GLOAD, K_LDSR, K_LDSW, K_MARK, K_FENCE } Kind;
 
@@ -278,9 +280,9 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		LLVMDisposeBuilder(b);
 		goto out;
 	}
-	/* loads straight to LDS only: the first MFMA's reads, then
-	 * GLOAD_PER_MFMA loads after each MFMA; register-staged: the loads
-	 * first, for the writes' vmcnt wait */
+	/* loads straight to LDS only: the first MFMA's reads, a load per
+	 * MFMA_PER_GLOAD_FIRST MFMAs, then GLOAD_PER_MFMA loads after each
+	 * MFMA; register-staged: the loads first, for the writes' vmcnt wait */
 	int spread = 1;
 	for (int i = 0; i < s.n && spread; i++)
 		if (s.it[i].k == K_GLOAD) {
@@ -291,6 +293,15 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	for (int i = 0; i < s.n; i++)
 		if (spread ? s.it[i].k == K_LDSR && s.it[i].need == 0 : s.it[i].k == K_GLOAD)
 			place(&s, i);
+	if (spread) {
+		/* kept ahead of the loads, which then cover their latency */
+		bar[s.nout] = 1;
+		for (int i = 0, g = 0; i < s.n && g < (nm + MFMA_PER_GLOAD_FIRST - 1) / MFMA_PER_GLOAD_FIRST; i++)
+			if (s.it[i].k == K_GLOAD) {
+				place(&s, i);
+				g++;
+			}
+	}
 	for (int m = 0; m < nm; m++) {
 		bar[s.nout] = 1;
 		place(&s, mf[m]);
