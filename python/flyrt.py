@@ -128,6 +128,7 @@ _device_backend = _fn("flyrt_device_backend", _int, _vp)
 _device_arch = _fn("flyrt_device_arch", _cp, _vp)
 _device_name = _fn("flyrt_device_name", _cp, _vp)
 _device_cus = _fn("flyrt_device_cus", ctypes.c_uint32, _vp)
+_device_xcds = _fn("flyrt_device_xcds", ctypes.c_uint32, _vp)
 _elem_bits = _fn("flyrt_elem_bits", ctypes.c_uint, _cp)
 _malloc = _fn("flyrt_malloc", _int, _vp, _sz, _P(_u64))
 _free = _fn("flyrt_free", _int, _vp, _u64)
@@ -209,6 +210,12 @@ class Device:
     def cus(self):
         """Compute units (what grid formulas see as device.cus); 0 if unknown."""
         return _device_cus(self._h)
+
+    @property
+    def xcds(self):
+        """XCDs the CUs are split over (flyrt_device_xcds: the KFD topology on HIP, else
+        derived; FLY_SIM_XCDS on the simulator); >= 1."""
+        return _device_xcds(self._h)
 
     def close(self):
         """Unload every module and release the device (also done by a with-block)."""

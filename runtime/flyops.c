@@ -295,17 +295,16 @@ ops_row_variant(const char *arch, flyops_op op, const char *dtypes, const char *
 	return v;
 }
 
-/* XCDs of the device (the mm kernels' xcds argument: docs/ops.md "mm", XCD order).
- * HIP exposes no XCD count, so it is derived: gfx950 has 32 CUs per XCD (MI350X/MI355X
- * 256 CUs = 8 XCDs, MI350P 128 = 4; /work/shared/docs/amdgpu-facts.md, pytorch-ops.md
- * §4), the simulator's gfx950 256 CUs (FLY_SIM_CUS) give 8; other arches 1. FLY_XCDS
- * (1..64) overrides it. Any value is correct (the kernels' order is a bijection for every
- * XCD count); a wrong one only costs L2 locality. */
+/* XCDs of the device (the mm kernels' xcds argument: docs/ops.md "mm", XCD order): the
+ * device property flyrt_device_xcds (HIP: the KFD topology's num_xcc, else derived from
+ * the CUs; the simulator: its own, FLY_SIM_XCDS), FLY_XCDS (1..64) overriding it. Any
+ * value is correct (the kernels' order is a bijection for every XCD count); a wrong one
+ * only costs L2 locality. */
 int32_t
 ops_xcds(const flyops_context *ctx)
 {
 	const char *e = getenv("FLY_XCDS");
-	uint32_t cus = flyrt_device_cus(ctx->dev);
+	uint32_t x = flyrt_device_xcds(ctx->dev);
 
 	if (e && *e) {
 		char *end;
@@ -313,9 +312,7 @@ ops_xcds(const flyops_context *ctx)
 		if (!*end && n >= 1 && n <= 64)
 			return (int32_t)n;
 	}
-	if (!strcmp(flyrt_device_arch(ctx->dev), "gfx950") && cus >= 32 && cus % 32 == 0)
-		return (int32_t)(cus / 32);
-	return 1;
+	return x >= 1 && x <= 64 ? (int32_t)x : 1;
 }
 
 const char *

@@ -125,6 +125,7 @@ flyrt_backend flyrt_device_backend(const flyrt_device *dev) { return dev ? dev->
 const char *flyrt_device_arch(const flyrt_device *dev) { return dev ? dev->arch : ""; }
 const char *flyrt_device_name(const flyrt_device *dev) { return dev ? dev->name : ""; }
 uint32_t flyrt_device_cus(const flyrt_device *dev) { return dev ? dev->cus : 0; }
+uint32_t flyrt_device_xcds(const flyrt_device *dev) { return dev ? dev->xcds : 0; }
 
 /* ---- memory ---------------------------------------------------------------------- */
 

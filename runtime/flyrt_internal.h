@@ -132,6 +132,7 @@ struct flyrt_device {
 	char name[320];
 	uint32_t lds_limit;           /* bytes of LDS per workgroup */
 	uint32_t cus;                 /* compute units (device.cus); 0 if unknown */
+	uint32_t xcds;                /* XCDs the CUs are split over, >= 1 (flyrt_device_xcds) */
 	pthread_mutex_t lock;         /* the module cache and the allocation table (the
 	                                 simulator backend has its own) */
 	struct { flyrt_deviceptr base; uint64_t size; } *allocs;   /* flyrt_malloc'd, by base */
@@ -201,6 +202,15 @@ flyrt_status flyrt_hip_open(flyrt_device *dev, int ordinal);
 flyrt_status flyrt_sim_open(flyrt_device *dev, const char *arch);   /* arch: "gfx950", "gfx1201" */
 /* The simulator's CU count for arch (FLY_SIM_CUS overrides; flyrt_sim.c). */
 uint32_t flyrt_sim_cus(const char *arch);
+
+/* XCD counts (flyrt_kfd.c). flyrt_xcds_derived: what the arch and CU count imply when
+ * nothing reports it (gfx950: 32 CUs per XCD; else 1). flyrt_kfd_xcds: num_xcc of the
+ * GPU at PCI domain:bus:device in the KFD topology under root (flyrt_kfd_root: the
+ * sysfs one, or FLY_KFD_TOPOLOGY), 0 when it cannot tell (no such GPU node, unreadable
+ * or malformed properties, partitions disagreeing, a count outside 1..64). */
+uint32_t flyrt_xcds_derived(const char *arch, uint32_t cus);
+const char *flyrt_kfd_root(void);
+uint32_t flyrt_kfd_xcds(const char *root, uint32_t domain, uint32_t bus, uint32_t device);
 
 /* Unload every module left on a device (flyrt_device_close). */
 void flyrt_module_free_all(flyrt_device *dev);

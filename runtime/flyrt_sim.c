@@ -7,6 +7,8 @@
  *
  * Environment: FLY_SIM_THREADS (default 1), FLY_SIM_RACECHECK=1, FLY_SIM_TRACE=1,
  * FLY_SIM_CUS (the CU count grid formulas see as device.cus; default the chip's),
+ * FLY_SIM_XCDS (the XCD count flyrt_device_xcds gives: 1..64 dividing the CUs; default
+ * the chip's, flyrt_xcds_derived),
  * FLY_SIM_TIMING=ROW|1, FLY_SIM_TIMING_SAMPLE=N, FLY_SIM_TIMING_ONLY=1 (timing on from
  * the start: flyrt_device_set_timing; docs/runtime.md, "Timing").
  *
@@ -356,6 +358,29 @@ flyrt_sim_cus(const char *arch)
 	return !strcmp(arch, "gfx1201") ? 64 : 256;
 }
 
+/* The XCD count: FLY_SIM_XCDS when set (1..64, dividing the CUs; else the open fails),
+ * or the chip's (gfx950 CUs / 32, gfx1201 1). */
+static flyrt_status
+sim_xcds(const char *arch, uint32_t cus, uint32_t *out)
+{
+	const char *v = getenv("FLY_SIM_XCDS");
+	char *end;
+	long n;
+
+	*out = flyrt_xcds_derived(arch, cus);
+	if (!v || !*v)
+		return FLYRT_SUCCESS;
+	n = strtol(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || n < 1 || n > 64)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "FLY_SIM_XCDS='%s': expected an XCD "
+		                  "count, 1..64", v);
+	if (cus % (uint32_t)n)
+		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE, "FLY_SIM_XCDS=%ld does not divide the "
+		                  "simulated %s's %u CUs (FLY_SIM_CUS)", n, arch, cus);
+	*out = (uint32_t)n;
+	return FLYRT_SUCCESS;
+}
+
 static int
 env_int(const char *name, int def)
 {
@@ -408,10 +433,14 @@ flyrt_sim_open(flyrt_device *dev, const char *arch)
 {
 	SimConfig cfg;
 	SimState *s;
+	flyrt_status st;
 
 	if (!sim_arch_known(arch))
 		return flyrt_fail(FLYRT_ERROR_INVALID_VALUE,
 		                  "unknown simulated device 'sim:%s' (the simulator models gfx950 and gfx1201)", arch);
+	dev->cus = flyrt_sim_cus(arch);
+	if ((st = sim_xcds(arch, dev->cus, &dev->xcds)) != FLYRT_SUCCESS)
+		return st;
 	s = calloc(1, sizeof *s);
 	if (!s)
 		return flyrt_fail(FLYRT_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -436,6 +465,5 @@ flyrt_sim_open(flyrt_device *dev, const char *arch)
 	dev->lds_limit = sim_arch_lds_bytes(arch);   /* 160 KiB on gfx950, 64 KiB on gfx1201 */
 	snprintf(dev->arch, sizeof dev->arch, "%s", arch);
 	snprintf(dev->name, sizeof dev->name, "simulator (%s)", arch);
-	dev->cus = flyrt_sim_cus(dev->arch);
 	return env_timing(dev, s);
 }

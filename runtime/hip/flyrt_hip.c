@@ -9,6 +9,12 @@
  * offset 1160 of a zeroed 8 KiB buffer (computed from the ROCm 6 field list, not yet
  * verified on a ROCm install: the value is checked to look like "gfx..." before use).
  *
+ * The XCD count is not among HIP's properties: it is num_xcc of the KFD topology node at
+ * the device's PCI location (flyrt_kfd.c), else derived from the CU count. The location
+ * is hipDeviceAttributePciBusId = 67, PciDeviceId = 68, PciDomainID = 69 (hipDeviceAttribute_t
+ * in ROCm/HIP include/hip/hip_runtime_api.h, counted on from MultiprocessorCount = 63 and
+ * agreeing with MaxSharedMemoryPerBlock = 74).
+ *
  * FLYRT_HIP_LIBRARY=/path/lib.so replaces the search (tests use a stand-in library).
  */
 #include <dlfcn.h>
@@ -41,6 +47,7 @@ enum {
 	HIP_SUCCESS = 0, HIP_ERROR_NO_DEVICE = 100, HIP_ERROR_INVALID_IMAGE = 200,
 	HIP_ERROR_NO_BINARY_FOR_GPU = 209, HIP_ERROR_OUT_OF_MEMORY = 2,
 	HIP_ATTR_MAX_SHARED_MEMORY_PER_BLOCK = 74, HIP_ATTR_MULTIPROCESSOR_COUNT = 63,
+	HIP_ATTR_PCI_BUS_ID = 67, HIP_ATTR_PCI_DEVICE_ID = 68, HIP_ATTR_PCI_DOMAIN_ID = 69,
 	HIP_MEMCPY_H2D = 1, HIP_MEMCPY_D2H = 2, HIP_MEMCPY_D2D = 3,
 	PROP_BUFFER = 8192, PROP_GCN_ARCH_NAME = 1160, GCN_ARCH_NAME_LEN = 256,
 };
@@ -201,6 +208,21 @@ static const Backend hip_backend = {
 	hip_module_load, hip_module_unload, hip_launch,
 };
 
+/* The device's XCDs: the KFD topology's count at its PCI location, else the derived one. */
+static uint32_t
+hip_xcds(const Hip *h, int ordinal, const char *arch, uint32_t cus)
+{
+	int dom = -1, bus = -1, pdev = -1;
+	uint32_t x = 0;
+
+	if (h->hipDeviceGetAttribute(&dom, HIP_ATTR_PCI_DOMAIN_ID, ordinal) == HIP_SUCCESS &&
+	    h->hipDeviceGetAttribute(&bus, HIP_ATTR_PCI_BUS_ID, ordinal) == HIP_SUCCESS &&
+	    h->hipDeviceGetAttribute(&pdev, HIP_ATTR_PCI_DEVICE_ID, ordinal) == HIP_SUCCESS &&
+	    dom >= 0 && bus >= 0 && pdev >= 0)
+		x = flyrt_kfd_xcds(flyrt_kfd_root(), (uint32_t)dom, (uint32_t)bus, (uint32_t)pdev);
+	return x ? x : flyrt_xcds_derived(arch, cus);
+}
+
 static void *
 open_library(char *why, size_t whylen)
 {
@@ -299,6 +321,7 @@ flyrt_hip_open(flyrt_device *dev, int ordinal)
 	    cus <= 0)
 		cus = 0;   /* unknown: a grid formula using device.cus is then an error */
 	dev->cus = (uint32_t)cus;
+	dev->xcds = hip_xcds(h, ordinal, dev->arch, dev->cus);
 	dev->be = &hip_backend;
 	dev->kind = FLYRT_BACKEND_HIP;
 	dev->be_state = h;

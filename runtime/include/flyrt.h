@@ -118,6 +118,13 @@ const char *flyrt_device_name(const flyrt_device *dev);
  * simulator (FLY_SIM_CUS overrides), hipDeviceAttributeMultiprocessorCount on HIP; 0 if
  * unknown (a grid formula using it is then an error). */
 uint32_t flyrt_device_cus(const flyrt_device *dev);
+/* The number of XCDs (accelerator complex dies, the driver's XCCs) the device's CUs are
+ * split over; >= 1 on an open device, 0 for NULL. HIP: num_xcc of the device's node in the
+ * Linux KFD topology, matched by PCI location (a partition's own count in CPX/DPX/QPX
+ * modes; FLY_KFD_TOPOLOGY=DIR replaces /sys/class/kfd/kfd/topology); when that fails,
+ * derived: gfx950 CUs / 32, else 1. The simulator: that derivation (8 for gfx950's 256
+ * CUs, 1 for gfx1201), or FLY_SIM_XCDS. */
+uint32_t flyrt_device_xcds(const flyrt_device *dev);
 
 /* ---- memory -------------------------------------------------------------------- */
 

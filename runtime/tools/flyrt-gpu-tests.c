@@ -77,7 +77,12 @@ main(void)
 		report(0, "open the HIP device", "%s: %s", flyrt_status_name(st), flyrt_last_error());
 		return 1;
 	}
-	printf("# %s\n", flyrt_device_name(dev));
+	printf("# %s: %u CUs, %u XCDs\n", flyrt_device_name(dev), flyrt_device_cus(dev),
+	       flyrt_device_xcds(dev));
+	/* from the KFD topology (or derived): whole XCDs, partitions included */
+	report(flyrt_device_xcds(dev) >= 1 && flyrt_device_xcds(dev) <= 64 &&
+	       flyrt_device_cus(dev) % flyrt_device_xcds(dev) == 0, "the XCD count divides the CUs",
+	       "%u XCDs, %u CUs", flyrt_device_xcds(dev), flyrt_device_cus(dev));
 	if (access("tests/runtime/kernels/rt.cl", R_OK) || !mkdtemp(dir)) {
 		printf("SKIP: gpu: all (run from the repository root)\n");
 		flyrt_device_close(dev);

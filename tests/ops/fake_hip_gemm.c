@@ -5,7 +5,7 @@
  * accumulation in K order, round to nearest even) on the CPU from the kernelParams it is
  * given, and split-K's two (gemm_nt_splitk, gemm_splitk_sum_bf16 and _f32).
  * fake_hip_last() tells the test which addresses the last gemm_nt_* launch received (so
- * it sees what was passed by address and what was staged); the attn_bwd_* kernels of
+ * it sees what was passed by address and what was staged), fake_hip_xcds() its xcds; the attn_bwd_* kernels of
  * attention_backward compute nothing, fake_hip_attn() returns the last one's name, pointers
  * and stride arguments. Only the entry points libflyrt resolves (runtime/hip/flyrt_hip.c)
  * are defined.
@@ -16,13 +16,15 @@
 
 static int inited, current = -1, launches;
 static uint64_t last[3];
+static int last_xcds;        /* the last gemm_nt_* launch's xcds */
 static int64_t attn[32];     /* the last attn_bwd_* launch: pointers (0..6), strides (15..) */
 static char attn_name[64];
 
 int hipInit(unsigned flags) { (void)flags; inited = 1; return 0; }
 int hipGetDeviceCount(int *n) { *n = inited ? 1 : 0; return inited ? 0 : 3; }
 int hipSetDevice(int d) { if (d >= 1) return 101; current = d; return 0; }
-int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : 0; return 0; }
+/* LDS 160 KiB, CUs unknown (0), PCI 0000:23:00.0 (tests/runtime/kfd: 2 XCDs) */
+int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : attr == 67 ? 0x23 : 0; return 0; }
 int hipGetDevicePropertiesR0600(void *prop, int dev) { (void)dev; strcpy((char *)prop + 1160, "gfx950:sramecc+:xnack-"); return 0; }
 int hipModuleLoadData(void **mod, const void *image) { (void)image; *mod = malloc(1); return 0; }
 int hipModuleUnload(void *mod) { free(mod); return 0; }
@@ -141,6 +143,7 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
 	uint16_t *c = *(uint16_t **)params[3];
 	int M = *(int *)params[4], N = *(int *)params[5], K = *(int *)params[6];
 	int has_bias = *(int *)params[7];
+	last_xcds = *(int *)params[8];
 	last[0] = (uint64_t)(uintptr_t)a, last[1] = (uint64_t)(uintptr_t)b, last[2] = (uint64_t)(uintptr_t)c;
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
@@ -156,4 +159,5 @@ hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned 
 /* for the test */
 int fake_hip_launches(void) { return launches; }
 void fake_hip_last(uint64_t out[3]) { memcpy(out, last, sizeof last); }
+int fake_hip_xcds(void) { return last_xcds; }
 const char *fake_hip_attn(int64_t out[32]) { memcpy(out, attn, sizeof attn); return attn_name; }

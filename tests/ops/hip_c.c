@@ -21,6 +21,7 @@
 static int failures;
 static void (*fake_last)(uint64_t out[3]);
 static const char *(*fake_attn)(int64_t out[32]);
+static int (*fake_xcds)(void);
 
 static void
 report(int ok, const char *name, const char *fmt, ...)
@@ -137,10 +138,15 @@ main(void)
 	flyrt_status st;
 
 	if (!h || !(fake_last = (void (*)(uint64_t *))dlsym(h, "fake_hip_last")) ||
-	    !(fake_attn = (const char *(*)(int64_t *))dlsym(h, "fake_hip_attn"))) {
+	    !(fake_attn = (const char *(*)(int64_t *))dlsym(h, "fake_hip_attn")) ||
+	    !(fake_xcds = (int (*)(void))dlsym(h, "fake_hip_xcds"))) {
 		printf("FAIL: ops-hip: the stand-in HIP runtime loads\n    %s\n", lib ? dlerror() : "FLYRT_HIP_LIBRARY unset");
 		return 1;
 	}
+	/* the stand-in device is at PCI 0000:23:00.0: 2 XCDs in this KFD topology (its CU
+	 * count is unknown, so the derived count would be 1) */
+	setenv("FLY_KFD_TOPOLOGY", "tests/runtime/kfd", 1);
+	unsetenv("FLY_XCDS");
 	if (flyops_create(&o, &ctx) != FLYRT_SUCCESS) {
 		printf("FAIL: ops-hip: a HIP context opens\n    %s\n", flyrt_last_error());
 		return 1;
@@ -171,6 +177,15 @@ main(void)
 	report(st == FLYRT_SUCCESS && last[0] == (uintptr_t)da && last[1] == (uintptr_t)db &&
 	       last[2] == (uintptr_t)dc && exact(dc, N, 1), "compact ROCm tensors are passed by address",
 	       "%s %s", flyrt_status_name(st), flyrt_last_error());
+	report(st == FLYRT_SUCCESS && flyrt_device_xcds(flyops_device(ctx)) == 2 && fake_xcds() == 2,
+	       "mm's xcds is the KFD topology's XCD count", "device %u, kernel %d",
+	       flyrt_device_xcds(flyops_device(ctx)), fake_xcds());
+	setenv("FLY_XCDS", "5", 1);
+	memset(dc, 0, (size_t)M * N * 2);
+	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
+	unsetenv("FLY_XCDS");
+	report(st == FLYRT_SUCCESS && fake_xcds() == 5 && exact(dc, N, 1), "FLY_XCDS overrides mm's xcds",
+	       "%s, kernel %d", flyrt_status_name(st), fake_xcds());
 
 	/* padded rows and a misaligned start: staged */
 	uint16_t *pad = dev_alloc(ctx, M * (K + 8) + 1, NULL);

@@ -9,7 +9,8 @@ bias: flyc.ops.mm(a, b, bias=...) for NT, NN, TN and TT, bf16 and fp16 operands,
 operands' dtype and f32 out, ragged shapes (M = 1, M and N not tile multiples, a K
 tail), the NT tile kernels (each forced; all variants give the same bits), split-K; operands in NaN-filled storage whose
 guards must stay untouched, against a CPU f64 reference of a @ b + bias with one
-rounding; the same shapes under FLY_XCDS = 1, 4, 8 give the same bits. With
+rounding; the same shapes with 1, 4, 8 XCDs (FLY_XCDS, or the simulator's FLY_SIM_XCDS
+device property) give the same bits. With
 FLY_DEVICE=sim:gfx1201: the bias on the WMMA kernels, and the calls they refuse.
 """
 import array
@@ -193,20 +194,23 @@ def t_bias_refused():
 def t_xcds_same_bits():
     # the tile order changes which workgroup computes a tile, never its value: the same
     # bits for 1, 4 and 8 XCDs (odd grids: 3 x 5 tiles of 128x128; split-K's 2 x 6 tiles x
-    # 5 ranges = 60 workgroups)
-    code = ("import sys, torch; sys.path.insert(0, %r); import flyc; g = torch.Generator().manual_seed(4); "
+    # 5 ranges = 60 workgroups), the count from FLY_XCDS or from the simulated device's
+    # property (FLY_SIM_XCDS, default 8; FLY_XCDS over a device's count: tests/ops/hip_c.c)
+    code = ("import sys, torch; sys.path.insert(0, %r); import flyc, flyrt; g = torch.Generator().manual_seed(4); "
             "r = lambda *s: (torch.rand(s, generator=g) * 2 - 1).to(torch.bfloat16); "
             "a, b, bias, c, d, bias2 = r(300, 136), r(600, 136), r(600), r(40, 1280), r(330, 1280), r(330); "
             "x = flyc.ops.mm(a, b.t(), bias=bias); y = flyc.ops.mm(c, d.t(), bias=bias2); "
             "print(x.view(torch.int16).double().sum().item(), y.view(torch.int16).double().sum().item(), "
-            "flyc.ops.plan('mm', c, d.t(), bias=bias2))" % os.path.join(TOP, "python"))
+            "flyc.ops.plan('mm', c, d.t(), bias=bias2)); print(flyrt.Device('sim').xcds)" % os.path.join(TOP, "python"))
     outs = []
-    for x in ("1", "4", "8"):
-        env = dict(os.environ, FLY_XCDS=x)
-        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    envs = ({"FLY_XCDS": "1"}, {"FLY_SIM_XCDS": "4"}, {})
+    for e in envs:
+        env = {k: v for k, v in os.environ.items() if k not in ("FLY_XCDS", "FLY_SIM_XCDS")}
+        p = subprocess.run([sys.executable, "-c", code], env=dict(env, **e), capture_output=True, text=True)
         check(p.returncode == 0, p.stderr[-800:])
-        outs.append(p.stdout.strip())
-    check(outs[0] == outs[1] == outs[2] and outs[0].endswith("gemm_nt_splitk"), outs)
+        outs.append(p.stdout.split())
+    check(all(o[:-1] == outs[0][:-1] for o in outs) and outs[0][-2] == "gemm_nt_splitk", outs)
+    check([o[-1] for o in outs] == ["8", "4", "8"], ("the simulator's XCD property", outs))
 
 
 def t_1201_bias():
@@ -234,7 +238,7 @@ def main():
              ("bias: the predicated kernels' column edges, NaN beyond N", t_bias_ragged_edges),
              ("bias of another dtype or shape refused", t_bias_refused)]
     if not SAN:
-        tests.append(("1, 4 and 8 XCDs give the same bits", t_xcds_same_bits))
+        tests.append(("1, 4 and 8 XCDs (FLY_XCDS, FLY_SIM_XCDS) give the same bits", t_xcds_same_bits))
     return run("mm-epilogue", tests)
 
 

@@ -7,6 +7,7 @@
  *     "saxpy_any" of tests/runtime/kernels/rt.cl on the CPU from the kernelParams it is
  *     given (so the tests see exactly what the backend passed).
  *   -DFAKE_BAD_PROPS: the device's properties do not hold a gcnArchName at offset 1160.
+ * The device is at PCI 0000:c3:00.0, a gfx950 with 4 XCDs in tests/runtime/kfd.
  * Only the entry points libflyrt resolves are defined (the ROCm 6 C ABI).
  */
 #include <stdint.h>
@@ -22,7 +23,14 @@ static int inited, current = -1, loaded, launches;
 int hipInit(unsigned flags) { (void)flags; inited = 1; return 0; }
 int hipGetDeviceCount(int *n) { *n = inited ? FAKE_DEVICES : 0; return inited ? (FAKE_DEVICES ? 0 : 100) : 3; }
 int hipSetDevice(int d) { if (d >= FAKE_DEVICES) return 101; current = d; return 0; }
-int hipDeviceGetAttribute(int *v, int attr, int dev) { (void)dev; *v = attr == 74 ? 160 * 1024 : attr == 63 ? 256 : 0; return 0; }
+/* LDS 160 KiB, 256 CUs, PCI 0000:c3:00.0 (bus, device, domain: tests/runtime/kfd's node 2) */
+int
+hipDeviceGetAttribute(int *v, int attr, int dev)
+{
+	(void)dev;
+	*v = attr == 74 ? 160 * 1024 : attr == 63 ? 256 : attr == 67 ? 0xc3 : 0;
+	return 0;
+}
 int
 hipGetDevicePropertiesR0600(void *prop, int dev)
 {

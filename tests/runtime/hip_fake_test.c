@@ -1,9 +1,12 @@
 /*
  * hip_fake_test.c — libflyrt's HIP backend against fake_hip.so (FLYRT_HIP_LIBRARY):
- * arch detection from gcnArchName, module load, kernelParams placement, memory copies.
- * usage: hip_fake_test CODEOBJ_GFX950 CODEOBJ_GFX1201   (prints PASS:/FAIL: lines)
+ * arch detection from gcnArchName, the XCD count (KFD topology tests/runtime/kfd, or
+ * derived), module load, kernelParams placement, memory copies.
+ * usage: hip_fake_test CODEOBJ_GFX950 CODEOBJ_GFX1201   (prints PASS:/FAIL: lines; run
+ * from the repository root)
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "flyrt.h"
@@ -31,12 +34,23 @@ main(int argc, char **argv)
 
 	if (argc != 3)
 		return 2;
+	/* the XCD count: num_xcc of the KFD node at the device's PCI location (the stand-in's
+	 * 0000:c3:00.0: 4 in tests/runtime/kfd), else derived from its 256 CUs (8) */
+	setenv("FLY_KFD_TOPOLOGY", "/nonexistent/kfd/topology", 1);
+	st = flyrt_device_open("hip", &dev);
+	report(st == FLYRT_SUCCESS && flyrt_device_xcds(dev) == 8 && flyrt_device_cus(dev) == 256,
+	       "hip: XCDs derived from the CUs without a KFD topology", flyrt_last_error());
+	if (st == FLYRT_SUCCESS)
+		flyrt_device_close(dev);
+	setenv("FLY_KFD_TOPOLOGY", "tests/runtime/kfd", 1);
 	st = flyrt_device_open("hip", &dev);
 	report(st == FLYRT_SUCCESS, "hip: fake device opens", flyrt_last_error());
 	if (st != FLYRT_SUCCESS)
 		return 1;
 	report(!strcmp(flyrt_device_arch(dev), "gfx950") && flyrt_device_backend(dev) == FLYRT_BACKEND_HIP,
 	       "hip: arch gfx950 read from gcnArchName", flyrt_device_arch(dev));
+	report(flyrt_device_xcds(dev) == 4, "hip: XCDs from the KFD topology node at the PCI location",
+	       "not 4");
 	st = flyrt_module_load_file(dev, argv[2], &mod);
 	report(st == FLYRT_ERROR_NO_BINARY_FOR_DEVICE, "hip: a gfx1201 object is refused", flyrt_last_error());
 	st = flyrt_module_load_file(dev, argv[1], &mod);
