@@ -597,7 +597,7 @@ main(int argc, char **argv)
 	flyops_destroy(ctx);
 	options(argv[1]);
 	const char *names[8];
-	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 29 && !strcmp(names[0], "gemm_nt_128x128") &&
+	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 41 && !strcmp(names[0], "gemm_nt_128x128") &&
 	       !strcmp(names[5], "gemm_nn_ragged") && !strcmp(names[7], "gemm_tt_ragged") &&
 	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 5 && !strcmp(names[4], "topk_f32_radix") &&
 	       flyops_variants(FLYOPS_RMS_NORM, "gfx950", names, 8) == 36 &&
