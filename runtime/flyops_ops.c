@@ -356,6 +356,20 @@ mm_choose(flyops_context *ctx, const flyops_exec *exec, const MmCall *c, const O
 	return FLYRT_SUCCESS;
 }
 
+/* NN, TN and TT: the 256x256 tiles first (L.prefer) when there are at least as many as CUs,
+ * else the table's order (128x128 first). Modelled on MI355X (bf16, docs/ops.md "mm"):
+ * 256x256 is faster from one tile per CU on (NN 4096x4096x1024 38.7 us against 128x128's
+ * 43.9, 8192x8192x1024 135.9 against 157.9) and slower below it (2048x2048x2048 49.2
+ * against 34.8); 256x128 is slower than 128x128 at every shape measured, so it runs when
+ * forced or tuned. */
+static const char *
+mm_big_tile(flyops_context *ctx, int64_t M, int64_t N)
+{
+	int64_t tiles = (M + 255) / 256 * ((N + 255) / 256);
+
+	return tiles >= (int64_t)flyrt_device_cus(ctx->dev) ? "_256x256" : NULL;
+}
+
 flyrt_status
 flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTensor *bias,
           const DLTensor *out, flyops_exec *exec)
@@ -445,6 +459,8 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 		TRY(mm_choose(ctx, exec, &c, &L, &sp, &split));
 		if (split)
 			return mm_splitk(ctx, exec, &c, &sp);
+	} else {
+		L.prefer = mm_big_tile(ctx, M, N);
 	}
 	return ops_launch(ctx, &L, exec);
 }
