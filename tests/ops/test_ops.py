@@ -205,6 +205,23 @@ def t_default_choice():
     check(flyc.ops.plan("mm", a[:200], b) == "gemm_nt_ragged")
     ok, why = flyc.ops.supported("mm", a, b)
     check(ok and why == "variant gemm_nt_128x128", why)
+    # NN, TN, TT: the 256x256 tile when its grid takes clearly fewer rounds (runtime/flyops_ops.c
+    # mm_big_tile; 256 CUs: 4096x4096 1 round against 2, 4096x3072 1 against 2; 6144x4096 2
+    # against 3 and 2048x2048 1 against 1 keep 128x128); an f32 output has no large tiles
+    def plan(M, N, lay, dt=BF, **kw):
+        x = torch.zeros(M, 64, dtype=dt) if lay[0] == "N" else torch.zeros(64, M, dtype=dt).t()
+        y = torch.zeros(64, N, dtype=dt) if lay[1] == "N" else torch.zeros(N, 64, dtype=dt).t()
+        return flyc.ops.plan("mm", x, y, **kw)
+    for lay in ("NN", "TN", "TT"):
+        v = "gemm_%s_ragged" % lay.lower()
+        check(plan(4096, 4096, lay) == v + "_256x256", (lay, plan(4096, 4096, lay)))
+        check(plan(2048, 2048, lay) == v, (lay, plan(2048, 2048, lay)))
+    check(plan(4096, 3072, "NN") == "gemm_nn_ragged_256x256", plan(4096, 3072, "NN"))
+    check(plan(6144, 4096, "NN") == "gemm_nn_ragged", plan(6144, 4096, "NN"))
+    check(plan(4096, 4096, "NN", torch.float16) == "gemm_nn_ragged_f16_256x256")
+    check(plan(4000, 4000, "TT", bias=torch.zeros(4000, dtype=BF)) == "gemm_tt_ragged_256x256")
+    check(plan(4096, 4096, "NN", out_dtype=torch.float32) == "gemm_nn_ragged_bf16_f32")
+    check(plan(4096, 4096, "NT") == "gemm_nt_128x128", plan(4096, 4096, "NT"))
 
 
 def t_unsupported():
