@@ -538,7 +538,7 @@ options(const char *dbdir)
 	}
 	snprintf(kpath, sizeof kpath, "%s/gfx950/gemm.hsaco", flyops_kernel_dir(ctx));
 	FILE *f = fopen(kpath, "rb");
-	static uint8_t bytes[1 << 20];
+	static uint8_t bytes[1 << 23];   /* gemm.hsaco is over 1 MiB */
 	size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
 	if (f)
 		fclose(f);
