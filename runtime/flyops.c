@@ -32,8 +32,9 @@
  * gfx950 bf16 and f16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's
  * FlyDSL default tile), larger tiles when the tuning database prefers them, the predicated
  * kernel for shapes that are not tile multiples; NN, TN and TT by predicated kernels that
- * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16;
- * an f32 output by the predicated kernels.
+ * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16,
+ * 128x128 first, then 256x128 and 256x256 (flyops_mm prefers 256x256 by shape);
+ * an f32 output by the predicated kernels (128x128).
  * gfx1201 (sim:gfx1201 or an RDNA4 card): gemm.fly's WMMA kernel, 128x128 tiles (tile
  * multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
@@ -98,7 +99,7 @@
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x128") \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256_st128") \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256") \
-	FLYOPS_MM_RAGGED(X, K, S)
+	FLYOPS_MM_RAGGED(X, K, S) FLYOPS_MM_RAGGED_256(X, K, S)
 
 /* split-K for few rows (runtime/flyops_ops.c mm_choose; in gemm.fly's code object, so a
  * tuning row of key NT ranks it beside the one-pass kernels: ops_row_variant):
@@ -121,6 +122,16 @@
 	X("gfx950", FLYOPS_MM, K, "NN", "gemm", "gemm_nn_ragged" S) \
 	X("gfx950", FLYOPS_MM, K, "TN", "gemm", "gemm_tn_ragged" S) \
 	X("gfx950", FLYOPS_MM, K, "TT", "gemm", "gemm_tt_ragged" S)
+
+/* NN, TN and TT with 256x128 and 256x256 tiles (8 waves; the same requires as the 128x128
+ * ones), after them: flyops_mm puts them first by shape (L.prefer, mm_big_tile) */
+#define FLYOPS_MM_RAGGED_256(X, K, S) \
+	X("gfx950", FLYOPS_MM, K, "NN", "gemm", "gemm_nn_ragged" S "_256x128") \
+	X("gfx950", FLYOPS_MM, K, "NN", "gemm", "gemm_nn_ragged" S "_256x256") \
+	X("gfx950", FLYOPS_MM, K, "TN", "gemm", "gemm_tn_ragged" S "_256x128") \
+	X("gfx950", FLYOPS_MM, K, "TN", "gemm", "gemm_tn_ragged" S "_256x256") \
+	X("gfx950", FLYOPS_MM, K, "TT", "gemm", "gemm_tt_ragged" S "_256x128") \
+	X("gfx950", FLYOPS_MM, K, "TT", "gemm", "gemm_tt_ragged" S "_256x256")
 
 
 /* Grouped GEMMs (2-D a, 3-D b, NN) of stdlib/ops/grouped_mm.fly, per element type T: the

@@ -5,7 +5,8 @@ shared by scripts/timing-guard.py (the regression guard) and scripts/bench-timin
 PYTHONPATH holding python/ (the scripts set both from FLY_BUILD / the repository).
 
 A case is (op, variant, shape, dtype):
-  mm                 shape (M, N, K), dtype bf16 (NT: a [M, K], b = [N, K]^T) or bf16:NN (b [K, N])
+  mm                 shape (M, N, K), dtype bf16 (NT: a [M, K], b = [N, K]^T) or bf16:LAYOUT,
+                     LAYOUT NN, TN or TT (a T: [K, M]^T; b N: [K, N])
   rms_norm           shape (rows, N), dtype bf16|f16|f32, with a weight
   rms_norm_backward  shape (rows, N), as rms_norm
   topk               shape (rows, N, k), dtype f32, largest along the last dim
@@ -58,8 +59,9 @@ def inputs(op, shape, dtype):
     e = ESIZE[dtype]
     if op == "mm":
         M, N, K = shape
-        a = torch.randn(M, K, generator=g).to(dt)
-        b = torch.randn(K, N, generator=g).to(dt) if layout == "NN" else torch.randn(N, K, generator=g).to(dt).t()
+        la, lb = layout or "NT"
+        a = torch.randn(K, M, generator=g).to(dt).t() if la == "T" else torch.randn(M, K, generator=g).to(dt)
+        b = torch.randn(K, N, generator=g).to(dt) if lb == "N" else torch.randn(N, K, generator=g).to(dt).t()
         return (lambda: flyc.ops.mm(a, b)), (2.0 * M * N * K, (M * K + N * K + M * N) * e)
     if op == "grouped_mm":
         G, M, N, K = shape

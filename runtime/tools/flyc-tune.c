@@ -73,6 +73,7 @@ usage(FILE *f)
 	        "  --device=KIND        sim, hip, hip:N, auto (FLY_DEVICE overrides)\n"
 	        "  --timing-device=ROW  on the simulator: the timing model's device row (mi355x, mi350x)\n"
 	        "  --timing-sample=N    on the simulator: workgroups timed per launch (0: the model's default)\n"
+	        "  --layout=L           mm: NT (default: a row-major, b column-major), NN, TN or TT\n"
 	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n"
 	        "mm NT rows rank split-K too (gemm_nt_splitk, gemm_nt_splitk.sN: at most N ranges).\n");
 }
@@ -538,6 +539,8 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 		return err("unknown operator '%s'", opname);
 	if (op != FLYOPS_MM || !ops_bucket_dims(op, dn, MAX_DIMS))
 		return err("operator '%s' has no kernels to measure yet", opname);
+	if (strlen(layout) != 2 || !strchr("NT", layout[0]) || !strchr("NT", layout[1]))
+		return err("--layout=%s: mm's layouts are NT, NN, TN and TT", layout);
 	if (flyops_create(&o, &ctx) != FLYRT_SUCCESS)
 		return err("%s", flyrt_last_error());
 	int sim = flyrt_device_backend(flyops_device(ctx)) == FLYRT_BACKEND_SIM;
@@ -583,7 +586,14 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 				flyrt_memcpy_htod(flyops_device(ctx), pa, host, sa);
 				flyrt_memcpy_htod(flyops_device(ctx), pb, host, sb);
 			}
-			int64_t shA[2] = { M, K }, shB[2] = { K, N }, stB[2] = { 1, K }, shC[2] = { M, N };
+			/* a row-major (N) or column-major (T); b column-major (T: NT's b = b^T
+			 * row-major) or row-major (N) */
+			int64_t shA[2] = { M, K }, shB[2] = { K, N }, shC[2] = { M, N };
+			int64_t stA[2] = { K, 1 }, stB[2] = { 1, K };
+			if (layout[0] == 'T')
+				stA[0] = 1, stA[1] = M;
+			if (layout[1] == 'N')
+				stB[0] = N, stB[1] = 1;
 			DLDevice dev = { kDLROCM, ctx->hip_ordinal };
 			if (sim)
 				dev = (DLDevice){ kDLCPU, 0 };
@@ -591,7 +601,7 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 			void *da = sim ? (void *)host : (void *)(uintptr_t)pa;
 			void *db = sim ? (void *)host : (void *)(uintptr_t)pb;
 			void *dc = sim ? (void *)hc : (void *)(uintptr_t)pc;
-			DLTensor A = { da, dev, 2, bf, shA, NULL, 0 };
+			DLTensor A = { da, dev, 2, bf, shA, stA, 0 };
 			DLTensor B = { db, dev, 2, bf, shB, stB, 0 };
 			DLTensor C = { dc, dev, 2, bf, shC, NULL, 0 };
 			for (int v = 0; v < nv && !rc; v++) {

@@ -29,14 +29,15 @@ if ! out=$(gemm_co gfx950 "$co" 2>&1); then
 	fail gemm/compile "$out"; exit 0
 fi
 pass gemm/compile
-# no scratch and no spills in any of the 29 gfx950 kernels (split-K's 5 among them): the
+# no scratch and no spills in any of the 41 gfx950 kernels (split-K's 5 and NN/TN/TT's 12
+# 256x128 and 256x256 tiles among them): the
 # code object's metadata note,
 # which flyc --resource-usage reads too
 notes=$(llvm-readelf-22 --notes "$co" 2>&1)
 nk=$(printf '%s\n' "$notes" | grep -c '^ *\.symbol: *gemm_.*\.kd$')
-if [ "$nk" = 29 ] && [ "$(printf '%s\n' "$notes" | grep -c '^ *\.private_segment_fixed_size: *0$')" = 29 ] &&
-   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.vgpr_spill_count: *0$')" = 29 ] &&
-   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.sgpr_spill_count: *0$')" = 29 ]; then
+if [ "$nk" = 41 ] && [ "$(printf '%s\n' "$notes" | grep -c '^ *\.private_segment_fixed_size: *0$')" = 41 ] &&
+   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.vgpr_spill_count: *0$')" = 41 ] &&
+   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.sgpr_spill_count: *0$')" = 41 ]; then
 	pass gemm/no-spills
 else
 	fail gemm/no-spills "$nk kernels; $(printf '%s\n' "$notes" | grep -E 'spill_count|private_segment_fixed_size' | sort | uniq -c)"
@@ -207,6 +208,19 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 		pass gemm/mca-ragged-loop
 	else
 		fail gemm/mca-ragged-loop "$out"
+	fi
+	# NN/TN/TT's 8-wave tiles: 256x128 (32 MFMAs per trip, as 128x128) and 256x256 (64);
+	# when written 256x128 nn/tn/tt 191/219/198 instructions, 27/32/27 VALU, 71.5/69.2/70.5%,
+	# 256x256 284/319/296, 35/40/31, 80.0/79.4/80.7% (128x128: 68.1/65.7/67.4%)
+	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nn_ragged_256x128 gemm_tn_ragged_256x128 \
+		gemm_tt_ragged_256x128 gemm_nn_ragged_256x256 gemm_tn_ragged_256x256 gemm_tt_ragged_256x256 2>&1)
+	if printf '%s\n' "$out" | awk '{ e = $8; sub(/%/, "", e) }
+		$1 ~ /_256x128$/ { n++; if (!($3 == 32 && $4 <= 40 && $2 <= 240 && $7 > 0 && $7 <= $6 && e + 0 >= 66)) bad++ }
+		$1 ~ /_256x256$/ { n++; if (!($3 == 64 && $4 <= 48 && $2 <= 352 && $7 > 0 && $7 <= $6 && e + 0 >= 76)) bad++ }
+		END { exit !(n == 6 && !bad) }'; then
+		pass gemm/mca-ragged256-loop
+	else
+		fail gemm/mca-ragged256-loop "$out"
 	fi
 fi
 exit 0

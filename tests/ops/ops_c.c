@@ -538,7 +538,7 @@ options(const char *dbdir)
 	}
 	snprintf(kpath, sizeof kpath, "%s/gfx950/gemm.hsaco", flyops_kernel_dir(ctx));
 	FILE *f = fopen(kpath, "rb");
-	static uint8_t bytes[1 << 20];
+	static uint8_t bytes[1 << 23];   /* gemm.hsaco is over 1 MiB */
 	size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
 	if (f)
 		fclose(f);
@@ -597,7 +597,7 @@ main(int argc, char **argv)
 	flyops_destroy(ctx);
 	options(argv[1]);
 	const char *names[8];
-	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 29 && !strcmp(names[0], "gemm_nt_128x128") &&
+	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 41 && !strcmp(names[0], "gemm_nt_128x128") &&
 	       !strcmp(names[5], "gemm_nn_ragged") && !strcmp(names[7], "gemm_tt_ragged") &&
 	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 5 && !strcmp(names[4], "topk_f32_radix") &&
 	       flyops_variants(FLYOPS_RMS_NORM, "gfx950", names, 8) == 36 &&

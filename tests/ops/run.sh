@@ -239,6 +239,16 @@ if env FLY_DEVICE=sim "$T" --op=mm --shapes=16x512x1024 --timing-sample=4 -o "$T
 else
 	fail "ops: tune: on the simulator a decode shape ranks split-K first" "$(cat "$TMP/simk.out")"
 fi
+# --layout=NN: the NN variants (128x128, 256x128, 256x256) on NN operands, one row of key NN
+if env FLY_DEVICE=sim "$T" --op=mm --layout=NN --shapes=264x136x64 --timing-sample=4 -o "$TMP/simnn.db" >"$TMP/simnn.out" 2>&1 &&
+   [ "$(grep -c '^gfx950 gemm_nn_ragged\(_256x128\|_256x256\)\? 264x136x64: [0-9.]* us (modelled' "$TMP/simnn.out")" = 3 ] &&
+   "$T" --dump "$TMP/simnn.db" | grep -q '^gfx950,mm,bf16->bf16,NN,M>256 M<=512 N>128 N<=256 K>32 K<=64,gemm_nn_ragged[_0-9x]* gemm_nn_ragged[_0-9x]* gemm_nn_ragged[_0-9x]*,'; then
+	pass "ops: tune: --layout=NN measures and ranks the NN variants"
+else
+	fail "ops: tune: --layout=NN measures and ranks the NN variants" "$(cat "$TMP/simnn.out")"
+fi
+expect_out "ops: tune: --layout other than NT, NN, TN, TT is refused" 1 "mm's layouts are NT, NN, TN and TT" -- \
+	env FLY_DEVICE=sim "$T" --op=mm --layout=NX --shapes=64x64x64 -o "$TMP/bad.db"
 expect_out "ops: tune: usage errors exit 2" 2 "usage:" -- "$T" --measurements="$TMP/m.csv"
 expect_out "ops: tune: --dump of a text file is a clear error" 1 "is not a SQLite database" -- \
 	"$T" --dump "$TMP/m.csv"

@@ -134,6 +134,13 @@ SHAPES = {
     "gemm_nn_ragged": ["200x136x64", "1x8x8", "257x264x128", "33x704x24", "128x128x64"],
     "gemm_tn_ragged": ["200x136x64", "8x8x3", "264x256x20", "40x704x24", "128x128x64"],
     "gemm_tt_ragged": ["200x136x64", "8x1x8", "264x255x128", "40x700x24", "128x128x64"],
+    # the 256x128 and 256x256 tiles (8 waves): M and N past a tile, K tails, tiny shapes
+    "gemm_nn_ragged_256x128": ["264x136x72", "8x8x8", "512x128x64"],
+    "gemm_nn_ragged_256x256": ["264x264x72", "1x8x8"],
+    "gemm_tn_ragged_256x128": ["264x136x20", "8x8x3"],
+    "gemm_tn_ragged_256x256": ["264x264x20", "256x512x64"],
+    "gemm_tt_ragged_256x128": ["264x137x72", "8x1x8"],
+    "gemm_tt_ragged_256x256": ["264x263x72", "8x1x8"],
     # f16 operands (the same kernels with the f16 MFMA atom), f32 outputs
     "gemm_nt_f16_128x128": ["128x256x128"],
     "gemm_nt_f16_256x128": ["256x128x64"],
@@ -143,6 +150,12 @@ SHAPES = {
     "gemm_nn_ragged_f16": ["200x136x64", "1x8x8", "33x264x24"],
     "gemm_tn_ragged_f16": ["200x136x64", "8x8x3", "40x256x20"],
     "gemm_tt_ragged_f16": ["200x136x64", "8x1x8", "40x255x24"],
+    "gemm_nn_ragged_f16_256x128": ["264x136x72"],
+    "gemm_nn_ragged_f16_256x256": ["264x264x72"],
+    "gemm_tn_ragged_f16_256x128": ["264x136x20"],
+    "gemm_tn_ragged_f16_256x256": ["264x264x20"],
+    "gemm_tt_ragged_f16_256x128": ["264x137x72"],
+    "gemm_tt_ragged_f16_256x256": ["264x263x72"],
     "gemm_nt_ragged_bf16_f32": ["200x136x64", "1x1x8"],
     "gemm_nn_ragged_bf16_f32": ["200x136x64", "1x8x8"],
     "gemm_tn_ragged_bf16_f32": ["200x136x64", "8x8x3"],
@@ -167,9 +180,12 @@ def variant_tests():
 
 
 def t_variants_listed():
+    # per key in table order: NT tiles, the ragged kernels, NN/TN/TT's 256x128 and 256x256
     mm = ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128", "gemm_nt_256x256",
           "gemm_nt_ragged", "gemm_nn_ragged", "gemm_tn_ragged", "gemm_tt_ragged"]
-    mm += [v.replace("gemm_nt_", "gemm_nt_f16_") for v in mm[:4]] + [v + "_f16" for v in mm[4:]]
+    mm += [v + t for v in mm[5:8] for t in ("_256x128", "_256x256")]
+    mm += [v.replace("gemm_nt_", "gemm_nt_f16_") for v in mm[:4]] + [v + "_f16" for v in mm[4:8]]
+    mm += [v.replace("ragged_", "ragged_f16_") for v in mm[8:14]]
     mm += [v + "_bf16_f32" for v in mm[4:8]] + [v + "_f16_f32" for v in mm[4:8]]
     check(set(mm) == set(SHAPES), "a variant without test shapes")
     mm += ["gemm_nt_splitk", "gemm_nt_splitk_f16", "gemm_splitk_sum_bf16", "gemm_splitk_sum_f16",
@@ -189,6 +205,23 @@ def t_default_choice():
     check(flyc.ops.plan("mm", a[:200], b) == "gemm_nt_ragged")
     ok, why = flyc.ops.supported("mm", a, b)
     check(ok and why == "variant gemm_nt_128x128", why)
+    # NN, TN, TT: the 256x256 tile when its grid takes clearly fewer rounds (runtime/flyops_ops.c
+    # mm_big_tile; 256 CUs: 4096x4096 1 round against 2, 4096x3072 1 against 2; 6144x4096 2
+    # against 3 and 2048x2048 1 against 1 keep 128x128); an f32 output has no large tiles
+    def plan(M, N, lay, dt=BF, **kw):
+        x = torch.zeros(M, 64, dtype=dt) if lay[0] == "N" else torch.zeros(64, M, dtype=dt).t()
+        y = torch.zeros(64, N, dtype=dt) if lay[1] == "N" else torch.zeros(N, 64, dtype=dt).t()
+        return flyc.ops.plan("mm", x, y, **kw)
+    for lay in ("NN", "TN", "TT"):
+        v = "gemm_%s_ragged" % lay.lower()
+        check(plan(4096, 4096, lay) == v + "_256x256", (lay, plan(4096, 4096, lay)))
+        check(plan(2048, 2048, lay) == v, (lay, plan(2048, 2048, lay)))
+    check(plan(4096, 3072, "NN") == "gemm_nn_ragged_256x256", plan(4096, 3072, "NN"))
+    check(plan(6144, 4096, "NN") == "gemm_nn_ragged", plan(6144, 4096, "NN"))
+    check(plan(4096, 4096, "NN", torch.float16) == "gemm_nn_ragged_f16_256x256")
+    check(plan(4000, 4000, "TT", bias=torch.zeros(4000, dtype=BF)) == "gemm_tt_ragged_256x256")
+    check(plan(4096, 4096, "NN", out_dtype=torch.float32) == "gemm_nn_ragged_bf16_f32")
+    check(plan(4096, 4096, "NT") == "gemm_nt_128x128", plan(4096, 4096, "NT"))
 
 
 def t_unsupported():
@@ -340,17 +373,20 @@ def t_out_overlaps_input():
 def t_transposed_reads_race_free():
     # the NN/TN/TT kernels' transposed LDS reads and their 2-stage ring under the simulator's
     # LDS race check (FLY_SIM_RACECHECK, read when the device opens: a race fails the launch,
-    # as tests/pingpong's mis-phased export shows), ragged in M, N and K
+    # as tests/pingpong's mis-phased export shows), ragged in M, N and K; the 8-wave
+    # 256x128 and 256x256 tiles over two rows of tiles
     code = ("import sys, torch; sys.path.insert(0, %r); import flyc\n"
             "g = torch.Generator().manual_seed(3)\n"
             "for v, la, lb in (('gemm_nn_ragged', 'N', 'N'), ('gemm_tn_ragged', 'T', 'N'), ('gemm_tt_ragged', 'T', 'T')):\n"
-            "    M, N, K = 136, 200, 136\n"
+            "  for t, (M, N, K) in (('', (136, 200, 136)), ('_256x128', (264, 136, 136)), ('_256x256', (264, 200, 136))):\n"
+            "    w = v + t\n"
             "    a = torch.randn(K, M, generator=g).to(torch.bfloat16).t() if la == 'T' else torch.randn(M, K, generator=g).to(torch.bfloat16)\n"
             "    b = torch.randn(K, N, generator=g).to(torch.bfloat16) if lb == 'N' else torch.randn(N, K, generator=g).to(torch.bfloat16).t()\n"
-            "    with flyc.ops.using_variant(v):\n"
+            "    with flyc.ops.using_variant(w):\n"
+            "        assert flyc.ops.plan('mm', a, b) == w\n"
             "        c = flyc.ops.mm(a, b)\n"
             "    err = float((c.double() - a.double() @ b.double()).abs().max())\n"
-            "    assert err < 0.5, (v, err)\n"
+            "    assert err < 0.5, (w, err)\n"
             "print('ok')\n"
             % os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
