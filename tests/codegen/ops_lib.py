@@ -1,7 +1,7 @@
 """The kernel library under the sanitized flyc, one kernel per template (ops-lib-san.test).
 
-`make check` builds the sanitized build's kernel library with the plain build's flyc (the
-same bytes; docs/testing.md "What the sanitized build runs"). This compiles, with the flyc
+`make check` copies the plain build's kernel library into the sanitized build (the same
+bytes; docs/testing.md "What the sanitized build runs"). This compiles, with the flyc
 given (the sanitized one), every stdlib/ops file of the Makefile's OPS_LIB for its arches and
 OPS_FLAGS_NAME, keeping of each `kernel` its last export (in gemm.fly e.g. the f16, 256x256,
 LDS-epilogue gemm_nt and the f16-in, f32-out ragged kernels: the most parameters away from
