@@ -356,14 +356,15 @@ mm_choose(flyops_context *ctx, const flyops_exec *exec, const MmCall *c, const O
 	return FLYRT_SUCCESS;
 }
 
-/* NN, TN and TT: the 256x256 tiles first (L.prefer) when their grid takes clearly fewer
+/* Every layout: the 256x256 tile first (L.prefer) when its grid takes clearly fewer
  * rounds of workgroups than 128x128's, else the table's order (128x128 first). A CU holds
  * one 256x256 workgroup (128 KiB of LDS) or two 128x128 ones (64 KiB each, 2 waves per
  * SIMD either way), and the model (MI355X, docs/ops.md "mm") puts a round of 256x256 at
  * about 1.75 rounds of 128x128: so 256x256 when 4 r128 >= 7 r256 (4096x4096x1024: 1
  * round against 2, 38.7 us against 43.9; 6144x4096x1024: 2 against 3, 66.5 against 62.7,
- * not taken). 256x128 (one 96 KiB workgroup per CU) is slower than 128x128 at every shape
- * measured: it runs when forced or tuned. */
+ * not taken; NT: 34.8 against 39.4 us, and 57.9 against 56.0, gemm_nt_256x256 taking only
+ * tile multiples). 256x128 (one 96 KiB workgroup per CU) is slower than 128x128 at every
+ * shape measured: it runs when forced or tuned. */
 static const char *
 mm_big_tile(flyops_context *ctx, int64_t M, int64_t N)
 {
@@ -464,9 +465,8 @@ flyops_mm(flyops_context *ctx, const DLTensor *a, const DLTensor *b, const DLTen
 		TRY(mm_choose(ctx, exec, &c, &L, &sp, &split));
 		if (split)
 			return mm_splitk(ctx, exec, &c, &sp);
-	} else {
-		L.prefer = mm_big_tile(ctx, M, N);
 	}
+	L.prefer = mm_big_tile(ctx, M, N);
 	return ops_launch(ctx, &L, exec);
 }
 

@@ -205,7 +205,7 @@ def t_default_choice():
     check(flyc.ops.plan("mm", a[:200], b) == "gemm_nt_ragged")
     ok, why = flyc.ops.supported("mm", a, b)
     check(ok and why == "variant gemm_nt_128x128", why)
-    # NN, TN, TT: the 256x256 tile when its grid takes clearly fewer rounds (runtime/flyops_ops.c
+    # the 256x256 tile when its grid takes clearly fewer rounds (runtime/flyops_ops.c
     # mm_big_tile; 256 CUs: 4096x4096 1 round against 2, 4096x3072 1 against 2; 6144x4096 2
     # against 3 and 2048x2048 1 against 1 keep 128x128); an f32 output has no large tiles
     def plan(M, N, lay, dt=BF, **kw):
@@ -221,7 +221,13 @@ def t_default_choice():
     check(plan(4096, 4096, "NN", torch.float16) == "gemm_nn_ragged_f16_256x256")
     check(plan(4000, 4000, "TT", bias=torch.zeros(4000, dtype=BF)) == "gemm_tt_ragged_256x256")
     check(plan(4096, 4096, "NN", out_dtype=torch.float32) == "gemm_nn_ragged_bf16_f32")
-    check(plan(4096, 4096, "NT") == "gemm_nt_128x128", plan(4096, 4096, "NT"))
+    # NT too, where the tile kernels take the shape (tile multiples)
+    check(plan(4096, 4096, "NT") == "gemm_nt_256x256", plan(4096, 4096, "NT"))
+    check(plan(4096, 4096, "NT", torch.float16) == "gemm_nt_f16_256x256")
+    check(plan(3072, 4096, "NT") == "gemm_nt_256x256", plan(3072, 4096, "NT"))
+    check(plan(6144, 4096, "NT") == "gemm_nt_128x128", plan(6144, 4096, "NT"))
+    check(plan(2048, 2048, "NT") == "gemm_nt_128x128", plan(2048, 2048, "NT"))
+    check(plan(4000, 4000, "NT") == "gemm_nt_ragged", plan(4000, 4000, "NT"))
 
 
 def t_unsupported():
