@@ -166,7 +166,7 @@ case "$c128$c256" in *ERR*) fail timing/bigger-tile-faster "$(cat "$TMP/big128.j
 esac
 
 # flyc-tune without a GPU ranks the mm variants by the modelled time: at 4096x4096x1024
-# gemm_nt_256x256 first (the default order puts gemm_nt_128x128 first), at 256x256x64
+# gemm_nt_256x256 first (the table order puts gemm_nt_128x128 first; flyops_mm's shape rule also picks 256x256 there), at 256x256x64
 # gemm_nt_128x128 first; the times are flyc-sim's timing-only figures for the same launches;
 # split-K (the rule's S and .s2 ... .s16) measured too and ranked after the one-pass kernels
 TUNE="$BIN/flyc-tune"
