@@ -615,7 +615,7 @@ shfl_xor_const(Lw *w, LLVMValueRef x, unsigned m, int whole_wave)
 	}
 }
 
-/* wave_uniform's answers, memoised in Lw.unif */
+/* uniformity()'s answers, memoised in Lw.unif */
 enum { UNIF_UNKNOWN, UNIF_FIXED, UNIF_NO, UNIF_COUNTED };
 
 /* UNIF_FIXED or UNIF_COUNTED if IR value r is the same in every active lane
@@ -658,17 +658,18 @@ uniformity(Lw *w, IrRef r)
 
 /* the terms of the sum OFF (adds of its type) split into those of
  * uniformity in WHICH (a mask of 1 << UNIF_*), summed in *U, and the others in
- * *V (either NULL when none) */
+ * *V (either NULL when none); a counted sum may hold fixed terms */
 static void
 split_uniform(Lw *w, IrRef off, unsigned which, LLVMValueRef *u, LLVMValueRef *v)
 {
 	IrInst *I = &w->f->inst[off];
-	if (I->op == IR_OP_ADD && !(which >> uniformity(w, off) & 1)) {
+	int un = uniformity(w, off);
+	if (I->op == IR_OP_ADD && (!(which >> un & 1) || (un == UNIF_COUNTED && !(which >> UNIF_FIXED & 1)))) {
 		split_uniform(w, I->ops[0], which, u, v);
 		split_uniform(w, I->ops[1], which, u, v);
 		return;
 	}
-	LLVMValueRef *to = which >> uniformity(w, off) & 1 ? u : v;
+	LLVMValueRef *to = which >> un & 1 ? u : v;
 	*to = *to ? LLVMBuildAdd(w->b, *to, w->val[off], "") : w->val[off];
 }
 
