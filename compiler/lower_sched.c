@@ -179,6 +179,19 @@ place(Sched *s, int i)
 	s->out[s->nout++] = x->v;
 }
 
+/* place the next N global loads not yet placed; returns how many it placed */
+static int
+place_gloads(Sched *s, int n)
+{
+	int g = 0;
+	for (int i = 0; i < s->n && g < n; i++)
+		if (s->it[i].k == K_GLOAD && !s->it[i].done) {
+			place(s, i);
+			g++;
+		}
+	return g;
+}
+
 /* the first MFMA that needs each LDS read, through shuffles */
 static void
 mark_need(Sched *s, int i, int m)
@@ -296,22 +309,14 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	if (spread) {
 		/* kept ahead of the loads, which then cover their latency */
 		bar[s.nout] = 1;
-		for (int i = 0, g = 0; i < s.n && g < (nm + MFMA_PER_GLOAD_FIRST - 1) / MFMA_PER_GLOAD_FIRST; i++)
-			if (s.it[i].k == K_GLOAD) {
-				place(&s, i);
-				g++;
-			}
+		place_gloads(&s, (nm + MFMA_PER_GLOAD_FIRST - 1) / MFMA_PER_GLOAD_FIRST);
 	}
 	for (int m = 0; m < nm; m++) {
 		bar[s.nout] = 1;
 		place(&s, mf[m]);
 		int slots = mfma_cycles(s.it[mf[m]].v) - 2;
-		for (int i = 0, g = 0; spread && i < s.n && g < GLOAD_PER_MFMA; i++)
-			if (s.it[i].k == K_GLOAD && !s.it[i].done) {
-				place(&s, i);
-				g++;
-				slots -= 2;   /* the load and its M0 */
-			}
+		if (spread)
+			slots -= 2 * place_gloads(&s, GLOAD_PER_MFMA);   /* a load and its M0 each */
 		/* the LDS reads of the MFMAs within the lookahead, in need order */
 		for (int j = m + 1, ahead = 0; j < nm && slots > 0 && ahead < LOOKAHEAD_CYCLES; j++) {
 			ahead += mfma_cycles(s.it[mf[j]].v);

@@ -30,11 +30,11 @@
 
 /* X(arch, op, dtypes, layout, code object, variant) — default order per (arch, op, key).
  * gfx950 bf16 and f16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's
- * FlyDSL default tile; flyops_mm prefers 256x256 by shape, the tuning database any), the
- * predicated kernel for shapes that are not tile multiples; NN, TN and TT by predicated kernels that
- * read the operands stored K-strided (b row-major, a column-major) with ds_read_b64_tr_b16,
- * 128x128 first, then 256x128 and 256x256 (flyops_mm prefers 256x256 by shape);
- * an f32 output by the predicated kernels (128x128).
+ * FlyDSL default tile), the predicated kernel for shapes that are not tile multiples; NN,
+ * TN and TT by predicated kernels that read the operands stored K-strided (b row-major, a
+ * column-major) with ds_read_b64_tr_b16, 128x128 first, then 256x128 and 256x256; an f32
+ * output by the predicated kernels (128x128). In every layout flyops_mm puts 256x256
+ * first by shape (mm_big_tile), after the tuning database's rows.
  * gfx1201 (sim:gfx1201 or an RDNA4 card): gemm.fly's WMMA kernel, 128x128 tiles (tile
  * multiples only; other shapes are refused). */
 #define FLYOPS_VARIANTS(X) \
