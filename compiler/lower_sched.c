@@ -17,9 +17,10 @@
  * iteration becomes:
  *   1. the global loads, first: the earlier they leave, the shorter the
  *      wait before their LDS writes; or, when all of them load straight to
- *      LDS (no register stage), the first MFMA's LDS reads, then a few
- *      loads that cover the reads' latency, the others GLOAD_PER_MFMA after
- *      each MFMA of step 2, where their issue (and M0's) hides behind it;
+ *      LDS (no register stage), the first MFMA_READ_FIRST MFMAs' LDS reads,
+ *      then a few loads that cover the reads' latency, the others
+ *      GLOAD_PER_MFMA after each MFMA of step 2, where their issue (and
+ *      M0's) hides behind it;
  *   2. the MFMAs in their order, each followed by up to (its cycles - 2) LDS
  *      reads of the MFMAs issuing within the next LOOKAHEAD_CYCLES, in the
  *      order the MFMAs need them (lgkmcnt counts in order);
@@ -44,12 +45,13 @@
  * gemm_bf16.fly's three tiles, docs/codegen.md "Interleaved main loops"); an
  * MFMA of C cycles is followed by at most C - 2 of them */
 enum { LOOKAHEAD_CYCLES = 64 };
-/* loads straight to LDS: one before the first MFMA (after its reads, to
- * cover their latency) per MFMA_PER_GLOAD_FIRST MFMAs of the iteration, the
- * rest GLOAD_PER_MFMA after each MFMA (tuned on gemm_nt's three tiles
- * against both llvm-mca and the timing model, docs/codegen.md "Loads
- * straight to LDS in the main loop") */
-enum { GLOAD_PER_MFMA = 2, MFMA_PER_GLOAD_FIRST = 16 };
+/* loads straight to LDS: the LDS reads of the first MFMA_READ_FIRST MFMAs
+ * first (the second MFMA's then need not wait: a transposed operand takes
+ * two reads), then one load per MFMA_PER_GLOAD_FIRST MFMAs of the iteration
+ * (covering the reads' latency), the rest GLOAD_PER_MFMA after each MFMA
+ * (tuned on gemm_nt's and gemm_nn/tn/tt's tiles against both llvm-mca and the
+ * timing model, docs/codegen.md "Loads straight to LDS in the main loop") */
+enum { GLOAD_PER_MFMA = 2, MFMA_PER_GLOAD_FIRST = 16, MFMA_READ_FIRST = 2 };
 
 typedef enum { K_PURE, K_MFMA, K_GLOAD, K_LDSR, K_LDSW, K_MARK, K_FENCE } Kind;
 
@@ -293,7 +295,7 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		LLVMDisposeBuilder(b);
 		goto out;
 	}
-	/* loads straight to LDS only: the first MFMA's reads, a load per
+	/* loads straight to LDS only: the first MFMAs' reads, a load per
 	 * MFMA_PER_GLOAD_FIRST MFMAs, then GLOAD_PER_MFMA loads after each
 	 * MFMA; register-staged: the loads first, for the writes' vmcnt wait */
 	int spread = 1;
@@ -304,7 +306,7 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 			spread = len > 4 && !strcmp(cn + len - 4, ".lds");
 		}
 	for (int i = 0; i < s.n; i++)
-		if (spread ? s.it[i].k == K_LDSR && s.it[i].need == 0 : s.it[i].k == K_GLOAD)
+		if (spread ? s.it[i].k == K_LDSR && s.it[i].need < MFMA_READ_FIRST : s.it[i].k == K_GLOAD)
 			place(&s, i);
 	if (spread) {
 		/* kept ahead of the loads, which then cover their latency */

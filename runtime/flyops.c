@@ -29,10 +29,11 @@
 #include "flyops_internal.h"
 
 /* X(arch, op, dtypes, layout, code object, variant) — default order per (arch, op, key).
- * gfx950 bf16 and f16 NT GEMMs of stdlib/ops/gemm.fly: the 128x128 tile first (PyTorch's
- * FlyDSL default tile), the predicated kernel for shapes that are not tile multiples; NN,
- * TN and TT by predicated kernels that read the operands stored K-strided (b row-major, a
- * column-major) with ds_read_b64_tr_b16, 128x128 first, then 256x128 and 256x256; an f32
+ * gfx950 bf16 and f16 GEMMs of stdlib/ops/gemm.fly, per layout: the tile kernels first
+ * (loads straight to LDS, tile multiples only; NT 128x128, PyTorch's FlyDSL default tile,
+ * 256x128 and 256x256; NN, TN and TT 128x128 and 256x256), then the predicated kernels
+ * for any shape (NN, TN and TT read the operands stored K-strided, b row-major and a
+ * column-major, with ds_read_b64_tr_b16; 128x128, then 256x128 and 256x256); an f32
  * output by the predicated kernels (128x128). In every layout flyops_mm puts 256x256
  * first by shape (mm_big_tile), after the tuning database's rows.
  * gfx1201 (sim:gfx1201 or an RDNA4 card): gemm.fly's WMMA kernel, 128x128 tiles (tile
@@ -99,7 +100,15 @@
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x128") \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256_st128") \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x256") \
+	FLYOPS_MM_TILES(X, K, "NN", "gemm_nn" S) FLYOPS_MM_TILES(X, K, "TN", "gemm_tn" S) \
+	FLYOPS_MM_TILES(X, K, "TT", "gemm_tt" S) \
 	FLYOPS_MM_RAGGED(X, K, S) FLYOPS_MM_RAGGED_256(X, K, S)
+
+/* NN, TN and TT for tile multiples (loads straight to LDS, as the NT tiles): before the
+ * predicated kernels of their layout, 128x128 first */
+#define FLYOPS_MM_TILES(X, K, LAY, P) \
+	X("gfx950", FLYOPS_MM, K, LAY, "gemm", P "_128x128") \
+	X("gfx950", FLYOPS_MM, K, LAY, "gemm", P "_256x256")
 
 /* split-K for few rows (runtime/flyops_ops.c mm_choose; in gemm.fly's code object, so a
  * tuning row of key NT ranks it beside the one-pass kernels: ops_row_variant):

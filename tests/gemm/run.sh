@@ -29,15 +29,15 @@ if ! out=$(gemm_co gfx950 "$co" 2>&1); then
 	fail gemm/compile "$out"; exit 0
 fi
 pass gemm/compile
-# no scratch and no spills in any of the 41 gfx950 kernels (split-K's 5 and NN/TN/TT's 12
-# 256x128 and 256x256 tiles among them): the
+# no scratch and no spills in any of the 53 gfx950 kernels (split-K's 5, NN/TN/TT's 12
+# predicated 256x128 and 256x256 tiles and their 12 tile kernels among them): the
 # code object's metadata note,
 # which flyc --resource-usage reads too
 notes=$(llvm-readelf-22 --notes "$co" 2>&1)
 nk=$(printf '%s\n' "$notes" | grep -c '^ *\.symbol: *gemm_.*\.kd$')
-if [ "$nk" = 41 ] && [ "$(printf '%s\n' "$notes" | grep -c '^ *\.private_segment_fixed_size: *0$')" = 41 ] &&
-   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.vgpr_spill_count: *0$')" = 41 ] &&
-   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.sgpr_spill_count: *0$')" = 41 ]; then
+if [ "$nk" = 53 ] && [ "$(printf '%s\n' "$notes" | grep -c '^ *\.private_segment_fixed_size: *0$')" = 53 ] &&
+   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.vgpr_spill_count: *0$')" = 53 ] &&
+   [ "$(printf '%s\n' "$notes" | grep -c '^ *\.sgpr_spill_count: *0$')" = 53 ]; then
 	pass gemm/no-spills
 else
 	fail gemm/no-spills "$nk kernels; $(printf '%s\n' "$notes" | grep -E 'spill_count|private_segment_fixed_size' | sort | uniq -c)"

@@ -394,11 +394,11 @@ mm_checks(flyops_context *ctx)
 	st = flyops_mm(ctx, &a, &b, NULL, &c, &ex);
 	report(st == FLYRT_ERROR_UNSUPPORTED && strstr(flyrt_last_error(), "stream"),
 	       "a non-default stream is unsupported", "%s", flyrt_last_error());
-	/* b with NULL strides is a compact [K, N]: NN, the transposed-read kernel */
+	/* b with NULL strides is a compact [K, N]: NN, the transposed-read tile kernel */
 	DLTensor bn = { pb, CPU, 2, BF16, sb, NULL, 0 };
 	ex.stream = NULL;
 	st = flyops_mm(ctx, &a, &bn, NULL, &c, &ex);
-	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "gemm_nn_ragged"), "NN runs gemm_nn_ragged",
+	report(st == FLYRT_SUCCESS && !strcmp(ex.chosen, "gemm_nn_128x128"), "NN runs gemm_nn_128x128",
 	       "%s %s", flyrt_status_name(st), flyrt_last_error());
 
 	/* malformed tensors and devices */
@@ -597,8 +597,8 @@ main(int argc, char **argv)
 	flyops_destroy(ctx);
 	options(argv[1]);
 	const char *names[8];
-	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 41 && !strcmp(names[0], "gemm_nt_128x128") &&
-	       !strcmp(names[5], "gemm_nn_ragged") && !strcmp(names[7], "gemm_tt_ragged") &&
+	report(flyops_variants(FLYOPS_MM, "gfx950", names, 8) == 53 && !strcmp(names[0], "gemm_nt_128x128") &&
+	       !strcmp(names[4], "gemm_nn_128x128") && !strcmp(names[7], "gemm_tn_256x256") &&
 	       flyops_variants(FLYOPS_TOPK, "gfx950", names, 8) == 5 && !strcmp(names[4], "topk_f32_radix") &&
 	       flyops_variants(FLYOPS_RMS_NORM, "gfx950", names, 8) == 36 &&
 	       !strcmp(names[0], "rms_norm_bf16_r16") &&

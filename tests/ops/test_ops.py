@@ -130,6 +130,14 @@ SHAPES = {
     "gemm_nt_256x128": ["256x128x64", "512x256x128"],
     "gemm_nt_256x256": ["256x256x64", "256x512x128"],
     "gemm_nt_256x256_st128": ["256x256x64", "512x256x128"],
+    # NN, TN and TT tile multiples (loads straight to LDS): one tile, tiles along M and N,
+    # several k-tiles
+    "gemm_nn_128x128": ["128x128x64", "256x128x192", "128x384x64"],
+    "gemm_nn_256x256": ["256x256x64", "256x512x128"],
+    "gemm_tn_128x128": ["128x128x64", "384x128x128"],
+    "gemm_tn_256x256": ["256x256x128", "512x256x64"],
+    "gemm_tt_128x128": ["128x128x64", "128x256x192"],
+    "gemm_tt_256x256": ["256x256x64", "256x512x128"],
     "gemm_nt_ragged": ["200x136x64", "1x1x8", "257x255x128", "33x700x24", "129x1x136"],
     "gemm_nn_ragged": ["200x136x64", "1x8x8", "257x264x128", "33x704x24", "128x128x64"],
     "gemm_tn_ragged": ["200x136x64", "8x8x3", "264x256x20", "40x704x24", "128x128x64"],
@@ -146,6 +154,12 @@ SHAPES = {
     "gemm_nt_f16_256x128": ["256x128x64"],
     "gemm_nt_f16_256x256": ["256x256x64"],
     "gemm_nt_f16_256x256_st128": ["256x256x64"],
+    "gemm_nn_f16_128x128": ["128x256x128"],
+    "gemm_nn_f16_256x256": ["256x256x64"],
+    "gemm_tn_f16_128x128": ["256x128x64"],
+    "gemm_tn_f16_256x256": ["256x256x64"],
+    "gemm_tt_f16_128x128": ["128x128x128"],
+    "gemm_tt_f16_256x256": ["256x256x64"],
     "gemm_nt_ragged_f16": ["200x136x64", "1x1x8", "33x255x24"],
     "gemm_nn_ragged_f16": ["200x136x64", "1x8x8", "33x264x24"],
     "gemm_tn_ragged_f16": ["200x136x64", "8x8x3", "40x256x20"],
@@ -180,13 +194,17 @@ def variant_tests():
 
 
 def t_variants_listed():
-    # per key in table order: NT tiles, the ragged kernels, NN/TN/TT's 256x128 and 256x256
-    mm = ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128", "gemm_nt_256x256",
-          "gemm_nt_ragged", "gemm_nn_ragged", "gemm_tn_ragged", "gemm_tt_ragged"]
-    mm += [v + t for v in mm[5:8] for t in ("_256x128", "_256x256")]
-    mm += [v.replace("gemm_nt_", "gemm_nt_f16_") for v in mm[:4]] + [v + "_f16" for v in mm[4:8]]
-    mm += [v.replace("ragged_", "ragged_f16_") for v in mm[8:14]]
-    mm += [v + "_bf16_f32" for v in mm[4:8]] + [v + "_f16_f32" for v in mm[4:8]]
+    # per key in table order: NT tiles, NN/TN/TT tiles, the ragged kernels, NN/TN/TT's
+    # ragged 256x128 and 256x256
+    tiles = ["gemm_nt_128x128", "gemm_nt_256x128", "gemm_nt_256x256_st128", "gemm_nt_256x256"]
+    tiles += ["gemm_%s_%s" % (lay, t) for lay in ("nn", "tn", "tt") for t in ("128x128", "256x256")]
+    ragged = ["gemm_nt_ragged", "gemm_nn_ragged", "gemm_tn_ragged", "gemm_tt_ragged"]
+    big = [v + t for v in ragged[1:] for t in ("_256x128", "_256x256")]
+    f16 = lambda v: v[:8] + "f16_" + v[8:]              # gemm_nn_f16_128x128, gemm_nn_ragged_f16_256x128
+    mm = tiles + ragged + big
+    mm += [f16(v) for v in tiles] + [v + "_f16" for v in ragged]
+    mm += [v.replace("ragged_", "ragged_f16_") for v in big]
+    mm += [v + "_bf16_f32" for v in ragged] + [v + "_f16_f32" for v in ragged]
     check(set(mm) == set(SHAPES), "a variant without test shapes")
     mm += ["gemm_nt_splitk", "gemm_nt_splitk_f16", "gemm_splitk_sum_bf16", "gemm_splitk_sum_f16",
            "gemm_splitk_sum_f32"]
@@ -212,14 +230,18 @@ def t_default_choice():
         x = torch.zeros(M, 64, dtype=dt) if lay[0] == "N" else torch.zeros(64, M, dtype=dt).t()
         y = torch.zeros(64, N, dtype=dt) if lay[1] == "N" else torch.zeros(N, 64, dtype=dt).t()
         return flyc.ops.plan("mm", x, y, **kw)
+    # NN/TN/TT: the tile kernels for tile multiples, the predicated ones for other shapes
     for lay in ("NN", "TN", "TT"):
-        v = "gemm_%s_ragged" % lay.lower()
-        check(plan(4096, 4096, lay) == v + "_256x256", (lay, plan(4096, 4096, lay)))
-        check(plan(2048, 2048, lay) == v, (lay, plan(2048, 2048, lay)))
-    check(plan(4096, 3072, "NN") == "gemm_nn_ragged_256x256", plan(4096, 3072, "NN"))
-    check(plan(6144, 4096, "NN") == "gemm_nn_ragged", plan(6144, 4096, "NN"))
-    check(plan(4096, 4096, "NN", torch.float16) == "gemm_nn_ragged_f16_256x256")
+        v = "gemm_%s_" % lay.lower()
+        check(plan(4096, 4096, lay) == v + "256x256", (lay, plan(4096, 4096, lay)))
+        check(plan(2048, 2048, lay) == v + "128x128", (lay, plan(2048, 2048, lay)))
+        check(plan(4000, 4000, lay) == v + "ragged_256x256", (lay, plan(4000, 4000, lay)))
+        check(plan(2000, 2000, lay) == v + "ragged", (lay, plan(2000, 2000, lay)))
+    check(plan(4096, 3072, "NN") == "gemm_nn_256x256", plan(4096, 3072, "NN"))
+    check(plan(6144, 4096, "NN") == "gemm_nn_128x128", plan(6144, 4096, "NN"))
+    check(plan(4096, 4096, "NN", torch.float16) == "gemm_nn_f16_256x256")
     check(plan(4000, 4000, "TT", bias=torch.zeros(4000, dtype=BF)) == "gemm_tt_ragged_256x256")
+    check(plan(4096, 4096, "TT", bias=torch.zeros(4096, dtype=BF)) == "gemm_tt_256x256")
     check(plan(4096, 4096, "NN", out_dtype=torch.float32) == "gemm_nn_ragged_bf16_f32")
     # NT too, where the tile kernels take the shape (tile multiples)
     check(plan(4096, 4096, "NT") == "gemm_nt_256x256", plan(4096, 4096, "NT"))
@@ -380,11 +402,14 @@ def t_transposed_reads_race_free():
     # the NN/TN/TT kernels' transposed LDS reads and their 2-stage ring under the simulator's
     # LDS race check (FLY_SIM_RACECHECK, read when the device opens: a race fails the launch,
     # as tests/pingpong's mis-phased export shows), ragged in M, N and K; the 8-wave
-    # 256x128 and 256x256 tiles over two rows of tiles
+    # 256x128 and 256x256 tiles over two rows of tiles; the tile kernels (loads straight
+    # to LDS) over several tiles and k-tiles
     code = ("import sys, torch; sys.path.insert(0, %r); import flyc\n"
             "g = torch.Generator().manual_seed(3)\n"
-            "for v, la, lb in (('gemm_nn_ragged', 'N', 'N'), ('gemm_tn_ragged', 'T', 'N'), ('gemm_tt_ragged', 'T', 'T')):\n"
-            "  for t, (M, N, K) in (('', (136, 200, 136)), ('_256x128', (264, 136, 136)), ('_256x256', (264, 200, 136))):\n"
+            "for v, la, lb in (('gemm_nn', 'N', 'N'), ('gemm_tn', 'T', 'N'), ('gemm_tt', 'T', 'T')):\n"
+            "  for t, (M, N, K) in (('_ragged', (136, 200, 136)), ('_ragged_256x128', (264, 136, 136)),\n"
+            "                       ('_ragged_256x256', (264, 200, 136)), ('_128x128', (256, 128, 192)),\n"
+            "                       ('_256x256', (256, 256, 192))):\n"
             "    w = v + t\n"
             "    a = torch.randn(K, M, generator=g).to(torch.bfloat16).t() if la == 'T' else torch.randn(M, K, generator=g).to(torch.bfloat16)\n"
             "    b = torch.randn(K, N, generator=g).to(torch.bfloat16) if lb == 'N' else torch.randn(N, K, generator=g).to(torch.bfloat16).t()\n"
