@@ -29,7 +29,8 @@ GUARD = os.path.join(tc.TOP, "tests", "timing", "guard.tsv")
 COLS = ["op", "variant", "shape", "dtype", "device", "sample", "workgroups",
         "sampled_workgroups", "launches", "total_cycles", "total_us"]
 
-# (op, variant, shape, dtype): every mm tile at a large and a small GEMM, RMSNorm's
+# (op, variant, shape, dtype): every NT mm tile at a large and a small GEMM, NN/TN/TT tile
+# kernels at the large one, RMSNorm's
 # register, short-row and loop kernels (and its backward), TopK's register and radix kernels,
 # the MX scaled GEMMs' tiles (bf16 out) at a large and a decode shape, the grouped GEMM's
 # 128x64 and 128x128 tiles at 8 groups of 512 rows
@@ -39,6 +40,9 @@ CASES = [
     ("mm", "gemm_nt_256x256", (4096, 4096, 1024), "bf16"),
     ("mm", "gemm_nt_256x256_st128", (4096, 4096, 1024), "bf16"),
     ("mm", "gemm_nt_ragged", (4096, 4096, 1024), "bf16"),
+    ("mm", "gemm_nn_256x256", (4096, 4096, 1024), "bf16:NN"),
+    ("mm", "gemm_tn_128x128", (4096, 4096, 1024), "bf16:TN"),
+    ("mm", "gemm_tt_256x256", (4096, 4096, 1024), "bf16:TT"),
     ("mm", "gemm_nt_128x128", (512, 512, 512), "bf16"),
     ("mm", "gemm_nt_256x256", (512, 512, 512), "bf16"),
     ("rms_norm", "rms_norm_bf16_r16", (4096, 64), "bf16"),

@@ -74,6 +74,7 @@ usage(FILE *f)
 	        "  --timing-device=ROW  on the simulator: the timing model's device row (mi355x, mi350x)\n"
 	        "  --timing-sample=N    on the simulator: workgroups timed per launch (0: the model's default)\n"
 	        "  --layout=L           mm: NT (default: a row-major, b column-major), NN, TN or TT\n"
+	        "  --dtypes=KEY         mm: T->T, T->f32, T+T->T or T+f32->f32, T bf16 or f16 (+: a bias)\n"
 	        "Without a GPU (--device=sim) variants are ranked by the simulator's modelled time.\n"
 	        "mm NT rows rank split-K too (gemm_nt_splitk, gemm_nt_splitk.sN: at most N ranges).\n");
 }
@@ -502,19 +503,18 @@ candidates(const char *arch, flyops_op op, const char *dtypes, const char *layou
 	return n;
 }
 
-/* Measure op on the device: device tensors, each variant forced through flyops. */
 /* One modelled run of variant ex->variant on the simulator: the call's modelled time
  * (every launch of it summed), or -1 with a message. */
 static double
 modelled_us(flyops_context *ctx, const flyrt_timing_config *tc, DLTensor *A, DLTensor *B,
-            DLTensor *C, flyops_exec *ex)
+            const DLTensor *bias, DLTensor *C, flyops_exec *ex)
 {
 	flyrt_device *dev = flyops_device(ctx);
 	flyrt_timing t;
 
 	if (flyrt_device_set_timing(dev, tc) != FLYRT_SUCCESS)
 		return -1;
-	flyrt_status st = flyops_mm(ctx, A, B, NULL, C, ex);
+	flyrt_status st = flyops_mm(ctx, A, B, bias, C, ex);
 	if (st == FLYRT_SUCCESS)
 		st = flyrt_last_timing(dev, &t);
 	flyrt_device_set_timing(dev, NULL);
@@ -523,6 +523,43 @@ modelled_us(flyops_context *ctx, const flyrt_timing_config *tc, DLTensor *A, DLT
 	return t.total_us;
 }
 
+/* mm's key "T->O" or "T+O->O" (a bias of the output type): T bf16 or f16, O T or f32;
+ * *t and *o the DLPack types, *bias 1 with a bias. 0, or 1 after an error */
+static int
+mm_dtypes(const char *dtypes, DLDataType *t, DLDataType *o, int *bias)
+{
+	static const struct { const char *name; DLDataType dt; } types[] = {
+		{ "bf16", { kDLBfloat, 16, 1 } }, { "f16", { kDLFloat, 16, 1 } }, { "f32", { kDLFloat, 32, 1 } },
+	};
+	char in[16], b[16], out[16];
+	int it = -1, ib = -1, io = -1;
+
+	*bias = sscanf(dtypes, "%15[a-z0-9]+%15[a-z0-9]->%15[a-z0-9]", in, b, out) == 3;
+	if (!*bias && sscanf(dtypes, "%15[a-z0-9]->%15[a-z0-9]", in, out) != 2)
+		goto bad;
+	for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++) {
+		if (!strcmp(in, types[i].name))
+			it = i;
+		if (!strcmp(out, types[i].name))
+			io = i;
+		if (*bias && !strcmp(b, types[i].name))
+			ib = i;
+	}
+	/* the whole text matched, operands bf16/f16, output theirs or f32, bias the output's */
+	char back[64];
+	snprintf(back, sizeof back, *bias ? "%s+%s->%s" : "%s->%s", in, *bias ? b : out, out);
+	if (strcmp(back, dtypes) || it < 0 || it > 1 || io < 0 || (io != it && io != 2) || (*bias && ib != io))
+		goto bad;
+	*t = types[it].dt;
+	*o = types[io].dt;
+	return 0;
+bad:
+	return err("--dtypes=%s: mm's keys are T->T, T->f32, T+T->T and T+f32->f32 (T bf16 or f16; "
+	           "the bias has the output's type)", dtypes);
+}
+
+/* Measure op on the device: device tensors of the key's dtypes (with a bias for "T+O->O"),
+ * each variant forced through flyops. */
 static int
 measure(const char *device, const char *opname, const char *shapes, const char *dtypes,
         const char *layout, int reps, int warmup, const flyrt_timing_config *tc,
@@ -541,6 +578,10 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 		return err("operator '%s' has no kernels to measure yet", opname);
 	if (strlen(layout) != 2 || !strchr("NT", layout[0]) || !strchr("NT", layout[1]))
 		return err("--layout=%s: mm's layouts are NT, NN, TN and TT", layout);
+	DLDataType tin, tout;
+	int has_bias;
+	if (mm_dtypes(dtypes, &tin, &tout, &has_bias))
+		return 1;
 	if (flyops_create(&o, &ctx) != FLYRT_SUCCESS)
 		return err("%s", flyrt_last_error());
 	int sim = flyrt_device_backend(flyops_device(ctx)) == FLYRT_BACKEND_SIM;
@@ -567,14 +608,19 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 			break;
 		}
 		int64_t M = d[0], N = d[1], K = d[2];
-		size_t sa = (size_t)(M * K) * 2, sb = (size_t)(N * K) * 2, sc = (size_t)(M * N) * 2;
-		flyrt_deviceptr pa = 0, pb = 0, pc = 0;
-		/* on a GPU device tensors; on the simulator host tensors (staged by flyops) */
+		size_t ob = tout.bits / 8;
+		size_t sa = (size_t)(M * K) * 2, sb = (size_t)(N * K) * 2, sc = (size_t)(M * N) * ob;
+		size_t sbias = has_bias ? (size_t)N * ob : 0;
+		flyrt_deviceptr pa = 0, pb = 0, pc = 0, pbias = 0;
+		/* on a GPU device tensors; on the simulator host tensors (staged by flyops); the
+		 * bias zeros (its values do not change the time) */
 		uint16_t *host = malloc(sa > sb ? sa : sb), *hc = sim ? malloc(sc) : NULL;
-		if (!host || (sim && !hc)) {
+		void *hbias = has_bias ? calloc(1, sbias) : NULL;
+		if (!host || (sim && !hc) || (has_bias && !hbias)) {
 			rc = err("cannot allocate the operands of %s: out of memory", s);
 		} else if (!sim && (flyrt_malloc(flyops_device(ctx), sa, &pa) || flyrt_malloc(flyops_device(ctx), sb, &pb) ||
-		           flyrt_malloc(flyops_device(ctx), sc, &pc))) {
+		           flyrt_malloc(flyops_device(ctx), sc, &pc) ||
+		           (has_bias && flyrt_malloc(flyops_device(ctx), sbias, &pbias)))) {
 			rc = err("cannot allocate the operands of %s: %s", s, flyrt_last_error());
 		} else {
 			uint32_t seed = 1;
@@ -585,10 +631,12 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 			if (!sim) {
 				flyrt_memcpy_htod(flyops_device(ctx), pa, host, sa);
 				flyrt_memcpy_htod(flyops_device(ctx), pb, host, sb);
+				if (has_bias)
+					flyrt_memcpy_htod(flyops_device(ctx), pbias, hbias, sbias);
 			}
 			/* a row-major (N) or column-major (T); b column-major (T: NT's b = b^T
 			 * row-major) or row-major (N) */
-			int64_t shA[2] = { M, K }, shB[2] = { K, N }, shC[2] = { M, N };
+			int64_t shA[2] = { M, K }, shB[2] = { K, N }, shC[2] = { M, N }, shBias[1] = { N };
 			int64_t stA[2] = { K, 1 }, stB[2] = { 1, K };
 			if (layout[0] == 'T')
 				stA[0] = 1, stA[1] = M;
@@ -597,13 +645,15 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 			DLDevice dev = { kDLROCM, ctx->hip_ordinal };
 			if (sim)
 				dev = (DLDevice){ kDLCPU, 0 };
-			DLDataType bf = { kDLBfloat, 16, 1 };
 			void *da = sim ? (void *)host : (void *)(uintptr_t)pa;
 			void *db = sim ? (void *)host : (void *)(uintptr_t)pb;
 			void *dc = sim ? (void *)hc : (void *)(uintptr_t)pc;
-			DLTensor A = { da, dev, 2, bf, shA, stA, 0 };
-			DLTensor B = { db, dev, 2, bf, shB, stB, 0 };
-			DLTensor C = { dc, dev, 2, bf, shC, NULL, 0 };
+			void *dbias = sim ? hbias : (void *)(uintptr_t)pbias;
+			DLTensor A = { da, dev, 2, tin, shA, stA, 0 };
+			DLTensor B = { db, dev, 2, tin, shB, stB, 0 };
+			DLTensor C = { dc, dev, 2, tout, shC, NULL, 0 };
+			DLTensor Bias = { dbias, dev, 1, tout, shBias, NULL, 0 };
+			const DLTensor *bias = has_bias ? &Bias : NULL;
 			for (int v = 0; v < nv && !rc; v++) {
 				flyops_exec ex = { NULL, 1, names[v], "" };
 				int splits;
@@ -611,14 +661,14 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 				if (splits > (K + 63) / 64)
 					continue;   /* more ranges than k-tiles: as many as k-tiles, measured */
 				double *t = calloc((size_t)reps, sizeof *t);
-				if (flyops_mm(ctx, &A, &B, NULL, &C, &ex) != FLYRT_SUCCESS) {
+				if (flyops_mm(ctx, &A, &B, bias, &C, &ex) != FLYRT_SUCCESS) {
 					free(t);
 					continue;   /* this variant does not take the shape */
 				}
 				ex.plan_only = 0;
 				if (sim) {
 					/* the model is deterministic: one timed run is the time */
-					double us = modelled_us(ctx, tc, &A, &B, &C, &ex);
+					double us = modelled_us(ctx, tc, &A, &B, bias, &C, &ex);
 					if (us < 0)
 						rc = err("%s on %s: %s", names[v], s, flyrt_last_error());
 					for (int r = 0; r < reps; r++)
@@ -626,7 +676,7 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 				}
 				for (int r = 0; r < (sim ? 0 : warmup + reps) && !rc; r++) {
 					double t0 = now_us();
-					if (flyops_mm(ctx, &A, &B, NULL, &C, &ex) != FLYRT_SUCCESS ||
+					if (flyops_mm(ctx, &A, &B, bias, &C, &ex) != FLYRT_SUCCESS ||
 					    flyrt_synchronize(flyops_device(ctx)) != FLYRT_SUCCESS)
 						rc = err("%s on %s: %s", names[v], s, flyrt_last_error());
 					if (r >= warmup)
@@ -659,6 +709,8 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 		}
 		free(host);
 		free(hc);
+		free(hbias);
+		flyrt_free(flyops_device(ctx), pbias);
 		flyrt_free(flyops_device(ctx), pa);
 		flyrt_free(flyops_device(ctx), pb);
 		flyrt_free(flyops_device(ctx), pc);

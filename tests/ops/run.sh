@@ -247,6 +247,22 @@ if env FLY_DEVICE=sim "$T" --op=mm --layout=NN --shapes=264x136x64 --timing-samp
 else
 	fail "ops: tune: --layout=NN measures and ranks the NN variants" "$(cat "$TMP/simnn.out")"
 fi
+# --dtypes: the key's operand and output dtypes and its bias (f16 with a bias of f16): its
+# variants measured on such tensors, one row of that key; a key mm does not have refused
+if env FLY_DEVICE=sim "$T" --op=mm --dtypes='f16+f16->f16' --layout=TN --shapes=256x256x64 --timing-sample=4 \
+	-o "$TMP/simf16.db" >"$TMP/simf16.out" 2>&1 &&
+   grep -q '^gfx950 gemm_tn_f16_128x128 256x256x64: [0-9.]* us (modelled' "$TMP/simf16.out" &&
+   grep -q '^gfx950 gemm_tn_ragged_f16 256x256x64: [0-9.]* us (modelled' "$TMP/simf16.out" &&
+   ! grep -q 'gemm_tn_128x128\|gemm_tn_ragged ' "$TMP/simf16.out" &&
+   "$T" --dump "$TMP/simf16.db" | grep -q '^gfx950,mm,f16+f16->f16,TN,M>128 M<=256 N>128 N<=256 K>32 K<=64,gemm_tn_f16_'; then
+	pass "ops: tune: --dtypes=f16+f16->f16 measures that key's variants with a bias"
+else
+	fail "ops: tune: --dtypes=f16+f16->f16 measures that key's variants with a bias" "$(cat "$TMP/simf16.out")"
+fi
+for bad in 'f32->f32' 'bf16->f16' 'bf16+bf16->f32' 'bf16->bf16x' 'f16+f32->f16'; do
+	expect_out "ops: tune: --dtypes=$bad is refused" 1 "mm's keys are T->T, T->f32, T+T->T and T+f32->f32" -- \
+		env FLY_DEVICE=sim "$T" --op=mm --dtypes="$bad" --shapes=64x64x64 -o "$TMP/bad.db"
+done
 expect_out "ops: tune: --layout other than NT, NN, TN, TT is refused" 1 "mm's layouts are NT, NN, TN and TT" -- \
 	env FLY_DEVICE=sim "$T" --op=mm --layout=NX --shapes=64x64x64 -o "$TMP/bad.db"
 expect_out "ops: tune: usage errors exit 2" 2 "usage:" -- "$T" --measurements="$TMP/m.csv"

@@ -7,7 +7,7 @@ tiles, XCD counts 1, 4 and 8 and groups of 8, 3 and 1 rows, both must be permuta
 of [0, G), and each XCD's workgroups must own one contiguous range of logical indices.
 bias: flyc.ops.mm(a, b, bias=...) for NT, NN, TN and TT, bf16 and fp16 operands, the
 operands' dtype and f32 out, ragged shapes (M = 1, M and N not tile multiples, a K
-tail), the NT tile kernels (each forced; all variants give the same bits), split-K; operands in NaN-filled storage whose
+tail), the tile kernels of every layout (each forced; all variants give the same bits), split-K; operands in NaN-filled storage whose
 guards must stay untouched, against a CPU f64 reference of a @ b + bias with one
 rounding; the same shapes with 1, 4, 8 XCDs (FLY_XCDS, or the simulator's FLY_SIM_XCDS
 device property) give the same bits. With
@@ -145,8 +145,21 @@ def t_bias_tile_kernels():
             if SAN and v != "128x128":
                 continue
             run_bias(M, N, K, T, T, "NT", 7, variant=p + v, want=p + v)
+    # NN, TN and TT's tile kernels, each forced, bf16 and fp16, and the same bits as the
+    # layout's predicated kernel
+    for lay in ("NN", "TN", "TT"):
+        for T in (BF, F16):
+            p = "gemm_%s_%s" % (lay.lower(), "f16_" if T == F16 else "")
+            r = "gemm_%s_ragged%s" % (lay.lower(), "_f16" if T == F16 else "")
+            for v, (M, N, K) in (("128x128", (256, 128, 128)), ("256x256", (256, 512, 64))):
+                if SAN and (v != "128x128" or T == F16):
+                    continue
+                o = run_bias(M, N, K, T, T, lay, 9, variant=p + v, want=p + v)[1]
+                o2 = run_bias(M, N, K, T, T, lay, 9, variant=r, want=r)[1]
+                check(torch.equal(o.view(torch.int16), o2.view(torch.int16)), "%s and %s differ" % (p + v, r))
     # the default choice for a tile multiple is the 128x128 kernel, bias or not
     run_bias(256, 256, 64, BF, BF, "NT", 3, want="gemm_nt_128x128")
+    run_bias(256, 256, 64, BF, BF, "TN", 3, want="gemm_tn_128x128")
     # every kernel starts its f32 sums from the bias and adds the products in the same
     # order: all variants give the same bits
     outs = [(v, run_bias(512, 256, 192, BF, BF, "NT", 11, variant=v, want=v)[1])
