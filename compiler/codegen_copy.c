@@ -369,6 +369,56 @@ nonneg_strides(Cg *c, IrRef t, int rank2)
 	return d != NULL;
 }
 
+/* lane v of vector x: a splat's scalar itself */
+static IrRef
+lane_of(Cg *c, IrRef x, unsigned v)
+{
+	IrInst *I = &c->f->inst[x];
+	return I->op == IR_OP_SPLAT ? I->ops[0] : ir_b_extract(&c->b, x, v);
+}
+
+/* value v of bool fragment b. A compare is made lane by lane, where the value
+ * is used: an extract of the vector compare would have LLVM compute every
+ * lane's mask before the copy's split and keep them all live in SGPR pairs
+ * (64 values: 64 SGPRs, grouped_tile.fly's store) */
+static IrRef
+bool_lane(Cg *c, IrRef b, unsigned v)
+{
+	IrInst *I = &c->f->inst[b];
+
+	if (I->op != IR_OP_CMP)
+		return ir_b_extract(&c->b, b, v);
+	IrCmp k = (IrCmp)I->imm[0];
+	IrRef x = I->ops[0], y = I->ops[1];
+	return ir_b_cmp(&c->b, k, lane_of(c, x, v), lane_of(c, y, v));
+}
+
+/* every value of bool fragment b (l values) true, when b is a signed integer
+ * order compare of x with a splat y: the largest (<, <=) or smallest (>, >=)
+ * of x compared with y, e.g. min(x) >= 0 for x >= 0. 0 otherwise. (An AND of
+ * the lanes of the compare, whose lanes bool_lane computes apart, becomes a
+ * bit-packing of 64 masks in LLVM: ~3 instructions per value.) */
+static IrRef
+bool_all_bound(Cg *c, IrRef b, unsigned l)
+{
+	IrInst *I = &c->f->inst[b];
+
+	if (I->op != IR_OP_CMP || c->f->inst[I->ops[1]].op != IR_OP_SPLAT)
+		return 0;
+	IrType xt = c->f->inst[I->ops[0]].ty;
+	if (!ir_ty_is_int(xt) || xt.kind == IR_I1)
+		return 0;
+	IrCmp k = (IrCmp)I->imm[0];
+	if (k != IR_LT && k != IR_LE && k != IR_GT && k != IR_GE)
+		return 0;
+	IrOp op = k == IR_LT || k == IR_LE ? IR_OP_MAX : IR_OP_MIN;
+	IrRef x = I->ops[0], y = c->f->inst[I->ops[1]].ops[0];
+	IrRef r = ir_b_extract(&c->b, x, 0);
+	for (unsigned i = 1; i < l; i++)
+		r = ir_b_bin(&c->b, op, r, ir_b_extract(&c->b, x, i));
+	return ir_b_cmp(&c->b, k, r, y);
+}
+
 /* PRED_ALL as pred_at's value: every value of the copy is in range */
 enum { PRED_ALL = -1 };
 
@@ -452,7 +502,9 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 			return 0;
 		}
 		if (v != PRED_ALL)
-			return ir_b_extract(&c->b, b, (unsigned)v);
+			return bool_lane(c, b, (unsigned)v);
+		if ((all = bool_all_bound(c, b, l)))
+			return all;
 		all = ir_b_extract(&c->b, b, 0);
 		for (unsigned i = 1; i < l; i++)
 			all = ir_b_bin(&c->b, IR_OP_AND, all, ir_b_extract(&c->b, b, i));
