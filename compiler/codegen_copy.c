@@ -369,50 +369,46 @@ nonneg_strides(Cg *c, IrRef t, int rank2)
 	return d != NULL;
 }
 
-/* lane v of vector x: a splat's scalar itself */
-static IrRef
-lane_of(Cg *c, IrRef x, unsigned v)
+/* A bool fragment that compares a fragment with a scalar by a signed integer
+ * order (x k splat(y), or splat(y) k x mirrored): *k, *x and the scalar *y.
+ * Its values are compared one by one where each is copied, and "all true" is
+ * one compare of the largest x (k < or <=) or the smallest (> or >=) with y:
+ * extracts of the vector compare had LLVM compute every value's lane mask
+ * before the copy's split and keep them all live through the element-wise
+ * path, two SGPRs each (grouped_tile.fly's store: 64 values, 64 SGPRs). Other
+ * bool fragments keep those extracts (an AND of separate lanes becomes a
+ * bit-packing of the masks in LLVM, ~4 instructions a value). */
+static int
+bound_cmp(Cg *c, IrRef b, IrCmp *k, IrRef *x, IrRef *y)
 {
-	IrInst *I = &c->f->inst[x];
-	return I->op == IR_OP_SPLAT ? I->ops[0] : ir_b_extract(&c->b, x, v);
-}
-
-/* value v of bool fragment b. A compare is made lane by lane, where the value
- * is used: an extract of the vector compare would have LLVM compute every
- * lane's mask before the copy's split and keep them all live in SGPR pairs
- * (64 values: 64 SGPRs, grouped_tile.fly's store) */
-static IrRef
-bool_lane(Cg *c, IrRef b, unsigned v)
-{
+	static const IrCmp mirror[] = { [IR_LT] = IR_GT, [IR_LE] = IR_GE, [IR_GT] = IR_LT, [IR_GE] = IR_LE };
 	IrInst *I = &c->f->inst[b];
 
-	if (I->op != IR_OP_CMP)
-		return ir_b_extract(&c->b, b, v);
-	IrCmp k = (IrCmp)I->imm[0];
-	IrRef x = I->ops[0], y = I->ops[1];
-	return ir_b_cmp(&c->b, k, lane_of(c, x, v), lane_of(c, y, v));
+	if (I->op != IR_OP_CMP || I->imm[0] < IR_LT || I->imm[0] > IR_GE)
+		return 0;
+	int left = c->f->inst[I->ops[0]].op == IR_OP_SPLAT;
+	IrRef s = I->ops[!left];
+	if (c->f->inst[s].op != IR_OP_SPLAT)
+		return 0;
+	*x = I->ops[left];
+	*y = c->f->inst[s].ops[0];
+	*k = left ? mirror[I->imm[0]] : (IrCmp)I->imm[0];
+	IrType xt = c->f->inst[*x].ty;
+	return ir_ty_is_int(xt) && xt.kind != IR_I1;
 }
 
-/* every value of bool fragment b (l values) true, when b is a signed integer
- * order compare of x with a splat y: the largest (<, <=) or smallest (>, >=)
- * of x compared with y, e.g. min(x) >= 0 for x >= 0. 0 otherwise. (An AND of
- * the lanes of the compare, whose lanes bool_lane computes apart, becomes a
- * bit-packing of 64 masks in LLVM: ~3 instructions per value.) */
+/* value v of bound_cmp's compare */
 static IrRef
-bool_all_bound(Cg *c, IrRef b, unsigned l)
+bound_lane(Cg *c, IrCmp k, IrRef x, IrRef y, unsigned v)
 {
-	IrInst *I = &c->f->inst[b];
+	return ir_b_cmp(&c->b, k, ir_b_extract(&c->b, x, v), y);
+}
 
-	if (I->op != IR_OP_CMP || c->f->inst[I->ops[1]].op != IR_OP_SPLAT)
-		return 0;
-	IrType xt = c->f->inst[I->ops[0]].ty;
-	if (!ir_ty_is_int(xt) || xt.kind == IR_I1)
-		return 0;
-	IrCmp k = (IrCmp)I->imm[0];
-	if (k != IR_LT && k != IR_LE && k != IR_GT && k != IR_GE)
-		return 0;
+/* every value of bound_cmp's compare (l values) true */
+static IrRef
+bound_all(Cg *c, IrCmp k, IrRef x, IrRef y, unsigned l)
+{
 	IrOp op = k == IR_LT || k == IR_LE ? IR_OP_MAX : IR_OP_MIN;
-	IrRef x = I->ops[0], y = c->f->inst[I->ops[1]].ops[0];
 	IrRef r = ir_b_extract(&c->b, x, 0);
 	for (unsigned i = 1; i < l; i++)
 		r = ir_b_bin(&c->b, op, r, ir_b_extract(&c->b, x, i));
@@ -501,10 +497,12 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 			c->failed = 1;
 			return 0;
 		}
+		IrCmp k;
+		IrRef x, y;
+		if (bound_cmp(c, b, &k, &x, &y))
+			return v != PRED_ALL ? bound_lane(c, k, x, y, (unsigned)v) : bound_all(c, k, x, y, l);
 		if (v != PRED_ALL)
-			return bool_lane(c, b, (unsigned)v);
-		if ((all = bool_all_bound(c, b, l)))
-			return all;
+			return ir_b_extract(&c->b, b, (unsigned)v);
 		all = ir_b_extract(&c->b, b, 0);
 		for (unsigned i = 1; i < l; i++)
 			all = ir_b_bin(&c->b, IR_OP_AND, all, ir_b_extract(&c->b, b, i));
