@@ -369,6 +369,52 @@ nonneg_strides(Cg *c, IrRef t, int rank2)
 	return d != NULL;
 }
 
+/* A bool fragment that compares a fragment with a scalar by a signed integer
+ * order (x k splat(y), or splat(y) k x mirrored): *k, *x and the scalar *y.
+ * Its values are compared one by one where each is copied, and "all true" is
+ * one compare of the largest x (k < or <=) or the smallest (> or >=) with y:
+ * extracts of the vector compare had LLVM compute every value's lane mask
+ * before the copy's split and keep them all live through the element-wise
+ * path, two SGPRs each (grouped_tile.fly's store: 64 values, 64 SGPRs). Other
+ * bool fragments keep those extracts (an AND of separate lanes becomes a
+ * bit-packing of the masks in LLVM, ~4 instructions a value). */
+static int
+bound_cmp(Cg *c, IrRef b, IrCmp *k, IrRef *x, IrRef *y)
+{
+	static const IrCmp mirror[] = { [IR_LT] = IR_GT, [IR_LE] = IR_GE, [IR_GT] = IR_LT, [IR_GE] = IR_LE };
+	IrInst *I = &c->f->inst[b];
+
+	if (I->op != IR_OP_CMP || I->imm[0] < IR_LT || I->imm[0] > IR_GE)
+		return 0;
+	int left = c->f->inst[I->ops[0]].op == IR_OP_SPLAT;
+	IrRef s = I->ops[!left];
+	if (c->f->inst[s].op != IR_OP_SPLAT)
+		return 0;
+	*x = I->ops[left];
+	*y = c->f->inst[s].ops[0];
+	*k = left ? mirror[I->imm[0]] : (IrCmp)I->imm[0];
+	IrType xt = c->f->inst[*x].ty;
+	return ir_ty_is_int(xt) && xt.kind != IR_I1;
+}
+
+/* value v of bound_cmp's compare */
+static IrRef
+bound_lane(Cg *c, IrCmp k, IrRef x, IrRef y, unsigned v)
+{
+	return ir_b_cmp(&c->b, k, ir_b_extract(&c->b, x, v), y);
+}
+
+/* every value of bound_cmp's compare (l values) true */
+static IrRef
+bound_all(Cg *c, IrCmp k, IrRef x, IrRef y, unsigned l)
+{
+	IrOp op = k == IR_LT || k == IR_LE ? IR_OP_MAX : IR_OP_MIN;
+	IrRef r = ir_b_extract(&c->b, x, 0);
+	for (unsigned i = 1; i < l; i++)
+		r = ir_b_bin(&c->b, op, r, ir_b_extract(&c->b, x, i));
+	return ir_b_cmp(&c->b, k, r, y);
+}
+
 /* PRED_ALL as pred_at's value: every value of the copy is in range */
 enum { PRED_ALL = -1 };
 
@@ -451,6 +497,10 @@ pred_at_k(Cg *c, Node *p, int v, unsigned nn, IrRef kdyn)
 			c->failed = 1;
 			return 0;
 		}
+		IrCmp k;
+		IrRef x, y;
+		if (bound_cmp(c, b, &k, &x, &y))
+			return v != PRED_ALL ? bound_lane(c, k, x, y, (unsigned)v) : bound_all(c, k, x, y, l);
 		if (v != PRED_ALL)
 			return ir_b_extract(&c->b, b, (unsigned)v);
 		all = ir_b_extract(&c->b, b, 0);
