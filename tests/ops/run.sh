@@ -260,7 +260,7 @@ else
 	fail "ops: tune: --dtypes=f16+f16->f16 measures that key's variants with a bias" "$(cat "$TMP/simf16.out")"
 fi
 for bad in 'f32->f32' 'bf16->f16' 'bf16+bf16->f32' 'bf16->bf16x' 'f16+f32->f16'; do
-	expect_out "ops: tune: --dtypes=$bad is refused" 1 "mm's keys are T->T, T->f32, T+T->T and T+f32->f32" -- \
+	expect_out "ops: tune: --dtypes=$bad is refused" 1 "mm's keys are T->T, T->f32, T.T->T and T.f32->f32" -- \
 		env FLY_DEVICE=sim "$T" --op=mm --dtypes="$bad" --shapes=64x64x64 -o "$TMP/bad.db"
 done
 expect_out "ops: tune: --layout other than NT, NN, TN, TT is refused" 1 "mm's layouts are NT, NN, TN and TT" -- \
