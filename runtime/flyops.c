@@ -93,8 +93,9 @@
 /* Dense GEMMs of stdlib/ops/gemm.fly under key K (operands and output of one type T,
  * "T->T", or with a bias of type T, "T+T->T": the same kernels, a run-time flag; bf16
  * kernels have no type in their names, f16 ones "_f16"): the NT tile kernels (prefix P),
- * then the predicated kernel per layout (suffix S). An f32 output ("T->f32",
- * "T+f32->f32"): the predicated kernels only (FLYOPS_MM_RAGGED). */
+ * the NN, TN and TT tile kernels, then the predicated kernel per layout (suffix S) and
+ * NN/TN/TT's large predicated tiles. An f32 output ("T->f32", "T+f32->f32"): the
+ * predicated kernels only (FLYOPS_MM_RAGGED). */
 #define FLYOPS_MM_VARIANTS(X, K, P, S) \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "128x128") \
 	X("gfx950", FLYOPS_MM, K, "NT", "gemm", P "256x128") \

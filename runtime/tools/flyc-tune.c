@@ -694,10 +694,14 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 					m.dims[0] = M, m.dims[1] = N, m.dims[2] = K;
 					m.time_us = t[reps / 2] > 0 ? t[reps / 2] : 1e-3;
 					Meas *nm = realloc(ms, sizeof *nm * (size_t)(n + 1));
-					if (!nm || check_meas(&m, "measurement"))
+					if (nm)
+						ms = nm;
+					if (!nm)
+						rc = err("out of memory");
+					else if (check_meas(&m, "measurement"))
 						rc = 1;
 					else
-						(ms = nm)[n++] = m;
+						ms[n++] = m;
 					if (sim)
 						printf("%s %s %s: %.3f us (modelled, %s)\n", arch, names[v], s,
 						       m.time_us, tc->device && *tc->device ? tc->device : "default row");
