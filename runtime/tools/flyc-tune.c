@@ -693,15 +693,13 @@ measure(const char *device, const char *opname, const char *shapes, const char *
 					snprintf(m.variant, sizeof m.variant, "%s", names[v]);
 					m.dims[0] = M, m.dims[1] = N, m.dims[2] = K;
 					m.time_us = t[reps / 2] > 0 ? t[reps / 2] : 1e-3;
-					Meas *nm = realloc(ms, sizeof *nm * (size_t)(n + 1));
-					if (nm)
-						ms = nm;
-					if (!nm)
-						rc = err("out of memory");
-					else if (check_meas(&m, "measurement"))
+					Meas *nm = NULL;
+					if (check_meas(&m, "measurement"))
 						rc = 1;
+					else if (!(nm = realloc(ms, sizeof *nm * (size_t)(n + 1))))
+						rc = err("out of memory");
 					else
-						ms[n++] = m;
+						(ms = nm)[n++] = m;
 					if (sim)
 						printf("%s %s %s: %.3f us (modelled, %s)\n", arch, names[v], s,
 						       m.time_us, tc->device && *tc->device ? tc->device : "default row");

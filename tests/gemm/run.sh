@@ -185,15 +185,23 @@ fi
 # first loads, 93.6% before; 88.1% and 89.3% with the offsets in soffset, 76.8% and 79.4%
 # register-staged)
 if command -v llvm-mca-22 >/dev/null 2>&1; then
-	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nt_256x256 gemm_nt_128x128 gemm_nt_256x128 2>&1)
-	if printf '%s\n' "$out" | awk '{ e = $8; sub(/%/, "", e) }
-	    $1 == "gemm_nt_256x256" { ok256 = $3 == 64 && $4 <= 16 && $7 > 0 && $7 <= $6 && $2 > $3 && e + 0 >= 95 }
-	    $1 == "gemm_nt_128x128" || $1 == "gemm_nt_256x128" { n++; small += $3 == 32 && e + 0 >= 90 }
-	    END { exit !(ok256 && n == 2 && small == 2) }'; then
-		pass gemm/mca-main-loop
-	else
-		fail gemm/mca-main-loop "$out"
-	fi
+	# one mca_loop.py run (one disassembly) for every loop checked below; mca_floors NAME
+	# COUNT RULES passes when COUNT rows were checked by the awk RULES and none failed
+	# (columns: kernel, instructions, MFMA, VALU, waits, cycles, MFMA-bound, efficiency)
+	mca=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nt_256x256 gemm_nt_128x128 \
+		gemm_nt_256x128 gemm_nt_ragged gemm_nn_ragged gemm_nn_ragged_256x128 gemm_tn_ragged_256x128 \
+		gemm_tt_ragged_256x128 gemm_nn_ragged_256x256 gemm_tn_ragged_256x256 gemm_tt_ragged_256x256 \
+		gemm_nn_128x128 gemm_tn_128x128 gemm_tt_128x128 gemm_nn_256x256 gemm_tn_256x256 gemm_tt_256x256 2>&1)
+	mca_floors() {
+		if printf '%s\n' "$mca" | awk '{ e = $8; sub(/%/, "", e) } '"$3"' END { exit !(n == '"$2"' && !bad) }'; then
+			pass "$1"
+		else
+			fail "$1" "$mca"
+		fi
+	}
+	mca_floors gemm/mca-main-loop 3 '
+		$1 == "gemm_nt_256x256" { n++; if (!($3 == 64 && $4 <= 16 && $7 > 0 && $7 <= $6 && $2 > $3 && e + 0 >= 95)) bad++ }
+		$1 == "gemm_nt_128x128" || $1 == "gemm_nt_256x128" { n++; if (!($3 == 32 && e + 0 >= 90)) bad++ }'
 	# the predicated GEMMs' steady state (docs/codegen.md, "Predicated pipelines"): the
 	# loop of unpredicated load blocks, unrolled over 2 stages (32 MFMAs), none of the copies'
 	# element-wise path in it (was: 1127 instructions, 560 VALU, 16 MFMAs, 6.8%); when written
@@ -201,41 +209,20 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 	# (then 76.8% with its reads interleaved, nt 69.0%, nn 66.3%, 68.1% once its transposed
 	# reads were interleaved too; 128x128 88.1% with its loads straight to LDS, which the
 	# predicated kernels do not use): at most 256 instructions and 48 VALU, >= 60%
-	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nt_ragged gemm_nn_ragged 2>&1)
-	if printf '%s
-' "$out" | awk '{ e = $8; sub(/%/, "", e) }
-		$1 ~ /_ragged$/ { n++; if (!($3 == 32 && $4 <= 48 && $2 <= 256 && $7 > 0 && $7 <= $6 && e + 0 >= 60)) bad++ }
-		END { exit !(n == 2 && !bad) }'; then
-		pass gemm/mca-ragged-loop
-	else
-		fail gemm/mca-ragged-loop "$out"
-	fi
+	mca_floors gemm/mca-ragged-loop 2 '
+		$1 ~ /^gemm_n[nt]_ragged$/ { n++; if (!($3 == 32 && $4 <= 48 && $2 <= 256 && $7 > 0 && $7 <= $6 && e + 0 >= 60)) bad++ }'
 	# NN/TN/TT's 8-wave tiles: 256x128 (32 MFMAs per trip, as 128x128) and 256x256 (64);
 	# when written 256x128 nn/tn/tt 191/219/198 instructions, 27/32/27 VALU, 71.5/69.2/70.5%,
 	# 256x256 284/319/296, 35/40/31, 80.0/79.4/80.7% (128x128: 68.1/65.7/67.4%)
-	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nn_ragged_256x128 gemm_tn_ragged_256x128 \
-		gemm_tt_ragged_256x128 gemm_nn_ragged_256x256 gemm_tn_ragged_256x256 gemm_tt_ragged_256x256 2>&1)
-	if printf '%s\n' "$out" | awk '{ e = $8; sub(/%/, "", e) }
-		$1 ~ /_256x128$/ { n++; if (!($3 == 32 && $4 <= 40 && $2 <= 240 && $7 > 0 && $7 <= $6 && e + 0 >= 66)) bad++ }
-		$1 ~ /_256x256$/ { n++; if (!($3 == 64 && $4 <= 48 && $2 <= 352 && $7 > 0 && $7 <= $6 && e + 0 >= 76)) bad++ }
-		END { exit !(n == 6 && !bad) }'; then
-		pass gemm/mca-ragged256-loop
-	else
-		fail gemm/mca-ragged256-loop "$out"
-	fi
+	mca_floors gemm/mca-ragged256-loop 6 '
+		$1 ~ /_ragged_256x128$/ { n++; if (!($3 == 32 && $4 <= 40 && $2 <= 240 && $7 > 0 && $7 <= $6 && e + 0 >= 66)) bad++ }
+		$1 ~ /_ragged_256x256$/ { n++; if (!($3 == 64 && $4 <= 48 && $2 <= 352 && $7 > 0 && $7 <= $6 && e + 0 >= 76)) bad++ }'
 	# NN/TN/TT's tile kernels (loads straight to LDS, as gemm_nt): when written 256x256
 	# nn/tn/tt 94.6/93.2/94.1% (215/245/228 instructions, 2/1/2 VALU), 128x128
 	# 87.5/88.4/89.3% (the transposed operands take two reads per MFMA operand: more of
 	# them between the barrier and the first MFMA): >= 92% and >= 85%, at most 4 VALU
-	out=$(/usr/bin/python3 "$FLY_TOP/scripts/mca_loop.py" "$TMP/gemm.hsaco" gemm_nn_128x128 gemm_tn_128x128 \
-		gemm_tt_128x128 gemm_nn_256x256 gemm_tn_256x256 gemm_tt_256x256 2>&1)
-	if printf '%s\n' "$out" | awk '{ e = $8; sub(/%/, "", e) }
-		$1 ~ /_128x128$/ { n++; if (!($3 == 32 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 85)) bad++ }
-		$1 ~ /_256x256$/ { n++; if (!($3 == 64 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 92)) bad++ }
-		END { exit !(n == 6 && !bad) }'; then
-		pass gemm/mca-tile-loop
-	else
-		fail gemm/mca-tile-loop "$out"
-	fi
+	mca_floors gemm/mca-tile-loop 6 '
+		$1 ~ /^gemm_(nn|tn|tt)_128x128$/ { n++; if (!($3 == 32 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 85)) bad++ }
+		$1 ~ /^gemm_(nn|tn|tt)_256x256$/ { n++; if (!($3 == 64 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 92)) bad++ }'
 fi
 exit 0
