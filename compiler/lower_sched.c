@@ -23,14 +23,16 @@
  *      M0's) hides behind it;
  *   2. the MFMAs in their order, each followed by up to (its cycles - 2) LDS
  *      reads of the MFMAs issuing within the next LOOKAHEAD_CYCLES, in the
- *      order the MFMAs need them (lgkmcnt counts in order);
+ *      order the MFMAs need them (lgkmcnt counts in order), and its loads,
+ *      each in a group of its own with its share of the reads;
  *   3. the rest in program order: the deferred LDS writes after the last
  *      MFMA, since their vmcnt wait (a global load's latency, ~1000 cycles
  *      in the timing model) would hold up every MFMA issued after it;
- * pinned with sched.barrier(0) before each MFMA, so that LLVM's scheduler
- * keeps the interleave (it would otherwise read each operand right before
- * its MFMA). Shuffles and address arithmetic go right before their first
- * user. An iteration holding anything else with side effects (a global
+ * pinned with sched.barrier(0) before and after each MFMA and between the
+ * groups, so that LLVM's schedulers keep the interleave (they would read each
+ * operand right before its MFMA; with a barrier only before it, they issued
+ * each MFMA after the reads and loads placed behind it). Shuffles and
+ * address arithmetic go right before their first user. An iteration holding anything else with side effects (a global
  * store, a wait, a call) is left as LLVM scheduled it.
  */
 #include <stdint.h>
@@ -42,9 +44,10 @@
 #include "lower_llvm.h"
 
 /* LDS reads are issued this many MFMA cycles ahead of their use (tuned on
- * gemm_bf16.fly's three tiles, docs/codegen.md "Interleaved main loops"); an
- * MFMA of C cycles is followed by at most C - 2 of them */
-enum { LOOKAHEAD_CYCLES = 64 };
+ * gemm_bf16.fly's three tiles, docs/codegen.md "Interleaved main loops"; 64
+ * when LLVM still issued each MFMA after the reads placed behind it, the
+ * same distance); an MFMA of C cycles is followed by at most C - 2 of them */
+enum { LOOKAHEAD_CYCLES = 72 };
 /* loads straight to LDS: the LDS reads of the first MFMA_READ_FIRST MFMAs
  * first (the second MFMA's then need not wait: a transposed operand takes
  * two reads), then one load per MFMA_PER_GLOAD_FIRST MFMAs of the iteration
@@ -318,18 +321,32 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	for (int m = 0; m < nm; m++) {
 		bar[s.nout] = 1;
 		place(&s, mf[m]);
-		int slots = mfma_cycles(s.it[mf[m]].v) - 2;
-		if (spread)
-			slots -= 2 * place_gloads(&s, GLOAD_PER_MFMA);   /* a load and its M0 each */
+		bar[s.nout] = 1;
+		int slots = mfma_cycles(s.it[mf[m]].v) - 2, gl = 0, nr = 0, rd[8];
+		for (int i = 0; spread && i < s.n && gl < GLOAD_PER_MFMA; i++)
+			gl += s.it[i].k == K_GLOAD && !s.it[i].done;
+		slots -= 2 * gl;   /* a load and its M0 each */
+		if (slots > 8)
+			slots = 8;   /* rd's size: 32x32 MFMAs take 8 cycles */
 		/* the LDS reads of the MFMAs within the lookahead, in need order */
-		for (int j = m + 1, ahead = 0; j < nm && slots > 0 && ahead < LOOKAHEAD_CYCLES; j++) {
+		for (int j = m + 1, ahead = 0; j < nm && nr < slots && ahead < LOOKAHEAD_CYCLES; j++) {
 			ahead += mfma_cycles(s.it[mf[j]].v);
-			for (int i = 0; i < s.n && slots > 0; i++)
-				if (s.it[i].k == K_LDSR && s.it[i].need == j && !s.it[i].done) {
-					place(&s, i);
-					slots--;
-				}
+			for (int i = 0; i < s.n && nr < slots; i++)
+				if (s.it[i].k == K_LDSR && s.it[i].need == j && !s.it[i].done)
+					rd[nr++] = i;
 		}
+		/* each load in a group of its own with its share of the reads:
+		 * LLVM fills the wait state between M0's write and the load with
+		 * a read (else an s_nop) only within the group */
+		for (int g = 0, r = 0; g < gl; g++) {
+			if (g)
+				bar[s.nout] = 1;
+			place_gloads(&s, 1);
+			for (int e = g + 1 < gl ? r + nr / gl : nr; r < e; r++)
+				place(&s, rd[r]);
+		}
+		for (int r = gl ? nr : 0; r < nr; r++)
+			place(&s, rd[r]);
 	}
 	bar[s.nout] = 1;
 	for (int i = 0; i < s.n; i++)

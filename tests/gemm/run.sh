@@ -179,8 +179,9 @@ fi
 # the loop's, its address arithmetic is out of the loop (at most 16 VALU: 1 is left,
 # 98 before), and with its loads straight to LDS and interleaved among the MFMAs with
 # their LDS reads (compiler/lower_sched.c) it keeps >= 95% of mca's MFMA-bound figure
-# (96.4% when written; 93.9% with the fixed offsets in soffset, 87.4% register-staged,
-# 80.9% before the interleave, 74% before the pipeline was unrolled, docs/codegen.md); the
+# (96.7% with each MFMA pinned on both sides, 96.4% before; 93.9% with the fixed offsets
+# in soffset, 87.4% register-staged, 80.9% before the interleave, 74% before the pipeline
+# was unrolled, docs/codegen.md); the
 # 128x128 and 256x128 loops >= 90% (94.2% with the first two MFMAs' reads before the
 # first loads, 93.6% before; 88.1% and 89.3% with the offsets in soffset, 76.8% and 79.4%
 # register-staged)
@@ -217,12 +218,13 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 	mca_floors gemm/mca-ragged256-loop 6 '
 		$1 ~ /_ragged_256x128$/ { n++; if (!($3 == 32 && $4 <= 40 && $2 <= 240 && $7 > 0 && $7 <= $6 && e + 0 >= 66)) bad++ }
 		$1 ~ /_ragged_256x256$/ { n++; if (!($3 == 64 && $4 <= 48 && $2 <= 352 && $7 > 0 && $7 <= $6 && e + 0 >= 76)) bad++ }'
-	# NN/TN/TT's tile kernels (loads straight to LDS, as gemm_nt): when written 256x256
-	# nn/tn/tt 94.6/93.2/94.1% (215/245/228 instructions, 2/1/2 VALU), 128x128
-	# 87.5/88.4/89.3% (the transposed operands take two reads per MFMA operand: more of
-	# them between the barrier and the first MFMA): >= 92% and >= 85%, at most 4 VALU
+	# NN/TN/TT's tile kernels (loads straight to LDS, as gemm_nt): 256x256 nn/tn/tt
+	# 95.6/95.6/96.2% (215/245/228 instructions, 2/1/2 VALU), 128x128 92.9/92.9/93.2% since
+	# each MFMA is pinned on both sides (94.6/93.2/94.1% and 87.5/88.4/89.3% before, when
+	# LLVM issued each MFMA after the reads meant to follow it, docs/codegen.md): >= 95%
+	# (the issue's figure) and >= 90%, at most 4 VALU
 	mca_floors gemm/mca-tile-loop 6 '
-		$1 ~ /^gemm_(nn|tn|tt)_128x128$/ { n++; if (!($3 == 32 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 85)) bad++ }
-		$1 ~ /^gemm_(nn|tn|tt)_256x256$/ { n++; if (!($3 == 64 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 92)) bad++ }'
+		$1 ~ /^gemm_(nn|tn|tt)_128x128$/ { n++; if (!($3 == 32 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 90)) bad++ }
+		$1 ~ /^gemm_(nn|tn|tt)_256x256$/ { n++; if (!($3 == 64 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 95)) bad++ }'
 fi
 exit 0
