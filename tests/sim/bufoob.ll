@@ -6,12 +6,15 @@
 ;   o[l]             = raw load b32 at voffset 4l
 ;   o[64 + l]        = struct load b32 of record l/4 at voffset 4(l%4)
 ;   o[128 + 4l .. 3] = raw load b128 at voffset 12l (each dword checked)
+;   o[384 + l]       = raw load b32 at voffset 4l, soffset %so
 ;   st: raw store b32 of l + 1 at voffset 4l; struct store b32 of l + 1001 of
-;       record l/4 at voffset 256 + 4(l%4)
+;       record l/4 at voffset 256 + 4(l%4); raw store b32 of l + 2001 at
+;       voffset 4l, soffset %so + 496
+; (soffset is excluded from bounds checking: the voffset alone must be in range)
 target triple = "amdgcn-amd-amdhsa"
 
 define amdgpu_kernel void @k_bufoob(ptr addrspace(1) %o, ptr addrspace(1) %in, ptr addrspace(1) %st,
-                                    i32 %stride, i32 %nrec, i32 %w3) {
+                                    i32 %stride, i32 %nrec, i32 %w3, i32 %so) {
   %id = call i32 @llvm.amdgcn.workitem.id.x()
   %s16 = trunc i32 %stride to i16
   %n64 = zext i32 %nrec to i64
@@ -38,6 +41,13 @@ define amdgpu_kernel void @k_bufoob(ptr addrspace(1) %o, ptr addrspace(1) %in, p
   %y = add i32 %id, 1001
   %qs = add i32 %qo, 256
   call void @llvm.amdgcn.struct.ptr.buffer.store.i32(i32 %y, ptr addrspace(8) %w, i32 %rec, i32 %qs, i32 0, i32 0)
+  %d = call i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8) %r, i32 %v4, i32 %so, i32 0)
+  %i384 = add i32 %id, 384
+  %pd = getelementptr i32, ptr addrspace(1) %o, i32 %i384
+  store i32 %d, ptr addrspace(1) %pd
+  %z = add i32 %id, 2001
+  %so2 = add i32 %so, 496
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i32(i32 %z, ptr addrspace(8) %w, i32 %v4, i32 %so2, i32 0)
   ret void
 }
 

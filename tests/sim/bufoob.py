@@ -13,7 +13,10 @@ here from the ISA descriptions in docs/simulator.md ("Buffer resources"):
     offset in the record + 4 <= stride; 1 index < num_records; 2 num_records
     != 0; 3 byte offset (index * stride + offset) + 4 <= num_records.
 Out-of-range loads read 0 and out-of-range stores are dropped; every dword of
-the b128 load is checked on its own. Also: a gfx1201 resource with
+the b128 load is checked on its own. A load and a store with a non-zero
+soffset: soffset is excluded from bounds checking (LLVM's IntrinsicsAMDGPU.td
+on every buffer intrinsic), so the voffset alone decides and the access lands
+at soffset + voffset. Also: a gfx1201 resource with
 ADD_TID_ENABLE stops the run with a reason. One PASS/FAIL line per case.
 """
 import os
@@ -25,6 +28,7 @@ sim, llc, lld, tmp = sys.argv[1:5]
 here = os.path.dirname(os.path.abspath(__file__))
 IN = 4096
 src = bytes((i * 37 + 11) & 255 for i in range(IN))
+SO = 16   # the soffset of the last load and (+ 496) store
 
 
 def build(cpu):
@@ -37,7 +41,8 @@ def build(cpu):
 
 
 def in_range(rule, stride, nrec, idxen, idx, inner):
-    """inner: voffset + soffset + offset (bytes inside the record); idxen: a struct access"""
+    """inner: voffset + offset (bytes inside the record; soffset is not range-checked);
+    idxen: a struct access"""
     off = stride * idx + inner
     if rule == 'gfx9':
         return idx < nrec if (stride and idxen) else off + 4 <= nrec
@@ -55,7 +60,7 @@ def word(b, off):
 
 
 def model(rule, stride, nrec):
-    o = [0] * 384
+    o = [0] * 448
     for l in range(64):
         if in_range(rule, stride, nrec, False, 0, 4 * l):
             o[l] = word(src, 4 * l)
@@ -64,6 +69,8 @@ def model(rule, stride, nrec):
         for d in range(4):
             if in_range(rule, stride, nrec, False, 0, 12 * l + 4 * d):
                 o[128 + 4 * l + d] = word(src, 12 * l + 4 * d)
+        if in_range(rule, stride, nrec, False, 0, 4 * l):
+            o[384 + l] = word(src, SO + 4 * l)
     st = bytearray(b'\xee' * IN)
     for l in range(64):
         if in_range(rule, stride, nrec, False, 0, 4 * l):
@@ -71,6 +78,8 @@ def model(rule, stride, nrec):
     for l in range(64):
         if in_range(rule, stride, nrec, True, l // 4, 256 + 4 * (l % 4)):
             struct.pack_into('<I', st, stride * (l // 4) + 256 + 4 * (l % 4), l + 1001)
+        if in_range(rule, stride, nrec, False, 0, 4 * l):
+            struct.pack_into('<I', st, SO + 496 + 4 * l, l + 2001)
     return o, bytes(st)
 
 
@@ -81,9 +90,10 @@ def run(co, stride, nrec, w3, name):
     for f in ('o.bin', 'st.bin'):
         if os.path.exists(os.path.join(d, f)):
             os.remove(os.path.join(d, f))
-    return subprocess.run([sim, co, 'k_bufoob', '--grid=1', '--block=64', 'buf=1536,out=%s/o.bin' % d,
+    return subprocess.run([sim, co, 'k_bufoob', '--grid=1', '--block=64', 'buf=1792,out=%s/o.bin' % d,
                            'buf=%d,in=%s/in.bin' % (IN, d), 'buf=%d,fill=0xee,out=%s/st.bin' % (IN, d),
-                           'u32=%d' % stride, 'u32=%d' % nrec, 'u32=0x%x' % w3], capture_output=True, text=True), d
+                           'u32=%d' % stride, 'u32=%d' % nrec, 'u32=0x%x' % w3, 'u32=%d' % SO],
+                          capture_output=True, text=True), d
 
 
 def check(co, rule, stride, nrec, w3, name):
@@ -91,10 +101,10 @@ def check(co, rule, stride, nrec, w3, name):
     if r.returncode:
         print('FAIL: %s\n    flyc-sim failed: %s' % (name, (r.stdout + r.stderr).strip()))
         return
-    got = list(struct.unpack('<384I', open(os.path.join(d, 'o.bin'), 'rb').read()))
+    got = list(struct.unpack('<448I', open(os.path.join(d, 'o.bin'), 'rb').read()))
     gst = open(os.path.join(d, 'st.bin'), 'rb').read()
     want, wst = model(rule, stride, nrec)
-    bad = [i for i in range(384) if got[i] != want[i]]
+    bad = [i for i in range(448) if got[i] != want[i]]
     sbad = [i for i in range(0, IN, 4) if gst[i:i + 4] != wst[i:i + 4]]
     if bad or sbad:
         msg = []
