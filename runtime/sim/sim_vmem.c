@@ -323,15 +323,8 @@ static int rsrc(SimWave *w, const SimInst *in, const SimOperand *o, Rsrc *r)
 	}
 	return 0;
 }
-/* A lane's access is at the resource base + soffset + the offset buf_off
- * gives, which alone is range-checked: soffset is excluded from bounds
- * checking (LLVM's IntrinsicsAMDGPU.td on every raw/struct buffer intrinsic;
- * AMDGPUUsage, "Relaxed Buffer OOB Mode": the voffset is range-checked).
- * Operands: vdata, vaddr|off, srsrc, soffset. */
-static uint64_t buf_base(SimWave *w, const SimInst *in, const Rsrc *r)
-{
-	return r->base + (in->nops > 3 ? sim_rd32(w, O(3), 0) : 0);
-}
+/* Byte offset of a lane's access from the resource base, and whether byte k of
+ * an n-byte access is in range. Operands: vdata, vaddr|off, srsrc, soffset. */
 static uint64_t buf_off(SimWave *w, const SimInst *in, const Rsrc *r, int l, uint32_t *idx)
 {
 	const SimOperand *va = O(1);
@@ -340,7 +333,8 @@ static uint64_t buf_off(SimWave *w, const SimInst *in, const Rsrc *r, int l, uin
 	else if (in->idxen) vi = sim_rd32(w, va, l);
 	else if (in->offen) vo = sim_rd32(w, va, l);
 	*idx = vi;
-	return (uint64_t)(uint32_t)in->offset + vo + (uint64_t)r->stride * vi;
+	uint32_t so = in->nops > 3 ? sim_rd32(w, O(3), 0) : 0;
+	return (uint64_t)so + (uint32_t)in->offset + vo + (uint64_t)r->stride * vi;
 }
 static int buf_in_range(const SimInst *in, const Rsrc *r, uint64_t off, uint32_t idx, uint32_t n)
 {
@@ -369,13 +363,12 @@ static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 	}
 	Rsrc r;
 	if (rsrc(w, in, O(2), &r)) return SIM_FAULT;
-	uint64_t at = buf_base(w, in, &r);
 	if (in->lds) {
 		uint32_t base = w->s[SIM_M0] + (uint32_t)in->offset;
 		LANES(l) {
 			uint32_t idx; uint64_t off = buf_off(w, in, &r, l, &idx);
 			uint8_t buf[16] = { 0 };
-			if (buf_in_range(in, &r, off, idx, n)) { const uint8_t *p = sim_gptr(w, at + off, n, l, 0); if (!p) return SIM_FAULT; memcpy(buf, p, n); }
+			if (buf_in_range(in, &r, off, idx, n)) { const uint8_t *p = sim_gptr(w, r.base + off, n, l, 0); if (!p) return SIM_FAULT; memcpy(buf, p, n); }
 			uint8_t *q = sim_lptr(w, base + (uint32_t)l * (n <= 4 ? 4 : 16), n < 4 ? 4 : n, l, 1);
 			if (!q) return SIM_FAULT;
 			memcpy(q, buf, n < 4 ? 4 : n);
@@ -388,12 +381,12 @@ static int buf_load(SimWave *w, const SimInst *in, int kind, int ndw)
 		if (kind == LD_B32) {
 			for (int i = 0; i < ndw; i++)   /* per dword */
 				if (buf_in_range(in, &r, off + 4u * (uint32_t)i, idx, 4)) {
-					const uint8_t *p = sim_gptr(w, at + off + 4u * (uint32_t)i, 4, l, 0);
+					const uint8_t *p = sim_gptr(w, r.base + off + 4u * (uint32_t)i, 4, l, 0);
 					if (!p) return SIM_FAULT;
 					memcpy(buf + 4 * i, p, 4);
 				}
 		} else if (buf_in_range(in, &r, off, idx, n)) {
-			const uint8_t *p = sim_gptr(w, at + off, n, l, 0);
+			const uint8_t *p = sim_gptr(w, r.base + off, n, l, 0);
 			if (!p) return SIM_FAULT;
 			memcpy(buf, p, n);
 		}
@@ -405,18 +398,17 @@ static int buf_store(SimWave *w, const SimInst *in, uint32_t n, int hi)
 {
 	Rsrc r;
 	if (rsrc(w, in, O(2), &r)) return SIM_FAULT;
-	uint64_t at = buf_base(w, in, &r);
 	LANES(l) {
 		uint32_t idx; uint64_t off = buf_off(w, in, &r, l, &idx);
 		if (n >= 4) {
 			for (uint32_t i = 0; i < n / 4; i++) {
 				if (!buf_in_range(in, &r, off + 4 * i, idx, 4)) continue;   /* dropped */
-				uint8_t *p = sim_gptr(w, at + off + 4 * i, 4, l, 1);
+				uint8_t *p = sim_gptr(w, r.base + off + 4 * i, 4, l, 1);
 				if (!p) return SIM_FAULT;
 				uint32_t v = sim_rd(w, O(0), (int)i, l); memcpy(p, &v, 4);
 			}
 		} else if (buf_in_range(in, &r, off, idx, n)) {
-			uint8_t *p = sim_gptr(w, at + off, n, l, 1);
+			uint8_t *p = sim_gptr(w, r.base + off, n, l, 1);
 			if (!p) return SIM_FAULT;
 			uint32_t v = sim_rd32(w, O(0), l); if (hi) v >>= 16; memcpy(p, &v, n);
 		}
@@ -429,13 +421,12 @@ static int buf_atomic(SimWave *w, const SimInst *in, int op, int wide)
 	if (rsrc(w, in, O(2), &r)) return SIM_FAULT;
 	int ret = in->glc || in->sc0;
 	uint32_t n = wide ? 8 : 4;
-	uint64_t at = buf_base(w, in, &r);
 	sim_atomic_lock(w);
 	LANES(l) {
 		uint32_t idx; uint64_t off = buf_off(w, in, &r, l, &idx);
 		uint64_t old = 0;
 		if (buf_in_range(in, &r, off, idx, n)) {
-			uint8_t *p = sim_gptr(w, at + off, n, l, 1);
+			uint8_t *p = sim_gptr(w, r.base + off, n, l, 1);
 			if (!p) { sim_atomic_unlock(w); return SIM_FAULT; }
 			uint64_t v = wide ? sim_rd64(w, O(0), l) : sim_rd32(w, O(0), l), c = 0;
 			if (op == SIM_A_CMPSWAP) c = wide ? (sim_rd(w, O(0), 2, l) | (uint64_t)sim_rd(w, O(0), 3, l) << 32) : sim_rd(w, O(0), 1, l);

@@ -10,7 +10,7 @@
 ;   st: raw store b32 of l + 1 at voffset 4l; struct store b32 of l + 1001 of
 ;       record l/4 at voffset 256 + 4(l%4); raw store b32 of l + 2001 at
 ;       voffset 4l, soffset %so + 496
-; (soffset is excluded from bounds checking: the voffset alone must be in range)
+; (soffset counts toward the bounds check, as the instruction offset does)
 target triple = "amdgcn-amd-amdhsa"
 
 define amdgpu_kernel void @k_bufoob(ptr addrspace(1) %o, ptr addrspace(1) %in, ptr addrspace(1) %st,

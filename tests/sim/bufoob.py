@@ -14,9 +14,10 @@ here from the ISA descriptions in docs/simulator.md ("Buffer resources"):
     != 0; 3 byte offset (index * stride + offset) + 4 <= num_records.
 Out-of-range loads read 0 and out-of-range stores are dropped; every dword of
 the b128 load is checked on its own. A load and a store with a non-zero
-soffset: soffset is excluded from bounds checking (LLVM's IntrinsicsAMDGPU.td
-on every buffer intrinsic), so the voffset alone decides and the access lands
-at soffset + voffset. Also: a gfx1201 resource with
+soffset: soffset counts toward the bounds check (AMD's rocjitsu emulator,
+matched to gfx950 hardware in ROCm/rocm-systems PR #10928; LLVM's
+IntrinsicsAMDGPU.td comment "excluded from bounds checking" does not describe
+the range check), so soffset + voffset + 4 <= num_records decides. Also: a gfx1201 resource with
 ADD_TID_ENABLE stops the run with a reason. One PASS/FAIL line per case.
 """
 import os
@@ -41,8 +42,7 @@ def build(cpu):
 
 
 def in_range(rule, stride, nrec, idxen, idx, inner):
-    """inner: voffset + offset (bytes inside the record; soffset is not range-checked);
-    idxen: a struct access"""
+    """inner: voffset + soffset + offset (bytes inside the record); idxen: a struct access"""
     off = stride * idx + inner
     if rule == 'gfx9':
         return idx < nrec if (stride and idxen) else off + 4 <= nrec
@@ -69,7 +69,7 @@ def model(rule, stride, nrec):
         for d in range(4):
             if in_range(rule, stride, nrec, False, 0, 12 * l + 4 * d):
                 o[128 + 4 * l + d] = word(src, 12 * l + 4 * d)
-        if in_range(rule, stride, nrec, False, 0, 4 * l):
+        if in_range(rule, stride, nrec, False, 0, SO + 4 * l):
             o[384 + l] = word(src, SO + 4 * l)
     st = bytearray(b'\xee' * IN)
     for l in range(64):
@@ -78,7 +78,7 @@ def model(rule, stride, nrec):
     for l in range(64):
         if in_range(rule, stride, nrec, True, l // 4, 256 + 4 * (l % 4)):
             struct.pack_into('<I', st, stride * (l // 4) + 256 + 4 * (l % 4), l + 1001)
-        if in_range(rule, stride, nrec, False, 0, 4 * l):
+        if in_range(rule, stride, nrec, False, 0, SO + 496 + 4 * l):
             struct.pack_into('<I', st, SO + 496 + 4 * l, l + 2001)
     return o, bytes(st)
 

@@ -447,11 +447,7 @@ __kernel void k_buffer2(__global int *o, __global int *a, __global int *st)
 	__amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, 4096L, BUF_W3);
 	__amdgpu_buffer_rsrc_t w = __builtin_amdgcn_make_buffer_rsrc(st, (short)0, 10240L, BUF_W3);
 	uint4 v = __builtin_amdgcn_raw_buffer_load_b128(r, i * 16, 0, 0);      /* in range for i < 256 */
-	/* soffset 16 is not range-checked (LLVM's IntrinsicsAMDGPU.td): with 4080
-	 * records the voffset alone decides, and the last in-range dword is the
-	 * allocation's last */
-	__amdgpu_buffer_rsrc_t r2 = __builtin_amdgcn_make_buffer_rsrc(a, (short)0, 4080L, BUF_W3);
-	uint2 x = __builtin_amdgcn_raw_buffer_load_b64(r2, i * 8, 16, 0);
+	uint2 x = __builtin_amdgcn_raw_buffer_load_b64(r, i * 8, 16, 0);
 	short s = __builtin_amdgcn_raw_buffer_load_b16(r, i * 2, 0, 0);
 	char c = __builtin_amdgcn_raw_buffer_load_b8(r, i, 0, 0);
 	__builtin_amdgcn_raw_buffer_store_b64(x, w, i * 8, 0, 0);

@@ -541,8 +541,7 @@ static int run(const char *test, int check)
 		const uint8_t *ab = (const uint8_t *)A;
 		for (int i = 0; i < N; i++) {
 			uint32_t vx = i < 256 ? (uint32_t)A[4 * i] : 0, vw = i < 256 ? (uint32_t)A[4 * i + 3] : 0;
-			/* soffset (16) excluded from the range check of 4080 records */
-			uint32_t x0 = i * 8 + 4 <= 4080 ? (uint32_t)A[2 * i + 4] : 0, x1 = i * 8 + 8 <= 4080 ? (uint32_t)A[2 * i + 5] : 0;
+			uint32_t x0 = i * 8 + 16 + 4 <= 4096 ? (uint32_t)A[2 * i + 4] : 0, x1 = i * 8 + 20 + 4 <= 4096 ? (uint32_t)A[2 * i + 5] : 0;
 			int16_t s; memcpy(&s, ab + 2 * i, 2);
 			int8_t c = (int8_t)ab[i];
 			w[4 * i] = (int32_t)(vx + vw); w[4 * i + 1] = (int32_t)(x1 - x0); w[4 * i + 2] = s + c; w[4 * i + 3] = A[i];
