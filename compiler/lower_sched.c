@@ -32,8 +32,9 @@
  * groups, so that LLVM's schedulers keep the interleave (they would read each
  * operand right before its MFMA; with a barrier only before it, they issued
  * each MFMA after the reads and loads placed behind it). Shuffles and
- * address arithmetic go right before their first user. An iteration holding anything else with side effects (a global
- * store, a wait, a call) is left as LLVM scheduled it.
+ * address arithmetic go right before their first user. An iteration holding
+ * anything else with side effects (a global store, a wait, a call) is left as
+ * LLVM scheduled it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -338,15 +339,15 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		/* each load in a group of its own with its share of the reads:
 		 * LLVM fills the wait state between M0's write and the load with
 		 * a read (else an s_nop) only within the group */
-		for (int g = 0, r = 0; g < gl; g++) {
+		int groups = gl > 1 ? gl : 1;
+		for (int g = 0, r = 0; g < groups; g++) {
 			if (g)
 				bar[s.nout] = 1;
-			place_gloads(&s, 1);
-			for (int e = g + 1 < gl ? r + nr / gl : nr; r < e; r++)
+			if (g < gl)
+				place_gloads(&s, 1);
+			for (int e = g + 1 < groups ? r + nr / groups : nr; r < e; r++)
 				place(&s, rd[r]);
 		}
-		for (int r = gl ? nr : 0; r < nr; r++)
-			place(&s, rd[r]);
 	}
 	bar[s.nout] = 1;
 	for (int i = 0; i < s.n; i++)

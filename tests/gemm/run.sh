@@ -181,10 +181,9 @@ fi
 # their LDS reads (compiler/lower_sched.c) it keeps >= 95% of mca's MFMA-bound figure
 # (96.7% with each MFMA pinned on both sides, 96.4% before; 93.9% with the fixed offsets
 # in soffset, 87.4% register-staged, 80.9% before the interleave, 74% before the pipeline
-# was unrolled, docs/codegen.md); the
-# 128x128 and 256x128 loops >= 90% (94.2% with the first two MFMAs' reads before the
-# first loads, 93.6% before; 88.1% and 89.3% with the offsets in soffset, 76.8% and 79.4%
-# register-staged)
+# was unrolled, docs/codegen.md); the 128x128 and 256x128 loops >= 90% (94.2% with the
+# first two MFMAs' reads before the first loads, 93.6% before; 88.1% and 89.3% with the
+# offsets in soffset, 76.8% and 79.4% register-staged)
 if command -v llvm-mca-22 >/dev/null 2>&1; then
 	# one mca_loop.py run (one disassembly) for every loop checked below; mca_floors NAME
 	# COUNT RULES passes when COUNT rows were checked by the awk RULES and none failed

@@ -17,8 +17,9 @@ the b128 load is checked on its own. A load and a store with a non-zero
 soffset: soffset counts toward the bounds check (AMD's rocjitsu emulator,
 matched to gfx950 hardware in ROCm/rocm-systems PR #10928; LLVM's
 IntrinsicsAMDGPU.td comment "excluded from bounds checking" does not describe
-the range check), so soffset + voffset + 4 <= num_records decides. Also: a gfx1201 resource with
-ADD_TID_ENABLE stops the run with a reason. One PASS/FAIL line per case.
+the range check), so soffset + voffset + 4 <= num_records decides. Also: a
+gfx1201 resource with ADD_TID_ENABLE stops the run with a reason. One
+PASS/FAIL line per case.
 """
 import os
 import struct
