@@ -689,16 +689,22 @@ def t_rms_norm_backward():
     raises(ValueError, lambda: flyc.ops.rms_norm_backward(rand_bf16(4, 64), x, w, torch.ones(4)),
            "last dim 1")
     raises(ValueError, lambda: flyc.ops.rms_norm_backward(rand_bf16(4, 64).half(), x, w, r), "x's dtype")
-    # the reference backward against autograd in f64
-    xd = torch.randn(3, 20, dtype=torch.float64, requires_grad=True)
-    wd = torch.randn(20, dtype=torch.float64, requires_grad=True)
-    y, rs = reference.rms_norm(xd, wd, 1e-6)
-    g = torch.randn(3, 20, dtype=torch.float64)
-    y.backward(g)
-    gx, gw = reference.rms_norm_backward(g, xd.detach(), wd.detach(), rs)
-    # (rstd is f32, as the operator returns it: agreement to f32 precision)
-    check(torch.allclose(gx, xd.grad, rtol=1e-6, atol=1e-7) and
-          torch.allclose(gw, wd.grad, rtol=1e-6, atol=1e-7), "reference rms_norm_backward")
+    # the reference backward against autograd in f64, given rstd in f64 (the rstd the forward
+    # returns is rounded to f32, as the operator's; with it, cancellation in gw - x*r*r*dot/n
+    # makes agreement depend on the draw)
+    g64 = torch.Generator().manual_seed(17)
+    for weighted in (True, False):
+        xd = torch.randn(3, 20, dtype=torch.float64, generator=g64, requires_grad=True)
+        wd = torch.randn(20, dtype=torch.float64, generator=g64, requires_grad=True) if weighted else None
+        y, rs = reference.rms_norm(xd, wd, 1e-6)
+        check(rs.dtype == torch.float32, "reference rms_norm returns rstd in f32")
+        rs64 = torch.rsqrt(xd.detach().pow(2).mean(-1, keepdim=True) + 1e-6)
+        g = torch.randn(3, 20, dtype=torch.float64, generator=g64)
+        y.backward(g)
+        gx, gw = reference.rms_norm_backward(g, xd.detach(), None if wd is None else wd.detach(), rs64)
+        check(torch.allclose(gx, xd.grad, rtol=1e-12, atol=1e-12), "reference rms_norm_backward: grad x")
+        check((gw is None) if wd is None else torch.allclose(gw, wd.grad, rtol=1e-12, atol=1e-12),
+              "reference rms_norm_backward: grad weight")
 
 
 def t_topk():
