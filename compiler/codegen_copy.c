@@ -1267,8 +1267,12 @@ split_zfill(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn, uns
  * out-of-range one is never read, and its destination is written with zero
  * when it is in LDS (zero fill, so an MMA reading the tile adds nothing) and
  * left untouched when it is in global memory. A vector access straddling
- * the edge is so split, never refused. Loads straight to LDS and packed
- * (sub-byte) elements are refused. */
+ * the edge is so split, never refused. A load straight to LDS is the
+ * in-range path (its lanes masked by EXEC: a lane not all in range writes no
+ * LDS by it) and the element-wise path writes the same LDS places through
+ * registers; refused when the destination is an MMA operand some waves share
+ * (each would write it element-wise). Packed (sub-byte) elements are refused
+ * but fp4 into LDS. */
 static void
 copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 {
@@ -1277,8 +1281,10 @@ copy_views_pred(Cg *c, Node *n, IrRef s, IrRef d, const CgCopyAtom *a, Node *pn)
 	IrTensor *S = cg_tensor_of(c, s);
 	int zfill = cg_tensor_of(c, ir_tensor_root(c->f, d))->space == IR_SPACE_LDS;
 
-	if (a && a->kind == CG_COPY_LDS_DMA) {
-		cg_unsupported(c, n->span, "a predicated load straight to LDS (use a buffer load and an LDS store)");
+	IrRef dup;
+	if (a && a->kind == CG_COPY_LDS_DMA && cg_mma_dups(c, d, &dup) > 1) {
+		cg_unsupported(c, n->span, "a predicated load straight to LDS laid out as an MMA operand that "
+		               "several waves share (the element-wise path would write it from each)");
 		return;
 	}
 	if (ir_scalar_packed(S->elem) && (!zfill || ir_scalar_bits(S->elem) != 4)) {

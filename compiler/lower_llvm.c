@@ -41,6 +41,8 @@ typedef struct {
 	struct { LLVMValueRef x, v; int64_t size, hi; } *lds_hi;   /* lds_high()'s values */
 	uint32_t nlds_hi, caplds_hi;
 	uint8_t *unif;                 /* uniformity()'s answers (UNIF_*) */
+	IrRef *ulog;                   /* answers given under an assumption (while_arg) */
+	uint32_t nulog, nassume;
 	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
 	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
 	LLVMDIBuilderRef dib;
@@ -618,10 +620,55 @@ shfl_xor_const(Lw *w, LLVMValueRef x, unsigned m, int whole_wave)
 /* uniformity()'s answers, memoised in Lw.unif */
 enum { UNIF_UNKNOWN, UNIF_FIXED, UNIF_NO, UNIF_COUNTED };
 
+static int uniformity(Lw *w, IrRef r);
+
+/* The uniformity of argument R (instruction I) of a region of while loop W:
+ * UNIF_COUNTED when every value it takes is uniform (a before-region
+ * argument: its init and the body's yield; a body argument: the before
+ * region's yield), as pipe_fast's k-tile counter (codegen_pipe.c); else
+ * UNIF_NO. The back edge reaches R again, so R is assumed uniform while its
+ * sources are asked; the answers given under that assumption are logged and
+ * forgotten when it fails. */
+static int
+while_arg(Lw *w, IrRef r, const IrInst *I, const IrInst *W)
+{
+	const IrFunc *f = w->f;
+	const IrRegionData *bef = &f->reg[W->region[0]], *body = &f->reg[W->region[1]];
+	uint32_t i = (uint32_t)I->imm[0], mark = w->nulog;
+	IrRef src[2];
+	int n = 0, ok = 1;
+
+	if (I->parent == W->region[0]) {
+		if (i >= W->nops || !body->n || f->inst[body->inst[body->n - 1]].nops <= i)
+			return UNIF_NO;
+		src[n++] = W->ops[i];
+		src[n++] = f->inst[body->inst[body->n - 1]].ops[i];
+	} else {
+		if (!bef->n || f->inst[bef->inst[bef->n - 1]].nops <= i + 1)
+			return UNIF_NO;
+		src[n++] = f->inst[bef->inst[bef->n - 1]].ops[i + 1];
+	}
+	w->unif[r] = UNIF_COUNTED;
+	w->nassume++;
+	for (int j = 0; j < n && ok; j++)
+		ok = uniformity(w, src[j]) != UNIF_NO;
+	w->nassume--;
+	if (ok) {
+		if (!w->nassume)    /* no outer assumption: the answers stand */
+			w->nulog = mark;
+		return UNIF_COUNTED;
+	}
+	while (w->nulog > mark)
+		w->unif[w->ulog[--w->nulog]] = 0;
+	w->unif[r] = 0;
+	return UNIF_NO;
+}
+
 /* UNIF_FIXED or UNIF_COUNTED if IR value r is the same in every active lane
  * by construction: pure integer arithmetic on constants, arguments, block
- * ids, readfirstlane results and the counters of for loops whose start and
- * step are such (UNIF_COUNTED: it depends on such a counter); else UNIF_NO */
+ * ids, readfirstlane results, the counters of for loops whose start and step
+ * are such, and while loop arguments that only take such values
+ * (UNIF_COUNTED: it depends on a loop's counter); else UNIF_NO */
 static int
 uniformity(Lw *w, IrRef r)
 {
@@ -636,6 +683,10 @@ uniformity(Lw *w, IrRef r)
 		break;
 	case IR_OP_RARG: {
 		IrRef o = f->reg[I->parent].owner;
+		if (o && f->inst[o].op == IR_OP_WHILE) {
+			u = while_arg(w, r, I, &f->inst[o]);
+			break;
+		}
 		u = I->imm[0] == 0 && o && f->inst[o].op == IR_OP_FOR &&
 		    uniformity(w, f->inst[o].ops[0]) != UNIF_NO && uniformity(w, f->inst[o].ops[2]) != UNIF_NO ?
 		    UNIF_COUNTED : UNIF_NO;
@@ -653,6 +704,8 @@ uniformity(Lw *w, IrRef r)
 		}
 	}
 	w->unif[r] = (uint8_t)u;
+	if (w->nassume)
+		w->ulog[w->nulog++] = r;
 	return u;
 }
 
@@ -1672,7 +1725,9 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	w->lds_hi = NULL;
 	w->nlds_hi = w->caplds_hi = 0;
 	w->unif = calloc(f->ninst + 1, 1);
-	if (!w->val || !w->multi || !w->unif)
+	w->ulog = calloc(f->ninst + 1, sizeof *w->ulog);
+	w->nulog = w->nassume = 0;
+	if (!w->val || !w->multi || !w->unif || !w->ulog)
 		IR_ICE("out of memory");
 	lower_region(w, 1, NULL);
 	for (uint32_t i = 0; i < f->ninst; i++)
@@ -1682,6 +1737,7 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	free(w->multi);
 	free(w->lds_hi);
 	free(w->unif);
+	free(w->ulog);
 	LLVMSetCurrentDebugLocation2(w->b, NULL);
 	return w->failed;
 }

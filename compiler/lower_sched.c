@@ -24,7 +24,9 @@
  *   2. the MFMAs in their order, each followed by up to (its cycles - 2) LDS
  *      reads of the MFMAs issuing within the next LOOKAHEAD_CYCLES, in the
  *      order the MFMAs need them (lgkmcnt counts in order), and its loads,
- *      each in a group of its own with its share of the reads;
+ *      each in a group of its own with its share of the reads; then, in the
+ *      slots left, fillers: pure instructions nothing in the iteration
+ *      needs (a loop's counters, pipe_fast's vote for its next trip);
  *   3. the rest in program order: the deferred LDS writes after the last
  *      MFMA, since their vmcnt wait (a global load's latency, ~1000 cycles
  *      in the timing model) would hold up every MFMA issued after it;
@@ -222,6 +224,34 @@ mark_need(Sched *s, int i, int m)
 	}
 }
 
+/* mark the pure items that item I needs, through pure items */
+static void
+mark_feeds(Sched *s, int i, char *need)
+{
+	int no = LLVMGetNumOperands(s->it[i].v);
+	for (int j = 0; j < no; j++) {
+		int d = find(s, LLVMGetOperand(s->it[i].v, j));
+		if (d >= 0 && s->it[d].k == K_PURE && !need[d]) {
+			need[d] = 1;
+			mark_feeds(s, d, need);
+		}
+	}
+}
+
+/* 1 when pure item I can be placed now: its operands in the region are
+ * placed or are pure items that can be */
+static int
+fill_ok(Sched *s, int i)
+{
+	int no = LLVMGetNumOperands(s->it[i].v);
+	for (int j = 0; j < no; j++) {
+		int d = find(s, LLVMGetOperand(s->it[i].v, j));
+		if (d >= 0 && !s->it[d].done && (s->it[d].k != K_PURE || !fill_ok(s, d)))
+			return 0;
+	}
+	return 1;
+}
+
 /* one iteration, the N instructions INS of a block before ANCHOR: reorder
  * it, or leave it */
 static void
@@ -287,6 +317,15 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		goto out;
 	for (int m = 0; m < nm; m++)
 		mark_need(&s, mf[m], m);
+	/* fillers: the pure items nothing in the iteration needs (a loop's
+	 * counters, the vote of codegen_pipe.c's pipe_fast for its next trip),
+	 * issued in the MFMAs' spare slots rather than after the last MFMA */
+	char *need = calloc((size_t)n, 1);
+	if (!need)
+		goto out;
+	for (int i = 0; i < s.n; i++)
+		if (s.it[i].k != K_PURE)
+			mark_feeds(&s, i, need);
 
 	LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
@@ -298,6 +337,7 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	int *bar = calloc((size_t)n + 1, sizeof(int));   /* a barrier before out[k] */
 	if (!bar) {
 		LLVMDisposeBuilder(b);
+		free(need);
 		goto out;
 	}
 	/* loads straight to LDS only: the first MFMAs' reads, a load per
@@ -348,6 +388,12 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 			for (int e = g + 1 < groups ? r + nr / groups : nr; r < e; r++)
 				place(&s, rd[r]);
 		}
+		for (int i = 0, fill = slots - nr; i < s.n && fill > 0; i++)
+			if (s.it[i].k == K_PURE && !need[i] && !s.it[i].done && fill_ok(&s, i)) {
+				int before = s.nout;
+				place(&s, i);
+				fill -= s.nout - before;
+			}
 	}
 	bar[s.nout] = 1;
 	for (int i = 0; i < s.n; i++)
@@ -367,6 +413,7 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 		if (classify(ins[i], mdk) == K_MARK)
 			LLVMInstructionEraseFromParent(ins[i]);
 	free(bar);
+	free(need);
 	LLVMDisposeBuilder(b);
 out:
 	free(s.hash);
