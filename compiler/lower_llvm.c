@@ -43,6 +43,7 @@ typedef struct {
 	uint8_t *unif;                 /* uniformity()'s answers (UNIF_*) */
 	IrRef *ulog;                   /* answers given under an assumption (while_arg) */
 	uint32_t nulog, nassume;
+	uint32_t *dseen, dgen;         /* lane_varying()'s visits */
 	LLVMValueRef lds;         /* the kernel's LDS array, or NULL */
 	LLVMMetadataRef sp;       /* debug subprogram, or NULL */
 	LLVMDIBuilderRef dib;
@@ -664,11 +665,49 @@ while_arg(Lw *w, IrRef r, const IrInst *I, const IrInst *W)
 	return UNIF_NO;
 }
 
+/* The uniformity of result R (instruction I) of a while or an if: a while's
+ * result is the before region's yield when its condition fails, so uniform
+ * when that condition and value are (every active lane leaves at the same
+ * trip); an if's when its condition and both yields are (a for's: UNIF_NO) */
+static int
+result_uniform(Lw *w, IrRef r, const IrInst *I)
+{
+	const IrFunc *f = w->f;
+	const IrInst *O = &f->inst[I->ops[0]];
+	uint32_t i = (uint32_t)I->imm[0];
+	IrRef src[3];
+	int n = 0;
+
+	(void)r;
+	if (O->op == IR_OP_WHILE) {
+		const IrRegionData *bef = &f->reg[O->region[0]];
+		if (!bef->n || f->inst[bef->inst[bef->n - 1]].nops <= i + 1)
+			return UNIF_NO;
+		src[n++] = f->inst[bef->inst[bef->n - 1]].ops[0];
+		src[n++] = f->inst[bef->inst[bef->n - 1]].ops[i + 1];
+	} else if (O->op == IR_OP_IF) {
+		src[n++] = O->ops[0];
+		for (int k = 0; k < 2; k++) {
+			const IrRegionData *rg = &f->reg[O->region[k]];
+			if (!rg->n || f->inst[rg->inst[rg->n - 1]].nops <= i)
+				return UNIF_NO;
+			src[n++] = f->inst[rg->inst[rg->n - 1]].ops[i];
+		}
+	} else {
+		return UNIF_NO;
+	}
+	for (int j = 0; j < n; j++)
+		if (uniformity(w, src[j]) == UNIF_NO)
+			return UNIF_NO;
+	return UNIF_COUNTED;
+}
+
 /* UNIF_FIXED or UNIF_COUNTED if IR value r is the same in every active lane
  * by construction: pure integer arithmetic on constants, arguments, block
- * ids, readfirstlane results, the counters of for loops whose start and step
- * are such, and while loop arguments that only take such values
- * (UNIF_COUNTED: it depends on a loop's counter); else UNIF_NO */
+ * ids, readfirstlane results, ballots, the counters of for loops whose start
+ * and step are such, while loop arguments that only take such values, and
+ * while and if results that are such (result_uniform) (UNIF_COUNTED: it
+ * depends on a loop's counter, a ballot or a branch); else UNIF_NO */
 static int
 uniformity(Lw *w, IrRef r)
 {
@@ -680,6 +719,12 @@ uniformity(Lw *w, IrRef r)
 		return w->unif[r];
 	switch (I->op) {
 	case IR_OP_CONST: case IR_OP_ARG: case IR_OP_BID: case IR_OP_WAVESIZE: case IR_OP_UNIFORM:
+		break;
+	case IR_OP_BALLOT:
+		u = UNIF_COUNTED;      /* the wave's mask, the same in every lane */
+		break;
+	case IR_OP_PROJ:
+		u = result_uniform(w, r, I);
 		break;
 	case IR_OP_RARG: {
 		IrRef o = f->reg[I->parent].owner;
@@ -738,6 +783,30 @@ split_offset(Lw *w, IrRef off, IrScalar elem, unsigned which, LLVMValueRef *u, L
 		split_uniform(w, off, which, u, v);
 }
 
+/* 1 when integer value R depends, through pure arithmetic, on a region
+ * argument or a loop's or an if's result that may differ between the active
+ * lanes of a wave (uniformity UNIF_NO). codegen's check of where a load
+ * straight to LDS puts each lane's data (cg_lds_dma_placement) evaluates the
+ * destination per thread with such values drawn once for the workgroup, so
+ * it holds only if they are the same in every lane. */
+static int
+lane_varying(Lw *w, IrRef r)
+{
+	const IrInst *I = &w->f->inst[r];
+
+	if (w->dseen[r] == w->dgen)
+		return 0;
+	w->dseen[r] = w->dgen;
+	if (I->op == IR_OP_RARG || I->op == IR_OP_PROJ)
+		return uniformity(w, r) == UNIF_NO;
+	if (!((I->op >= IR_OP_ADD && I->op <= IR_OP_SELECT) || I->op == IR_OP_CVT))
+		return 0;
+	for (uint32_t i = 0; i < I->nops; i++)
+		if (lane_varying(w, I->ops[i]))
+			return 1;
+	return 0;
+}
+
 /* lds_dma: a load straight to LDS. Lane l's data lands at M0 + l * stride, so
  * M0 = readfirstlane(this lane's LDS address - l * stride) (codegen checked
  * that every lane's destination follows that rule). */
@@ -753,6 +822,14 @@ lower_lds_dma(Lw *w, IrRef r)
 	 * an access's) after the readfirstlane: the accesses of one thread
 	 * part share it, and each adds its terms in SGPRs */
 	LLVMValueRef vo, uo;
+	w->dgen++;
+	if (lane_varying(w, I->ops[3])) {
+		fail(w, r, "this load straight to LDS puts its data at an LDS place that depends on a "
+		     "loop's or a branch's value that may differ between the lanes of a wave, so where "
+		     "each lane's data lands cannot be checked (make that value the same in every lane, "
+		     "or load through registers)");
+		return;
+	}
 	split_offset(w, I->ops[3], D->elem, 1u << UNIF_FIXED | 1u << UNIF_COUNTED, &uo, &vo);
 	LLVMValueRef base = LLVMBuildMul(w->b, lane_index(w), ci32(w, -I->imm[1]), "");
 	if (vo)
@@ -1727,7 +1804,9 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	w->unif = calloc(f->ninst + 1, 1);
 	w->ulog = calloc(f->ninst + 1, sizeof *w->ulog);
 	w->nulog = w->nassume = 0;
-	if (!w->val || !w->multi || !w->unif || !w->ulog)
+	w->dseen = calloc(f->ninst + 1, sizeof *w->dseen);
+	w->dgen = 0;
+	if (!w->val || !w->multi || !w->unif || !w->ulog || !w->dseen)
 		IR_ICE("out of memory");
 	lower_region(w, 1, NULL);
 	for (uint32_t i = 0; i < f->ninst; i++)
@@ -1738,6 +1817,7 @@ lower_func(Lw *w, LLVMMetadataRef file, LLVMMetadataRef cu)
 	free(w->lds_hi);
 	free(w->unif);
 	free(w->ulog);
+	free(w->dseen);
 	LLVMSetCurrentDebugLocation2(w->b, NULL);
 	return w->failed;
 }
