@@ -79,6 +79,8 @@ typedef struct {
 	int *hash;              /* open addressing: value -> item index + 1 */
 	unsigned hcap;
 	int *seen;              /* mark_need: the MFMA that last visited an item + 1 */
+	int *fseen, fgen;       /* fill_ok: the query that last visited an item, its answer */
+	char *fans;
 } Sched;
 
 static const char *
@@ -239,17 +241,21 @@ mark_feeds(Sched *s, int i, char *need)
 }
 
 /* 1 when pure item I can be placed now: its operands in the region are
- * placed or are pure items that can be */
+ * placed or are pure items that can be (memoised per query: s->fgen) */
 static int
 fill_ok(Sched *s, int i)
 {
+	if (s->fseen[i] == s->fgen)
+		return s->fans[i];
+	s->fseen[i] = s->fgen;
+	s->fans[i] = 1;
 	int no = LLVMGetNumOperands(s->it[i].v);
-	for (int j = 0; j < no; j++) {
+	for (int j = 0; j < no && s->fans[i]; j++) {
 		int d = find(s, LLVMGetOperand(s->it[i].v, j));
 		if (d >= 0 && !s->it[d].done && (s->it[d].k != K_PURE || !fill_ok(s, d)))
-			return 0;
+			s->fans[i] = 0;
 	}
-	return 1;
+	return s->fans[i];
 }
 
 /* one iteration, the N instructions INS of a block before ANCHOR: reorder
@@ -258,7 +264,7 @@ static void
 schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMValueRef anchor, const unsigned mdk[2])
 {
 	Sched s = { calloc((size_t)n, sizeof(Item)), 0, calloc((size_t)n + 1, sizeof(LLVMValueRef)), 0,
-	            NULL, 16, calloc((size_t)n, sizeof(int)) };
+	            NULL, 16, calloc((size_t)n, sizeof(int)), NULL, 0, NULL };
 	/* LDS order: a read follows the last write before it; a write follows
 	 * the last write and the one read since (more reads since: left alone) */
 	int part = 0, nm = 0, laststore = -1, lastread = -1, nreads = 0, lastw = -1, ok = 1, m2 = 0;
@@ -321,8 +327,12 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	 * counters, the vote of codegen_pipe.c's pipe_fast for its next trip),
 	 * issued in the MFMAs' spare slots rather than after the last MFMA */
 	char *need = calloc((size_t)n, 1);
-	if (!need)
+	s.fseen = calloc((size_t)n, sizeof(int));
+	s.fans = calloc((size_t)n, 1);
+	if (!need || !s.fseen || !s.fans) {
+		free(need);
 		goto out;
+	}
 	for (int i = 0; i < s.n; i++)
 		if (s.it[i].k != K_PURE)
 			mark_feeds(&s, i, need);
@@ -389,7 +399,7 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 				place(&s, rd[r]);
 		}
 		for (int i = 0, fill = slots - nr; i < s.n && fill > 0; i++)
-			if (s.it[i].k == K_PURE && !need[i] && !s.it[i].done && fill_ok(&s, i)) {
+			if (s.it[i].k == K_PURE && !need[i] && !s.it[i].done && (++s.fgen, fill_ok(&s, i))) {
 				int before = s.nout;
 				place(&s, i);
 				fill -= s.nout - before;
@@ -416,6 +426,8 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 	free(need);
 	LLVMDisposeBuilder(b);
 out:
+	free(s.fseen);
+	free(s.fans);
 	free(s.hash);
 	free(s.seen);
 	free(mf);
