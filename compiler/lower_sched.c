@@ -131,6 +131,8 @@ classify(LLVMValueRef v, const unsigned mdk[2])
 			return K_LDSR;    /* a transposed LDS read: memory(argmem: read) */
 		if (!strncmp(n, "llvm.amdgcn.readfirstlane.", 26) || !strncmp(n, "llvm.amdgcn.mbcnt.", 18))
 			return K_PURE;    /* a load straight to LDS's M0 */
+		if (!strncmp(n, "llvm.amdgcn.ballot.", 19))
+			return K_PURE;    /* pipe_fast's vote: EXEC is the same throughout the block */
 		return K_FENCE;
 	}
 	if (LLVMIsAFenceInst(v) || LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v))

@@ -209,18 +209,18 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 	# (then 76.8% with its reads interleaved, nt 69.0%, nn 66.3%, 68.1% once its transposed
 	# reads were interleaved too; 128x128 88.1% with its loads straight to LDS); since the
 	# predicated kernels load straight to LDS too, with the while loop's k in soffset and the
-	# vote among the MFMAs (fillers), nt 162 / 16 / 91.9%, tn 195 / 16 / 90.0%: at most 200
-	# instructions and 20 VALU, >= 88% (a register-staged loop or the vote after the MFMAs
-	# fails it)
+	# vote among the MFMAs (fillers, the ballot too), nt 162 / 16 / 93.6%, tn 195 / 16 / 91.2%:
+	# at most 200 instructions and 20 VALU, >= 90% (a register-staged loop or the vote after
+	# the MFMAs fails it)
 	mca_floors gemm/mca-ragged-loop 4 '
-		$1 ~ /^gemm_(nt|nn|tn|tt)_ragged$/ { n++; if (!($3 == 32 && $4 <= 20 && $2 <= 200 && $7 > 0 && $7 <= $6 && e + 0 >= 88)) bad++ }'
+		$1 ~ /^gemm_(nt|nn|tn|tt)_ragged$/ { n++; if (!($3 == 32 && $4 <= 20 && $2 <= 200 && $7 > 0 && $7 <= $6 && e + 0 >= 90)) bad++ }'
 	# NN/TN/TT's 8-wave tiles: 256x128 (32 MFMAs per trip, as 128x128) and 256x256 (64);
 	# when written (register-staged) 256x128 nn/tn/tt 191/219/198 instructions, 27/32/27 VALU,
 	# 71.5/69.2/70.5%, 256x256 284/319/296, 35/40/31, 80.0/79.4/80.7%; loading straight to LDS
-	# 173/186/170, 16 VALU, 89.7/89.6/90.3% and 246/276/259, 16, 93.9/94.1/94.6%
+	# 173/186/170, 16 VALU, 91.2/90.9/91.6% and 246/276/259, 16, 94.6/94.9/95.5%
 	mca_floors gemm/mca-ragged256-loop 6 '
-		$1 ~ /_ragged_256x128$/ { n++; if (!($3 == 32 && $4 <= 20 && $2 <= 200 && $7 > 0 && $7 <= $6 && e + 0 >= 88)) bad++ }
-		$1 ~ /_ragged_256x256$/ { n++; if (!($3 == 64 && $4 <= 20 && $2 <= 290 && $7 > 0 && $7 <= $6 && e + 0 >= 92)) bad++ }'
+		$1 ~ /_ragged_256x128$/ { n++; if (!($3 == 32 && $4 <= 20 && $2 <= 200 && $7 > 0 && $7 <= $6 && e + 0 >= 90)) bad++ }
+		$1 ~ /_ragged_256x256$/ { n++; if (!($3 == 64 && $4 <= 20 && $2 <= 290 && $7 > 0 && $7 <= $6 && e + 0 >= 94)) bad++ }'
 	# NN/TN/TT's tile kernels (loads straight to LDS, as gemm_nt): 256x256 nn/tn/tt
 	# 95.6/95.6/96.2% (215/245/228 instructions, 2/1/2 VALU), 128x128 92.9/92.9/93.2% since
 	# each MFMA is pinned on both sides (94.6/93.2/94.1% and 87.5/88.4/89.3% before, when
