@@ -229,5 +229,17 @@ if command -v llvm-mca-22 >/dev/null 2>&1; then
 	mca_floors gemm/mca-tile-loop 6 '
 		$1 ~ /^gemm_(nn|tn|tt)_128x128$/ { n++; if (!($3 == 32 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 90)) bad++ }
 		$1 ~ /^gemm_(nn|tn|tt)_256x256$/ { n++; if (!($3 == 64 && $4 <= 4 && $7 > 0 && $7 <= $6 && e + 0 >= 95)) bad++ }'
+	# scripts/mca_idle.py (where the MFMA pipe idles, from mca's timeline) on the 256x256
+	# NN loop: its trip of 64 MFMAs, whose idle cycles are fewer than 5% of the trip (the
+	# floor above) and include the trip's boundary (wait and barrier)
+	idle=$(cd "$FLY_TOP/scripts" && /usr/bin/python3 mca_idle.py "$TMP/gemm.hsaco" gemm_nn_256x256 2>&1)
+	if printf '%s
+' "$idle" | awk '/^idle .* boundary .*s_barrier/ { b = 1 }
+		/^trip [0-9]+ cycles, 64 MFMAs, MFMA pipe idle [0-9]+ cycles$/ { t = $2; i = $(NF - 1) }
+		END { exit !(b && t > 512 && i > 0 && i * 20 < t) }'; then
+		pass gemm/mca-idle
+	else
+		fail gemm/mca-idle "$idle"
+	fi
 fi
 exit 0
