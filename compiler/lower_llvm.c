@@ -623,6 +623,15 @@ enum { UNIF_UNKNOWN, UNIF_FIXED, UNIF_NO, UNIF_COUNTED };
 
 static int uniformity(Lw *w, IrRef r);
 
+/* operand I of the yield that ends region RG, or 0 */
+static IrRef
+yielded(const IrFunc *f, IrRegion rg, uint32_t i)
+{
+	const IrRegionData *R = &f->reg[rg];
+	const IrInst *Y = R->n ? &f->inst[R->inst[R->n - 1]] : NULL;
+	return Y && Y->op == IR_OP_YIELD && i < Y->nops ? Y->ops[i] : 0;
+}
+
 /* The uniformity of argument R (instruction I) of a region of while loop W:
  * UNIF_COUNTED when every value it takes is uniform (a before-region
  * argument: its init and the body's yield; a body argument: the before
@@ -633,22 +642,19 @@ static int uniformity(Lw *w, IrRef r);
 static int
 while_arg(Lw *w, IrRef r, const IrInst *I, const IrInst *W)
 {
-	const IrFunc *f = w->f;
-	const IrRegionData *bef = &f->reg[W->region[0]], *body = &f->reg[W->region[1]];
 	uint32_t i = (uint32_t)I->imm[0], mark = w->nulog;
 	IrRef src[2];
 	int n = 0, ok = 1;
 
 	if (I->parent == W->region[0]) {
-		if (i >= W->nops || !body->n || f->inst[body->inst[body->n - 1]].nops <= i)
-			return UNIF_NO;
-		src[n++] = W->ops[i];
-		src[n++] = f->inst[body->inst[body->n - 1]].ops[i];
+		src[n++] = i < W->nops ? W->ops[i] : 0;
+		src[n++] = yielded(w->f, W->region[1], i);
 	} else {
-		if (!bef->n || f->inst[bef->inst[bef->n - 1]].nops <= i + 1)
-			return UNIF_NO;
-		src[n++] = f->inst[bef->inst[bef->n - 1]].ops[i + 1];
+		src[n++] = yielded(w->f, W->region[0], i + 1);
 	}
+	for (int j = 0; j < n; j++)
+		if (!src[j])
+			return UNIF_NO;
 	w->unif[r] = UNIF_COUNTED;
 	w->nassume++;
 	for (int j = 0; j < n && ok; j++)
@@ -670,34 +676,25 @@ while_arg(Lw *w, IrRef r, const IrInst *I, const IrInst *W)
  * when that condition and value are (every active lane leaves at the same
  * trip); an if's when its condition and both yields are (a for's: UNIF_NO) */
 static int
-result_uniform(Lw *w, IrRef r, const IrInst *I)
+result_uniform(Lw *w, const IrInst *I)
 {
-	const IrFunc *f = w->f;
-	const IrInst *O = &f->inst[I->ops[0]];
+	const IrInst *O = &w->f->inst[I->ops[0]];
 	uint32_t i = (uint32_t)I->imm[0];
 	IrRef src[3];
 	int n = 0;
 
-	(void)r;
 	if (O->op == IR_OP_WHILE) {
-		const IrRegionData *bef = &f->reg[O->region[0]];
-		if (!bef->n || f->inst[bef->inst[bef->n - 1]].nops <= i + 1)
-			return UNIF_NO;
-		src[n++] = f->inst[bef->inst[bef->n - 1]].ops[0];
-		src[n++] = f->inst[bef->inst[bef->n - 1]].ops[i + 1];
+		src[n++] = yielded(w->f, O->region[0], 0);
+		src[n++] = yielded(w->f, O->region[0], i + 1);
 	} else if (O->op == IR_OP_IF) {
 		src[n++] = O->ops[0];
-		for (int k = 0; k < 2; k++) {
-			const IrRegionData *rg = &f->reg[O->region[k]];
-			if (!rg->n || f->inst[rg->inst[rg->n - 1]].nops <= i)
-				return UNIF_NO;
-			src[n++] = f->inst[rg->inst[rg->n - 1]].ops[i];
-		}
+		src[n++] = yielded(w->f, O->region[0], i);
+		src[n++] = yielded(w->f, O->region[1], i);
 	} else {
 		return UNIF_NO;
 	}
 	for (int j = 0; j < n; j++)
-		if (uniformity(w, src[j]) == UNIF_NO)
+		if (!src[j] || uniformity(w, src[j]) == UNIF_NO)
 			return UNIF_NO;
 	return UNIF_COUNTED;
 }
@@ -724,7 +721,7 @@ uniformity(Lw *w, IrRef r)
 		u = UNIF_COUNTED;      /* the wave's mask, the same in every lane */
 		break;
 	case IR_OP_PROJ:
-		u = result_uniform(w, r, I);
+		u = result_uniform(w, I);
 		break;
 	case IR_OP_RARG: {
 		IrRef o = f->reg[I->parent].owner;

@@ -260,6 +260,14 @@ fill_ok(Sched *s, int i)
 	return s->fans[i];
 }
 
+/* fill_ok as a new query */
+static int
+fillable(Sched *s, int i)
+{
+	s->fgen++;
+	return fill_ok(s, i);
+}
+
 /* one iteration, the N instructions INS of a block before ANCHOR: reorder
  * it, or leave it */
 static void
@@ -401,7 +409,7 @@ schedule(LLVMContextRef ctx, LLVMModuleRef mod, LLVMValueRef *ins, int n, LLVMVa
 				place(&s, rd[r]);
 		}
 		for (int i = 0, fill = slots - nr; i < s.n && fill > 0; i++)
-			if (s.it[i].k == K_PURE && !need[i] && !s.it[i].done && (++s.fgen, fill_ok(&s, i))) {
+			if (s.it[i].k == K_PURE && !need[i] && !s.it[i].done && fillable(&s, i)) {
 				int before = s.nout;
 				place(&s, i);
 				fill -= s.nout - before;
